@@ -1,0 +1,115 @@
+/* Opening a trace: map the file, detect the container, hand over to its reader. */
+#include "at_input.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static at_input *input_new(const char *name)
+{
+    at_input *in = calloc(1, sizeof *in);
+    if (!in)
+        return NULL;
+    in->path = name;
+    in->status = AT_INPUT_OK;
+    gt_error_clear(&in->err);
+    return in;
+}
+
+static int detect(at_input *in, gt_error *err)
+{
+    const uint8_t *m = in->src;
+    size_t n = in->src_size;
+    int ok;
+    if (n == 0) {
+        gt_error_at(err, in->path, 0, "empty file: not an apitrace trace");
+        return 0;
+    }
+    if (n >= 2 && m[0] == 'a' && m[1] == 't')
+        ok = at_input_snappy_init(in);
+    else if (n >= 2 && m[0] == 0x1f && m[1] == 0x8b)
+        ok = at_input_zlib_init(in);
+    else if (n >= 4 && m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd) {
+        gt_error_at(err, in->path, 0,
+                    "Zstandard-compressed trace: not supported; "
+                    "convert it with `apitrace repack` (Snappy is the default)");
+        return 0;
+    } else
+        ok = at_input_brotli_init(in); /* Brotli streams carry no magic */
+    if (!ok) {
+        gt_error_set(err, "%s", in->err.msg);
+        return 0;
+    }
+    return 1;
+}
+
+at_input *at_input_open_mem(const void *data, size_t size, const char *name, gt_error *err)
+{
+    at_input *in = input_new(name);
+    if (!in) {
+        gt_error_set(err, "%s: out of memory", name);
+        return NULL;
+    }
+    in->src = data;
+    in->src_size = size;
+    if (!detect(in, err)) {
+        at_input_close(in);
+        return NULL;
+    }
+    return in;
+}
+
+at_input *at_input_open(const char *path, gt_error *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        gt_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        gt_error_set(err, "%s: not a regular file", path);
+        close(fd);
+        return NULL;
+    }
+    at_input *in = input_new(path);
+    if (!in) {
+        close(fd);
+        gt_error_set(err, "%s: out of memory", path);
+        return NULL;
+    }
+    in->src_size = (size_t)st.st_size;
+    if (in->src_size > 0) {
+        void *m = mmap(NULL, in->src_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (m == MAP_FAILED) {
+            gt_error_set(err, "%s: cannot map: %s", path, strerror(errno));
+            close(fd);
+            free(in);
+            return NULL;
+        }
+        madvise(m, in->src_size, MADV_SEQUENTIAL);
+        in->src = m;
+        in->src_mapped = 1;
+    }
+    close(fd);
+    if (!detect(in, err)) {
+        at_input_close(in);
+        return NULL;
+    }
+    return in;
+}
+
+void at_input_close(at_input *in)
+{
+    if (!in)
+        return;
+    if (in->close)
+        in->close(in);
+    if (in->src_mapped)
+        munmap((void *)in->src, in->src_size);
+    free(in);
+}

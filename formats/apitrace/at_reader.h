@@ -1,0 +1,58 @@
+/* Streaming reader of apitrace traces, versions 0 to 6.
+ *
+ * Calls come out in the order they complete (their leave event), as apitrace's
+ * parser yields them; calls still open when the stream ends come last, flagged
+ * GT_CALL_FLAG_INCOMPLETE. Memory is bounded by the signatures and the calls in
+ * flight, not by the trace's length. */
+#ifndef AT_READER_H
+#define AT_READER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "at_input.h"
+#include "gt_error.h"
+#include "gt_model.h"
+
+typedef struct at_reader at_reader;
+
+typedef struct at_reader_options {
+    bool skip_blob_data; /* keep blob sizes only (dump does not need the bytes) */
+} at_reader_options;
+
+typedef struct at_property {
+    const char *name, *value;
+} at_property;
+
+/* Opens PATH and reads the header. NULL with err filled on failure. */
+at_reader *at_reader_open(const char *path, const at_reader_options *opt, gt_error *err);
+/* Same over an opened input, which the reader then owns (closed on failure too). */
+at_reader *at_reader_open_input(at_input *in, const at_reader_options *opt, gt_error *err);
+void at_reader_close(at_reader *r);
+
+unsigned at_reader_version(const at_reader *r);
+unsigned at_reader_semantic_version(const at_reader *r);
+unsigned at_reader_num_properties(const at_reader *r);
+const at_property *at_reader_property(const at_reader *r, unsigned i);
+const at_input *at_reader_input(const at_reader *r);
+
+/* The next call, or NULL at the end or on error (see at_reader_error). The call
+ * stays valid until it is handed back with at_reader_release. */
+gt_call *at_reader_next(at_reader *r);
+void at_reader_release(at_reader *r, gt_call *call);
+
+/* After NULL from at_reader_next: the error that stopped reading, or NULL when the
+ * trace simply ended. */
+const char *at_reader_error(const at_reader *r);
+/* A warning about the end of the trace (file truncated, calls left open), or NULL. */
+const char *at_reader_warning(const at_reader *r);
+
+/* Counts of what has been read so far. */
+typedef struct at_reader_stats {
+    uint64_t calls, incomplete, dropped;
+    unsigned threads; /* distinct thread numbers seen */
+    unsigned functions, enums, bitmasks, structs, frames;
+} at_reader_stats;
+void at_reader_get_stats(const at_reader *r, at_reader_stats *st);
+
+#endif

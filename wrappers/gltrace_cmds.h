@@ -1,0 +1,11 @@
+/* Subcommands of the gltrace front end. Each returns the process exit status. */
+#ifndef GLTRACE_CMDS_H
+#define GLTRACE_CMDS_H
+
+int cmd_dump(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+
+/* "yes"/"no" style option values, as apitrace accepts them; -1 when unknown. */
+int gltrace_bool_option(const char *s);
+
+#endif

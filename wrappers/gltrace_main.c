@@ -1,0 +1,54 @@
+/* gltrace: the front end. Recording (`gltrace PROGRAM`) arrives with the wrappers;
+ * the trace tools are subcommands. */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "gltrace_cmds.h"
+
+static void usage(FILE *f)
+{
+    fputs("usage: gltrace COMMAND [OPTIONS] ...\n"
+          "\n"
+          "commands:\n"
+          "  dump FILE...   print the calls of apitrace-format traces (as `apitrace dump`)\n"
+          "  info FILE...   print facts about traces as JSON (as `apitrace info`)\n"
+          "\n"
+          "`gltrace COMMAND --help` describes a command's options.\n",
+          f);
+}
+
+int gltrace_bool_option(const char *s)
+{
+    if (!s)
+        return 1;
+    static const char *yes[] = {"1", "yes", "true", "on", "y"};
+    static const char *no[] = {"0", "no", "false", "off", "n"};
+    for (size_t i = 0; i < sizeof yes / sizeof *yes; ++i) {
+        if (!strcasecmp(s, yes[i]))
+            return 1;
+        if (!strcasecmp(s, no[i]))
+            return 0;
+    }
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "dump"))
+        return cmd_dump(argc - 1, argv + 1);
+    if (!strcmp(cmd, "info"))
+        return cmd_info(argc - 1, argv + 1);
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return 0;
+    }
+    fprintf(stderr, "gltrace: unknown command \"%s\"\n", cmd);
+    usage(stderr);
+    return 2;
+}
