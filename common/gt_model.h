@@ -118,9 +118,11 @@ typedef struct gt_call {
     uint32_t flags;
     uint32_t num_args;
     gt_value *args;   /* num_args entries; GT_ABSENT where none was written */
+    uint8_t *arg_at_leave; /* per argument: 1 when written by the leave event (outputs) */
     gt_value *ret;    /* NULL when the call returned nothing */
     uint32_t num_frames;
     const gt_frame **frames; /* backtrace, NULL when none */
+    bool frames_at_leave;
     uint64_t offset;  /* stream offset of the enter event, for messages */
     gt_arena arena;   /* owns args, ret and every nested value */
 } gt_call;

@@ -4,6 +4,7 @@
 
 int cmd_dump(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_repack(int argc, char **argv);
 
 /* "yes"/"no" style option values, as apitrace accepts them; -1 when unknown. */
 int gltrace_bool_option(const char *s);

@@ -13,6 +13,7 @@ static void usage(FILE *f)
           "commands:\n"
           "  dump FILE...   print the calls of apitrace-format traces (as `apitrace dump`)\n"
           "  info FILE...   print facts about traces as JSON (as `apitrace info`)\n"
+          "  repack IN OUT  rewrite a trace as a version 6 Snappy trace with our writer\n"
           "\n"
           "`gltrace COMMAND --help` describes a command's options.\n",
           f);
@@ -44,6 +45,8 @@ int main(int argc, char **argv)
         return cmd_dump(argc - 1, argv + 1);
     if (!strcmp(cmd, "info"))
         return cmd_info(argc - 1, argv + 1);
+    if (!strcmp(cmd, "repack"))
+        return cmd_repack(argc - 1, argv + 1);
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
         usage(stdout);
         return 0;

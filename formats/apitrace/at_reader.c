@@ -43,6 +43,9 @@ struct at_reader {
     unsigned npool;
     gt_call *scratch; /* leave events of calls we never saw enter */
     int depth;
+    int in_leave;    /* parsing a leave event's details */
+    int report_enter; /* at_reader_next_event: stop after enter events too */
+    gt_call *entered; /* the call whose enter event was just parsed */
     int done, failed, cut;
     uint64_t cut_offset;
     gt_error err;
@@ -652,12 +655,17 @@ void at_reader_release(at_reader *r, gt_call *c)
 static int set_args(at_reader *r, gt_call *c, uint32_t n)
 {
     gt_value *args = alloc(r, &c->arena, (size_t)n * sizeof *args);
-    if (!args)
+    uint8_t *phase = args ? alloc(r, &c->arena, n) : NULL;
+    if (!phase)
         return 0;
     memset(args, 0, (size_t)n * sizeof *args);
-    if (c->num_args)
+    memset(phase, 0, n);
+    if (c->num_args) {
         memcpy(args, c->args, c->num_args * sizeof *args);
+        memcpy(phase, c->arg_at_leave, c->num_args);
+    }
     c->args = args;
+    c->arg_at_leave = phase;
     c->num_args = n;
     return 1;
 }
@@ -671,6 +679,7 @@ static int parse_arg(at_reader *r, gt_call *c)
         return fail(r, off, "argument index %llu is out of range", (unsigned long long)idx);
     if (idx >= c->num_args && !set_args(r, c, (uint32_t)idx + 1))
         return 0;
+    c->arg_at_leave[idx] = (uint8_t)r->in_leave;
     return parse_value(r, &c->arena, &c->args[idx]);
 }
 
@@ -691,6 +700,7 @@ static int parse_backtrace(at_reader *r, gt_call *c)
     }
     c->frames = frames;
     c->num_frames = n;
+    c->frames_at_leave = r->in_leave;
     return 1;
 }
 
@@ -795,6 +805,7 @@ static int parse_enter(at_reader *r, uint64_t off)
         r->stats.dropped++;
         return 0;
     }
+    r->entered = c;
     return 1;
 }
 
@@ -807,10 +818,12 @@ static int parse_leave(at_reader *r, gt_call **out)
     if (!rd_uint(r, &no))
         return 0;
     gt_call *c = take_pending(r, no);
+    r->in_leave = 1;
     if (!c) {
         if (!r->scratch && !(r->scratch = call_get(r)))
             return 0;
         int ok = parse_details(r, r->scratch);
+        r->in_leave = 0;
         gt_arena_reset(&r->scratch->arena);
         r->scratch->args = NULL;
         r->scratch->num_args = 0;
@@ -819,7 +832,9 @@ static int parse_leave(at_reader *r, gt_call **out)
         r->scratch->num_frames = 0;
         return ok;
     }
-    if (!parse_details(r, c)) {
+    int ok = parse_details(r, c);
+    r->in_leave = 0;
+    if (!ok) {
         at_reader_release(r, c);
         r->stats.dropped++;
         return 0;
@@ -869,8 +884,21 @@ static void set_end_warning(at_reader *r)
     r->has_warning = 1;
 }
 
+gt_call *at_reader_next_event(at_reader *r, at_event_kind *kind)
+{
+    r->report_enter = 1;
+    gt_call *c = at_reader_next(r);
+    r->report_enter = 0;
+    if (c)
+        *kind = r->entered ? AT_EV_ENTER
+                : (c->flags & GT_CALL_FLAG_INCOMPLETE) ? AT_EV_INCOMPLETE : AT_EV_LEAVE;
+    r->entered = NULL;
+    return c;
+}
+
 gt_call *at_reader_next(at_reader *r)
 {
+    r->entered = NULL;
     while (!r->done && !r->failed) {
         at_input *in = r->in;
         if (in->cur == in->end && !at_input_refill(in)) {
@@ -895,6 +923,9 @@ gt_call *at_reader_next(at_reader *r)
         }
         if (c)
             return finish(r, c);
+        if (r->entered && r->report_enter)
+            return r->entered;
+        r->entered = NULL;
     }
     if (r->failed)
         return NULL;

@@ -41,6 +41,13 @@ const at_input *at_reader_input(const at_reader *r);
 gt_call *at_reader_next(at_reader *r);
 void at_reader_release(at_reader *r, gt_call *call);
 
+/* Event-level reading, for tools that rewrite traces: also returns each call right
+ * after its enter event (AT_EV_ENTER; the call stays owned by the reader and must not
+ * be released), then again when it completes (AT_EV_LEAVE, or AT_EV_INCOMPLETE at the
+ * end for calls that never returned; release those). */
+typedef enum at_event_kind { AT_EV_ENTER, AT_EV_LEAVE, AT_EV_INCOMPLETE } at_event_kind;
+gt_call *at_reader_next_event(at_reader *r, at_event_kind *kind);
+
 /* After NULL from at_reader_next: the error that stopped reading, or NULL when the
  * trace simply ended. */
 const char *at_reader_error(const at_reader *r);

@@ -1,0 +1,393 @@
+#include "at_writer.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "at_format.h"
+#include "at_output.h"
+
+/* Which ids of one signature kind have been written in full. */
+typedef struct id_set {
+    uint8_t *bits;
+    size_t nbytes;
+} id_set;
+
+struct at_writer {
+    at_output out;
+    pthread_mutex_t lock;
+    uint32_t next_call_no;
+    id_set funcs, enums, bitmasks, structs, frames;
+};
+
+/* Returns true the first time an id is seen (so the signature must be written). */
+static bool first_use(at_writer *w, id_set *s, uint32_t id)
+{
+    size_t byte = id >> 3;
+    if (byte >= s->nbytes) {
+        size_t n = s->nbytes ? s->nbytes : 64;
+        while (n <= byte)
+            n *= 2;
+        uint8_t *b = realloc(s->bits, n);
+        if (!b) { /* rewriting a signature in full is always valid, only larger */
+            w->out.failed = 1;
+            gt_error_set(&w->out.err, "%s: out of memory", w->out.path);
+            return true;
+        }
+        memset(b + s->nbytes, 0, n - s->nbytes);
+        s->bits = b;
+        s->nbytes = n;
+    }
+    uint8_t mask = (uint8_t)(1u << (id & 7));
+    if (s->bits[byte] & mask)
+        return false;
+    s->bits[byte] |= mask;
+    return true;
+}
+
+static void put_uint(at_writer *w, uint64_t v)
+{
+    uint8_t tmp[10];
+    size_t n = 0;
+    do {
+        uint8_t c = v & 0x7f;
+        v >>= 7;
+        tmp[n++] = v ? (c | 0x80) : c;
+    } while (v);
+    at_output_write(&w->out, tmp, n);
+}
+
+static void put_byte(at_writer *w, uint8_t b) { at_output_byte(&w->out, b); }
+
+static void put_string(at_writer *w, const char *s, size_t len)
+{
+    put_uint(w, len);
+    at_output_write(&w->out, s, len);
+}
+
+static void put_cstring(at_writer *w, const char *s) { put_string(w, s, strlen(s)); }
+
+at_writer *at_writer_open(const char *path, const at_writer_property *props, unsigned nprops,
+                          gt_error *err)
+{
+    at_writer *w = calloc(1, sizeof *w);
+    if (!w) {
+        gt_error_set(err, "%s: out of memory", path);
+        return NULL;
+    }
+    if (!at_output_open(&w->out, path, err)) {
+        free(w);
+        return NULL;
+    }
+    pthread_mutex_init(&w->lock, NULL);
+    put_uint(w, AT_VERSION_MAX); /* version */
+    put_uint(w, AT_VERSION_MAX); /* semantic version */
+    for (unsigned i = 0; i < nprops; ++i) {
+        if (!props[i].name[0])
+            continue; /* an empty name would end the list */
+        put_cstring(w, props[i].name);
+        put_cstring(w, props[i].value);
+    }
+    put_uint(w, 0);
+    return w;
+}
+
+int at_writer_flush(at_writer *w)
+{
+    pthread_mutex_lock(&w->lock);
+    int ok = at_output_flush(&w->out);
+    pthread_mutex_unlock(&w->lock);
+    return ok;
+}
+
+int at_writer_close(at_writer *w, gt_error *err)
+{
+    int ok = at_output_close(&w->out);
+    if (!ok)
+        gt_error_set(err, "%s", w->out.err.msg);
+    id_set *sets[] = {&w->funcs, &w->enums, &w->bitmasks, &w->structs, &w->frames};
+    for (size_t i = 0; i < sizeof sets / sizeof *sets; ++i)
+        free(sets[i]->bits);
+    pthread_mutex_destroy(&w->lock);
+    free(w);
+    return ok;
+}
+
+uint32_t at_writer_begin_enter(at_writer *w, const gt_func_sig *sig, uint32_t thread,
+                               unsigned flags)
+{
+    pthread_mutex_lock(&w->lock);
+    put_byte(w, AT_EVENT_ENTER);
+    put_uint(w, thread);
+    put_uint(w, sig->id);
+    if (first_use(w, &w->funcs, sig->id)) {
+        put_cstring(w, sig->name);
+        put_uint(w, sig->num_args);
+        for (uint32_t i = 0; i < sig->num_args; ++i)
+            put_cstring(w, sig->arg_names[i]);
+    }
+    if (flags & AT_WRITER_FAKE) {
+        put_byte(w, AT_DETAIL_FLAGS);
+        put_uint(w, AT_FLAG_FAKE);
+    }
+    return w->next_call_no++;
+}
+
+void at_writer_end_enter(at_writer *w)
+{
+    put_byte(w, AT_DETAIL_END);
+    pthread_mutex_unlock(&w->lock);
+}
+
+void at_writer_begin_leave(at_writer *w, uint32_t call_no)
+{
+    pthread_mutex_lock(&w->lock);
+    put_byte(w, AT_EVENT_LEAVE);
+    put_uint(w, call_no);
+}
+
+void at_writer_end_leave(at_writer *w)
+{
+    put_byte(w, AT_DETAIL_END);
+    pthread_mutex_unlock(&w->lock);
+}
+
+void at_writer_begin_arg(at_writer *w, uint32_t index)
+{
+    put_byte(w, AT_DETAIL_ARG);
+    put_uint(w, index);
+}
+
+void at_writer_begin_return(at_writer *w) { put_byte(w, AT_DETAIL_RET); }
+
+static void put_frame(at_writer *w, const gt_frame *f)
+{
+    put_uint(w, f->id);
+    if (!first_use(w, &w->frames, f->id))
+        return;
+    if (f->module) {
+        put_byte(w, AT_FRAME_MODULE);
+        put_cstring(w, f->module);
+    }
+    if (f->function) {
+        put_byte(w, AT_FRAME_FUNCTION);
+        put_cstring(w, f->function);
+    }
+    if (f->filename) {
+        put_byte(w, AT_FRAME_FILENAME);
+        put_cstring(w, f->filename);
+    }
+    if (f->line >= 0) {
+        put_byte(w, AT_FRAME_LINE);
+        put_uint(w, (uint64_t)f->line);
+    }
+    if (f->offset >= 0) {
+        put_byte(w, AT_FRAME_OFFSET);
+        put_uint(w, (uint64_t)f->offset);
+    }
+    put_byte(w, AT_FRAME_END);
+}
+
+void at_writer_backtrace(at_writer *w, const gt_frame *const *frames, uint32_t n)
+{
+    put_byte(w, AT_DETAIL_BACKTRACE);
+    put_uint(w, n);
+    for (uint32_t i = 0; i < n; ++i)
+        put_frame(w, frames[i]);
+}
+
+void at_writer_null(at_writer *w) { put_byte(w, AT_TYPE_NULL); }
+void at_writer_bool(at_writer *w, bool v) { put_byte(w, v ? AT_TYPE_TRUE : AT_TYPE_FALSE); }
+
+static void put_sint(at_writer *w, int64_t v)
+{
+    if (v < 0) {
+        put_byte(w, AT_TYPE_SINT);
+        put_uint(w, (uint64_t)0 - (uint64_t)v);
+    } else {
+        put_byte(w, AT_TYPE_UINT);
+        put_uint(w, (uint64_t)v);
+    }
+}
+
+void at_writer_sint(at_writer *w, int64_t v) { put_sint(w, v); }
+
+void at_writer_uint(at_writer *w, uint64_t v)
+{
+    put_byte(w, AT_TYPE_UINT);
+    put_uint(w, v);
+}
+
+void at_writer_float(at_writer *w, float v)
+{
+    put_byte(w, AT_TYPE_FLOAT);
+    at_output_write(&w->out, &v, sizeof v); /* little-endian hosts only, like apitrace */
+}
+
+void at_writer_double(at_writer *w, double v)
+{
+    put_byte(w, AT_TYPE_DOUBLE);
+    at_output_write(&w->out, &v, sizeof v);
+}
+
+void at_writer_string(at_writer *w, const char *s, size_t len)
+{
+    if (!s) {
+        at_writer_null(w);
+        return;
+    }
+    put_byte(w, AT_TYPE_STRING);
+    put_string(w, s, len);
+}
+
+void at_writer_cstring(at_writer *w, const char *s)
+{
+    at_writer_string(w, s, s ? strlen(s) : 0);
+}
+
+void at_writer_wstring(at_writer *w, const uint32_t *s, size_t len)
+{
+    if (!s) {
+        at_writer_null(w);
+        return;
+    }
+    put_byte(w, AT_TYPE_WSTRING);
+    put_uint(w, len);
+    for (size_t i = 0; i < len; ++i)
+        put_uint(w, s[i]);
+}
+
+void at_writer_blob(at_writer *w, const void *data, size_t size)
+{
+    if (!data) {
+        at_writer_null(w);
+        return;
+    }
+    put_byte(w, AT_TYPE_BLOB);
+    put_uint(w, size);
+    at_output_write(&w->out, data, size);
+}
+
+void at_writer_enum(at_writer *w, const gt_enum_sig *sig, int64_t v)
+{
+    put_byte(w, AT_TYPE_ENUM);
+    put_uint(w, sig->id);
+    if (first_use(w, &w->enums, sig->id)) {
+        put_uint(w, sig->num_values);
+        for (uint32_t i = 0; i < sig->num_values; ++i) {
+            put_cstring(w, sig->values[i].name);
+            put_sint(w, sig->values[i].value);
+        }
+    }
+    put_sint(w, v);
+}
+
+void at_writer_bitmask(at_writer *w, const gt_bitmask_sig *sig, uint64_t v)
+{
+    put_byte(w, AT_TYPE_BITMASK);
+    put_uint(w, sig->id);
+    if (first_use(w, &w->bitmasks, sig->id)) {
+        put_uint(w, sig->num_flags);
+        for (uint32_t i = 0; i < sig->num_flags; ++i) {
+            put_cstring(w, sig->flags[i].name);
+            put_uint(w, sig->flags[i].value);
+        }
+    }
+    put_uint(w, v); /* raw, untagged: what apitrace writes and reads */
+}
+
+void at_writer_begin_array(at_writer *w, size_t n)
+{
+    put_byte(w, AT_TYPE_ARRAY);
+    put_uint(w, n);
+}
+
+void at_writer_begin_struct(at_writer *w, const gt_struct_sig *sig)
+{
+    put_byte(w, AT_TYPE_STRUCT);
+    put_uint(w, sig->id);
+    if (first_use(w, &w->structs, sig->id)) {
+        put_cstring(w, sig->name);
+        put_uint(w, sig->num_members);
+        for (uint32_t i = 0; i < sig->num_members; ++i)
+            put_cstring(w, sig->member_names[i]);
+    }
+}
+
+void at_writer_pointer(at_writer *w, uint64_t addr)
+{
+    if (!addr) {
+        at_writer_null(w);
+        return;
+    }
+    put_byte(w, AT_TYPE_OPAQUE);
+    put_uint(w, addr);
+}
+
+void at_writer_begin_repr(at_writer *w) { put_byte(w, AT_TYPE_REPR); }
+
+void at_writer_value(at_writer *w, const gt_value *v)
+{
+    switch (v->kind) {
+    case GT_ABSENT:
+    case GT_NULL: at_writer_null(w); break;
+    case GT_BOOL: at_writer_bool(w, v->b); break;
+    case GT_SINT: /* keep the tag the trace had: a negative zero stays 0x03 */
+        put_byte(w, AT_TYPE_SINT);
+        put_uint(w, (uint64_t)0 - (uint64_t)v->i);
+        break;
+    case GT_UINT: at_writer_uint(w, v->u); break;
+    case GT_FLOAT: at_writer_float(w, v->f); break;
+    case GT_DOUBLE: at_writer_double(w, v->d); break;
+    case GT_STRING:
+        put_byte(w, AT_TYPE_STRING);
+        put_string(w, v->str.s, v->str.len);
+        break;
+    case GT_WSTRING:
+        put_byte(w, AT_TYPE_WSTRING);
+        put_uint(w, v->wstr.len);
+        for (size_t i = 0; i < v->wstr.len; ++i)
+            put_uint(w, v->wstr.w[i]);
+        break;
+    case GT_BLOB:
+        put_byte(w, AT_TYPE_BLOB);
+        put_uint(w, v->blob.size);
+        if (v->blob.data) {
+            at_output_write(&w->out, v->blob.data, v->blob.size);
+        } else { /* read without its bytes: keep the size, zero-filled */
+            static const uint8_t zeros[4096];
+            for (size_t left = v->blob.size; left;) {
+                size_t k = left < sizeof zeros ? left : sizeof zeros;
+                at_output_write(&w->out, zeros, k);
+                left -= k;
+            }
+        }
+        break;
+    case GT_ENUM: at_writer_enum(w, v->en.sig, v->en.v); break;
+    case GT_BITMASK: at_writer_bitmask(w, v->bm.sig, v->bm.v); break;
+    case GT_ARRAY:
+        at_writer_begin_array(w, v->arr.n);
+        for (size_t i = 0; i < v->arr.n; ++i)
+            at_writer_value(w, &v->arr.items[i]);
+        break;
+    case GT_STRUCT:
+        at_writer_begin_struct(w, v->st.sig);
+        for (uint32_t i = 0; i < v->st.sig->num_members; ++i)
+            at_writer_value(w, &v->st.members[i]);
+        break;
+    case GT_POINTER:
+        put_byte(w, AT_TYPE_OPAQUE);
+        put_uint(w, v->u);
+        break;
+    case GT_REPR:
+        at_writer_begin_repr(w);
+        at_writer_value(w, v->repr.human);
+        at_writer_value(w, v->repr.machine);
+        break;
+    }
+}
+
+uint64_t at_writer_stream_bytes(const at_writer *w)
+{
+    return w->out.stream_bytes + w->out.len;
+}

@@ -1,0 +1,77 @@
+/* Writer of apitrace traces, version 6, in the Snappy container.
+ *
+ * The call sequence mirrors apitrace's own writer, which the recording wrappers use:
+ *
+ *   no = at_writer_begin_enter(w, &sig, thread, flags);
+ *   at_writer_begin_arg(w, 0); at_writer_uint(w, 42);   ...one value per argument
+ *   at_writer_end_enter(w);
+ *   ...the real call...
+ *   at_writer_begin_leave(w, no);
+ *   at_writer_begin_return(w); at_writer_sint(w, -1);
+ *   at_writer_end_leave(w);
+ *
+ * begin_enter/begin_leave take the writer's lock and end_enter/end_leave release
+ * it, so threads may record concurrently and the lock is never held across the
+ * traced call. Signatures (function, enum, bitmask, struct, frame) are written in
+ * full the first time their id is used and by id afterwards: one id must always
+ * mean the same signature. */
+#ifndef AT_WRITER_H
+#define AT_WRITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gt_error.h"
+#include "gt_model.h"
+
+typedef struct at_writer at_writer;
+
+typedef struct at_writer_property {
+    const char *name, *value;
+} at_writer_property;
+
+/* Creates path and writes the header with the given properties. */
+at_writer *at_writer_open(const char *path, const at_writer_property *props, unsigned nprops,
+                          gt_error *err);
+/* Flushes and closes; returns 0 when any write failed (err filled). */
+int at_writer_close(at_writer *w, gt_error *err);
+/* Writes the pending stream bytes as a chunk now (exit paths, timers). */
+int at_writer_flush(at_writer *w);
+
+enum { AT_WRITER_FAKE = 1 };
+
+uint32_t at_writer_begin_enter(at_writer *w, const gt_func_sig *sig, uint32_t thread,
+                               unsigned flags);
+void at_writer_end_enter(at_writer *w);
+void at_writer_begin_leave(at_writer *w, uint32_t call_no);
+void at_writer_end_leave(at_writer *w);
+
+void at_writer_begin_arg(at_writer *w, uint32_t index);
+void at_writer_begin_return(at_writer *w);
+void at_writer_backtrace(at_writer *w, const gt_frame *const *frames, uint32_t n);
+
+/* Values. */
+void at_writer_null(at_writer *w);
+void at_writer_bool(at_writer *w, bool v);
+void at_writer_sint(at_writer *w, int64_t v);
+void at_writer_uint(at_writer *w, uint64_t v);
+void at_writer_float(at_writer *w, float v);
+void at_writer_double(at_writer *w, double v);
+void at_writer_string(at_writer *w, const char *s, size_t len); /* s NULL: NULL */
+void at_writer_cstring(at_writer *w, const char *s);
+void at_writer_wstring(at_writer *w, const uint32_t *s, size_t len);
+void at_writer_blob(at_writer *w, const void *data, size_t size); /* data NULL: NULL */
+void at_writer_enum(at_writer *w, const gt_enum_sig *sig, int64_t v);
+void at_writer_bitmask(at_writer *w, const gt_bitmask_sig *sig, uint64_t v);
+void at_writer_begin_array(at_writer *w, size_t n);          /* then n values */
+void at_writer_begin_struct(at_writer *w, const gt_struct_sig *sig); /* then its members */
+void at_writer_pointer(at_writer *w, uint64_t addr);
+void at_writer_begin_repr(at_writer *w);                      /* then human, machine */
+/* Any model value (a reader's output), recursively. */
+void at_writer_value(at_writer *w, const gt_value *v);
+
+/* Bytes of stream written so far (before compression) and of file. */
+uint64_t at_writer_stream_bytes(const at_writer *w);
+
+#endif

@@ -1,0 +1,95 @@
+/* gltrace repack: read any trace we can read and write it again as a version 6
+ * Snappy trace with our writer. Events keep their order: every call is entered
+ * where the original entered it and left where the original left it, so call
+ * numbers, thread interleaving and incomplete calls survive. */
+#include <stdio.h>
+#include <string.h>
+
+#include "at_reader.h"
+#include "at_writer.h"
+#include "gltrace_cmds.h"
+
+static void write_details(at_writer *w, const gt_call *c, int at_leave)
+{
+    for (uint32_t i = 0; i < c->num_args; ++i) {
+        if (c->args[i].kind == GT_ABSENT || c->arg_at_leave[i] != at_leave)
+            continue;
+        at_writer_begin_arg(w, i);
+        at_writer_value(w, &c->args[i]);
+    }
+    if (at_leave && c->ret) {
+        at_writer_begin_return(w);
+        at_writer_value(w, c->ret);
+    }
+    if (c->frames && c->frames_at_leave == at_leave)
+        at_writer_backtrace(w, c->frames, c->num_frames);
+}
+
+static int repack(const char *in_path, const char *out_path)
+{
+    gt_error err;
+    gt_error_clear(&err);
+    at_reader *r = at_reader_open(in_path, NULL, &err);
+    if (!r) {
+        fprintf(stderr, "error: %s\n", err.msg);
+        return 1;
+    }
+    unsigned np = at_reader_num_properties(r);
+    at_writer_property props[64];
+    if (np > 64)
+        np = 64;
+    for (unsigned i = 0; i < np; ++i) {
+        props[i].name = at_reader_property(r, i)->name;
+        props[i].value = at_reader_property(r, i)->value;
+    }
+    at_writer *w = at_writer_open(out_path, props, np, &err);
+    if (!w) {
+        fprintf(stderr, "error: %s\n", err.msg);
+        at_reader_close(r);
+        return 1;
+    }
+    at_event_kind kind;
+    gt_call *c;
+    while ((c = at_reader_next_event(r, &kind))) {
+        if (kind == AT_EV_ENTER) {
+            at_writer_begin_enter(w, c->sig, c->thread,
+                                  (c->flags & GT_CALL_FLAG_FAKE) ? AT_WRITER_FAKE : 0);
+            write_details(w, c, 0);
+            at_writer_end_enter(w);
+            continue;
+        }
+        if (kind == AT_EV_LEAVE) {
+            at_writer_begin_leave(w, c->no);
+            write_details(w, c, 1);
+            at_writer_end_leave(w);
+        }
+        at_reader_release(r, c);
+    }
+    int status = 0;
+    if (at_reader_error(r)) {
+        fprintf(stderr, "error: %s\n", at_reader_error(r));
+        status = 1;
+    } else if (at_reader_warning(r)) {
+        fprintf(stderr, "warning: %s\n", at_reader_warning(r));
+    }
+    if (!at_writer_close(w, &err)) {
+        fprintf(stderr, "error: %s\n", err.msg);
+        status = 1;
+    }
+    at_reader_close(r);
+    return status;
+}
+
+int cmd_repack(int argc, char **argv)
+{
+    if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+        puts("usage: gltrace repack IN_TRACE OUT_TRACE\n"
+             "Rewrite a trace (any version, Snappy, gzip or Brotli) as a version 6 Snappy trace.");
+        return 0;
+    }
+    if (argc != 3) {
+        fprintf(stderr, "usage: gltrace repack IN_TRACE OUT_TRACE\n");
+        return 2;
+    }
+    return repack(argv[1], argv[2]);
+}
