@@ -1,6 +1,7 @@
 /* gltrace dump: apitrace's dump, byte for byte, and faster. */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -59,6 +60,31 @@ static int bool_arg(const char *name, const char *arg, bool *out)
     return 1;
 }
 
+static int cmp_property(const void *a, const void *b)
+{
+    return strcmp((*(const at_property *const *)a)->name, (*(const at_property *const *)b)->name);
+}
+
+/* apitrace keeps properties in a std::map: printed sorted by name, one per name. */
+static void print_properties(const at_reader *r, gt_strbuf *out)
+{
+    unsigned n = at_reader_num_properties(r);
+    const at_property **sorted = n ? malloc(n * sizeof *sorted) : NULL;
+    if (!sorted)
+        return;
+    for (unsigned i = 0; i < n; ++i)
+        sorted[i] = at_reader_property(r, i);
+    qsort(sorted, n, sizeof *sorted, cmp_property);
+    for (unsigned i = 0; i < n; ++i) {
+        unsigned last = i; /* a repeated name keeps its last value */
+        while (last + 1 < n && !strcmp(sorted[last + 1]->name, sorted[i]->name))
+            ++last;
+        at_dump_property(out, sorted[i]->name, sorted[last]->value);
+        i = last;
+    }
+    free(sorted);
+}
+
 static int dump_file(const char *path, dump_job *job, gt_strbuf *out)
 {
     gt_error err;
@@ -69,10 +95,7 @@ static int dump_file(const char *path, dump_job *job, gt_strbuf *out)
         fprintf(stderr, "error: %s\n", err.msg);
         return 1;
     }
-    for (unsigned i = 0; i < at_reader_num_properties(r); ++i) {
-        const at_property *p = at_reader_property(r, i);
-        at_dump_property(out, p->name, p->value);
-    }
+    print_properties(r, out);
     gt_call *c;
     int ok = 1;
     while ((c = at_reader_next(r))) {
@@ -104,7 +127,6 @@ static int dump_file(const char *path, dump_job *job, gt_strbuf *out)
     return status;
 }
 
-/* Sorts properties by name: apitrace keeps them in a std::map. */
 static int parse_args(int argc, char **argv, dump_job *job, int *exit_now)
 {
     int color = -1, c;
