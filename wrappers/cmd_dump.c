@@ -66,7 +66,7 @@ static int cmp_property(const void *a, const void *b)
 }
 
 /* apitrace keeps properties in a std::map: printed sorted by name, one per name. */
-static void print_properties(const at_reader *r, gt_strbuf *out)
+static void print_properties(const at_reader *r, gt_strbuf *out, const at_dump_options *o)
 {
     unsigned n = at_reader_num_properties(r);
     const at_property **sorted = n ? malloc(n * sizeof *sorted) : NULL;
@@ -79,7 +79,7 @@ static void print_properties(const at_reader *r, gt_strbuf *out)
         unsigned last = i; /* a repeated name keeps its last value */
         while (last + 1 < n && !strcmp(sorted[last + 1]->name, sorted[i]->name))
             ++last;
-        at_dump_property(out, sorted[i]->name, sorted[last]->value);
+        at_dump_property(out, sorted[i]->name, sorted[last]->value, o);
         i = last;
     }
     free(sorted);
@@ -95,7 +95,7 @@ static int dump_file(const char *path, dump_job *job, gt_strbuf *out)
         fprintf(stderr, "error: %s\n", err.msg);
         return 1;
     }
-    print_properties(r, out);
+    print_properties(r, out, &job->opt);
     gt_call *c;
     int ok = 1;
     while ((c = at_reader_next(r))) {

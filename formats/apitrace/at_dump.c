@@ -6,11 +6,12 @@
 #include "at_dump.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* ANSI attributes, used only with color on. */
 #define A_NORMAL "\33[0m"
 #define A_BOLD "\33[1m"
-#define A_ITALIC "\33[3m"
+#define A_ITALIC "" /* apitrace's terminal highlighter has no italic */
 #define A_STRIKE "\33[9m"
 #define A_RED "\33[31m"
 #define A_POINTER "\33[32m"
@@ -322,11 +323,12 @@ void at_dump_call(gt_strbuf *b, const gt_call *c, const at_dump_options *o)
         gt_strbuf_putc(b, '\n');
 }
 
-void at_dump_property(gt_strbuf *b, const char *name, const char *value)
+void at_dump_property(gt_strbuf *b, const char *name, const char *value, const at_dump_options *o)
 {
+    gt_value v = {.kind = GT_STRING, .str = {value, strlen(value)}};
     gt_strbuf_put(b, "// ", 3);
     gt_strbuf_puts(b, name);
-    gt_strbuf_put(b, " = \"", 4);
-    gt_strbuf_puts(b, value);
-    gt_strbuf_put(b, "\"\n", 2);
+    gt_strbuf_put(b, " = ", 3);
+    dump_string(b, &v, o); /* apitrace prints the value as a string value */
+    gt_strbuf_putc(b, '\n');
 }

@@ -19,6 +19,7 @@ void at_dump_default_options(at_dump_options *o);
 void at_dump_value(gt_strbuf *out, const gt_value *v, const at_dump_options *o);
 void at_dump_call(gt_strbuf *out, const gt_call *c, const at_dump_options *o);
 /* The header line for one trace property: // name = "value" */
-void at_dump_property(gt_strbuf *out, const char *name, const char *value);
+void at_dump_property(gt_strbuf *out, const char *name, const char *value,
+                      const at_dump_options *o);
 
 #endif
