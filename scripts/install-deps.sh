@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package gltrace needs to build, test and benchmark.
+# Safe to run again; uses sudo when not root.
+set -euo pipefail
+
+packages=(
+  # build
+  build-essential cmake pkg-config python3 clang libclang-rt-14-dev
+  libsnappy-dev zlib1g-dev libbrotli-dev libunwind-dev libepoxy-dev libsdl2-dev
+  libcmocka-dev khronos-api
+  # tests: real GL programs under Xvfb with Mesa llvmpipe, apitrace as the peer
+  xvfb xauth x11-utils mesa-utils libgl1-mesa-dri libegl-mesa0 glmark2-x11 apitrace
+)
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+  sudo=(sudo)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present" >&2
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-deps: done" >&2
