@@ -41,6 +41,9 @@ typedef struct gt_enum_sig {
     uint32_t id;
     uint32_t num_values;
     gt_enum_value *values;
+    /* Optional: indices of values sorted by (value, index), for gt_enum_name on
+     * large signatures such as GLenum's thousands of names. NULL: linear search. */
+    const uint32_t *by_value;
 } gt_enum_sig;
 
 typedef struct gt_bitmask_flag {
@@ -127,7 +130,11 @@ typedef struct gt_call {
     gt_arena arena;   /* owns args, ret and every nested value */
 } gt_call;
 
-/* Looks up the name of an enum value; NULL when the signature has no such value. */
+/* Looks up the name of an enum value (the first one listed, when several share
+ * the value); NULL when the signature has no such value. */
 const char *gt_enum_name(const gt_enum_sig *sig, int64_t v);
+/* Builds sig->by_value in memory from alloc (called by readers for large signatures).
+ * Returns 0 when alloc fails; the signature then still works, only slower. */
+int gt_enum_index(gt_enum_sig *sig, void *(*alloc)(void *ctx, size_t size), void *ctx);
 
 #endif

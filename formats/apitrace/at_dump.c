@@ -4,7 +4,9 @@
  * non-printable characters as a backslash and octal digits where the middle digit
  * is repeated (apitrace computes it twice). */
 #include "at_dump.h"
+#include "at_float.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -149,9 +151,22 @@ static const char *dump_members(gt_strbuf *b, const gt_value *v, const char *sep
     return sep;
 }
 
+/* "%.*g" for float (7 digits) and double (16 digits). Whole numbers with fewer
+ * digits than the precision print as plain integers in %g, and they are most of
+ * what GL programs pass, so they skip printf. */
 static void dump_float(gt_strbuf *b, double d, int digits)
 {
-    gt_strbuf_printf(b, "%.*g", digits, d);
+    double limit = digits == 7 ? 1e7 : 1e16;
+    if (d > -limit && d < limit && d == (double)(int64_t)d && (d != 0 || !signbit(d))) {
+        gt_strbuf_i64(b, (int64_t)d);
+        return;
+    }
+    char tmp[32];
+    int n = digits == 7 ? at_format_float7(tmp, (float)d) : 0;
+    if (n > 0)
+        gt_strbuf_put(b, tmp, (size_t)n);
+    else
+        gt_strbuf_printf(b, "%.*g", digits, d);
 }
 
 void at_dump_value(gt_strbuf *b, const gt_value *v, const at_dump_options *o)

@@ -195,6 +195,11 @@ static void *alloc(at_reader *r, gt_arena *a, size_t n)
     return p;
 }
 
+static void *sig_alloc(void *ctx, size_t size)
+{
+    return gt_arena_alloc(&((at_reader *)ctx)->sigs, size);
+}
+
 /* Reads n bytes plus a NUL into arena memory that grows with the data read. */
 static int rd_bytes(at_reader *r, gt_arena *a, uint64_t n, const char *what, char **out)
 {
@@ -364,6 +369,7 @@ static int parse_enum_sig(at_reader *r, const gt_enum_sig **out)
         return 0;
     sig->id = (uint32_t)id;
     sig->values = NULL;
+    sig->by_value = NULL;
     if (r->version >= 3) {
         if (!rd_u32(r, &sig->num_values, "enum value count") ||
             !check_size(r, off, sig->num_values, "enum value count"))
@@ -380,6 +386,9 @@ static int parse_enum_sig(at_reader *r, const gt_enum_sig **out)
             !rd_sint(r, &sig->values[i].value))
             return 0;
     }
+    sig->by_value = NULL;
+    if (sig->num_values > 16 && !gt_enum_index(sig, sig_alloc, r))
+        return fail(r, off, "out of memory");
     if (!table_put(r, &r->enums, id, sig, off, "enum"))
         return 0;
     *out = sig;

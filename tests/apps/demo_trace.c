@@ -33,10 +33,10 @@ static gt_func_sig sig_depth = {13, "glClearDepth", 1, clearDepth_args, 0};
 static gt_func_sig sig_label = {14, "glStringMarkerGREMEDY", 1, label_args, 0};
 
 static gt_enum_value glx_values[] = {{"GLX_RGBA", 4}, {"GLX_DOUBLEBUFFER", 5}, {"GLX_RED_SIZE", 8}};
-static gt_enum_sig glx_enum = {1, 3, glx_values};
+static gt_enum_sig glx_enum = {1, 3, glx_values, NULL};
 static gt_enum_value gl_values[] = {{"GL_ARRAY_BUFFER", 0x8892}, {"GL_STATIC_DRAW", 0x88E4},
                                     {"GL_FALSE", 0}, {"GL_TRUE", 1}, {"GL_NO_ERROR", 0}};
-static gt_enum_sig gl_enum = {2, 5, gl_values};
+static gt_enum_sig gl_enum = {2, 5, gl_values, NULL};
 static gt_bitmask_flag clear_flags[] = {{"GL_DEPTH_BUFFER_BIT", 0x100}, {"GL_STENCIL_BUFFER_BIT", 0x400},
                                         {"GL_COLOR_BUFFER_BIT", 0x4000}};
 static gt_bitmask_sig clear_mask = {0, 3, clear_flags};
