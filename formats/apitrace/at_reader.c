@@ -347,7 +347,7 @@ static int rd_sint(at_reader *r, int64_t *v)
     if (!rd_byte(r, &c) || (c == AT_TYPE_SINT || c == AT_TYPE_UINT ? !rd_uint(r, &u) : 0))
         return 0;
     if (c == AT_TYPE_SINT)
-        *v = -(int64_t)u;
+        *v = (int64_t)((uint64_t)0 - u); /* no signed overflow for 1 << 63 */
     else if (c == AT_TYPE_UINT)
         *v = (int64_t)u;
     else
@@ -598,7 +598,7 @@ static int parse_value_body(at_reader *r, gt_arena *a, gt_value *v, int c, uint6
         v->kind = GT_SINT;
         if (!rd_uint(r, &v->u))
             return 0;
-        v->i = -(int64_t)v->u;
+        v->i = (int64_t)((uint64_t)0 - v->u);
         return 1;
     case AT_TYPE_UINT: v->kind = GT_UINT; return rd_uint(r, &v->u);
     case AT_TYPE_FLOAT: v->kind = GT_FLOAT; return rd_raw(r, &v->f, 4); /* little-endian host */
