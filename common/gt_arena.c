@@ -3,7 +3,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#define BLOCK_MIN (16u * 1024u)
+/* Blocks start small, because a call in flight holds its arena and a trace may hold
+ * many such calls, and double up to BLOCK_MAX. */
+#define BLOCK_FIRST 512u
+#define BLOCK_MAX (64u * 1024u)
 #define KEEP_MAX (256u * 1024u) /* bigger blocks are returned to malloc on reset */
 
 struct gt_arena_block {
@@ -26,7 +29,11 @@ static gt_arena_block *new_block(gt_arena *a, size_t need)
         b->pos = 0;
         return b;
     }
-    size_t size = need < BLOCK_MIN ? BLOCK_MIN : need;
+    size_t size = a->head ? a->head->size * 2 : BLOCK_FIRST;
+    if (size > BLOCK_MAX)
+        size = BLOCK_MAX;
+    if (size < need)
+        size = need;
     gt_arena_block *b = malloc(sizeof *b + size);
     if (!b)
         return NULL;
