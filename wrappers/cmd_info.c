@@ -43,23 +43,11 @@ static const char *api_name(const char *first_function)
         (!strncmp(n, "wgl", 3) && n[3] >= 'A' && n[3] <= 'Z'))
         return "OpenGL + GLX/WGL/CGL";
     if (!strncmp(n, "egl", 3) && n[3] >= 'A' && n[3] <= 'Z')
-        return "OpenGL + EGL";
+        return "OpenGL/GLES1/GLES2/VG+EGL";
     if (!strncmp(n, "Direct", 6) || !strncmp(n, "D3D", 3) || !strncmp(n, "Create", 6))
         return "DirectX";
     return "Unknown";
 }
-
-typedef struct frame_info {
-    uint32_t first, last;
-    uint64_t calls, start_offset;
-} frame_info;
-
-typedef struct info_state {
-    const char *api_first; /* first function whose name tells the API */
-    uint64_t frames, frame_calls, frame_start;
-    uint32_t frame_first, frame_last;
-    int in_frame;
-} info_state;
 
 static void frame_json(gt_strbuf *b, int *nframes, uint32_t first, uint32_t last, uint64_t calls,
                        uint64_t size)
@@ -110,11 +98,7 @@ static int info_file(const char *path, int dump_frames, gt_strbuf *b)
         at_reader_release(r, c);
     }
     uint64_t data_size = at_input_offset(in);
-    if (in_frame) { /* calls after the last swap make one more frame */
-        if (dump_frames)
-            frame_json(&frames, &nframes, first, last, frame_calls, data_size - frame_start);
-        nframe_total++;
-    }
+    /* like apitrace, calls after the last swap make no frame */
     at_reader_stats st;
     at_reader_get_stats(r, &st);
     const char *slash = strrchr(path, '/');
