@@ -8,6 +8,7 @@
 #include "at_dump.h"
 #include "at_reader.h"
 #include "gltrace_cmds.h"
+#include "gt_progress.h"
 #include "gt_callset.h"
 
 #define FLUSH_AT (256u * 1024u)
@@ -98,7 +99,11 @@ static int dump_file(const char *path, dump_job *job, gt_strbuf *out)
     print_properties(r, out, &job->opt);
     gt_call *c;
     int ok = 1;
+    gt_progress prog;
+    gt_progress_start(&prog, "dump", at_input_file_size(at_reader_input(r)), true);
+    uint64_t ncalls = 0;
     while ((c = at_reader_next(r))) {
+        gt_progress_update(&prog, at_input_file_pos(at_reader_input(r)), ++ncalls);
         if (gt_callset_contains(&job->calls, c->no, c->flags) &&
             (job->verbose || !(c->flags & GT_CALL_FLAG_VERBOSE))) {
             at_dump_call(out, c, &job->opt);
@@ -111,6 +116,7 @@ static int dump_file(const char *path, dump_job *job, gt_strbuf *out)
             break;
         }
     }
+    gt_progress_end(&prog);
     if (!gt_strbuf_flush(out, stdout) || fflush(stdout) != 0 || out->oom)
         ok = 0;
     int status = 0;

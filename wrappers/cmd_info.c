@@ -5,6 +5,7 @@
 
 #include "at_reader.h"
 #include "gltrace_cmds.h"
+#include "gt_progress.h"
 #include "gt_strbuf.h"
 
 static void usage(FILE *f)
@@ -77,7 +78,11 @@ static int info_file(const char *path, int dump_frames, gt_strbuf *b)
     uint64_t frame_calls = 0, frame_start = 0, nframe_total = 0;
     uint32_t first = 0, last = 0;
     gt_call *c;
+    gt_progress prog;
+    gt_progress_start(&prog, "info", at_input_file_size(at_reader_input(r)), false);
+    uint64_t ncalls = 0;
     while ((c = at_reader_next(r))) {
+        gt_progress_update(&prog, at_input_file_pos(at_reader_input(r)), ++ncalls);
         if (!api && strcmp(api_name(c->sig->name), "Unknown"))
             api = api_name(c->sig->name);
         if (!in_frame) {
@@ -97,6 +102,7 @@ static int info_file(const char *path, int dump_frames, gt_strbuf *b)
         }
         at_reader_release(r, c);
     }
+    gt_progress_end(&prog);
     uint64_t data_size = at_input_offset(in);
     /* like apitrace, calls after the last swap make no frame */
     at_reader_stats st;

@@ -8,6 +8,7 @@
 #include "at_reader.h"
 #include "at_writer.h"
 #include "gltrace_cmds.h"
+#include "gt_progress.h"
 
 static void write_details(at_writer *w, const gt_call *c, int at_leave)
 {
@@ -50,7 +51,11 @@ static int repack(const char *in_path, const char *out_path)
     }
     at_event_kind kind;
     gt_call *c;
+    gt_progress prog;
+    gt_progress_start(&prog, "repack", at_input_file_size(at_reader_input(r)), false);
+    uint64_t ncalls = 0;
     while ((c = at_reader_next_event(r, &kind))) {
+        gt_progress_update(&prog, at_input_file_pos(at_reader_input(r)), ++ncalls);
         if (kind == AT_EV_ENTER) {
             at_writer_begin_enter(w, c->sig, c->thread,
                                   (c->flags & GT_CALL_FLAG_FAKE) ? AT_WRITER_FAKE : 0);
@@ -65,6 +70,7 @@ static int repack(const char *in_path, const char *out_path)
         }
         at_reader_release(r, c);
     }
+    gt_progress_end(&prog);
     int status = 0;
     if (at_reader_error(r)) {
         fprintf(stderr, "error: %s\n", at_reader_error(r));
