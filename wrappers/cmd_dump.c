@@ -123,11 +123,8 @@ static int dump_file(const char *path, dump_job *job, gt_strbuf *out)
     if (!ok) {
         fprintf(stderr, "error: %s: cannot write the dump\n", path);
         status = 1;
-    } else if (at_reader_error(r)) {
-        fprintf(stderr, "error: %s\n", at_reader_error(r));
-        status = 1;
-    } else if (at_reader_warning(r)) {
-        fprintf(stderr, "warning: %s\n", at_reader_warning(r));
+    } else {
+        status = gltrace_report_end(r);
     }
     at_reader_close(r);
     return status;

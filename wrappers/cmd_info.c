@@ -139,13 +139,7 @@ static int info_file(const char *path, int dump_frames, gt_strbuf *b)
     }
     gt_strbuf_puts(b, "\n}\n");
     gt_strbuf_free(&frames);
-    int status = 0;
-    if (at_reader_error(r)) {
-        fprintf(stderr, "error: %s\n", at_reader_error(r));
-        status = 1;
-    } else if (at_reader_warning(r)) {
-        fprintf(stderr, "warning: %s\n", at_reader_warning(r));
-    }
+    int status = gltrace_report_end(r);
     at_reader_close(r);
     return status;
 }

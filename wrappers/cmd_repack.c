@@ -71,13 +71,7 @@ static int repack(const char *in_path, const char *out_path)
         at_reader_release(r, c);
     }
     gt_progress_end(&prog);
-    int status = 0;
-    if (at_reader_error(r)) {
-        fprintf(stderr, "error: %s\n", at_reader_error(r));
-        status = 1;
-    } else if (at_reader_warning(r)) {
-        fprintf(stderr, "warning: %s\n", at_reader_warning(r));
-    }
+    int status = gltrace_report_end(r);
     if (!at_writer_close(w, &err)) {
         fprintf(stderr, "error: %s\n", err.msg);
         status = 1;

@@ -6,6 +6,11 @@ int cmd_dump(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_repack(int argc, char **argv);
 
+struct at_reader;
+/* Prints why a reader stopped (error or warning) on stderr; returns the exit status
+ * the trace deserves: 1 after an error, 0 otherwise. */
+int gltrace_report_end(const struct at_reader *r);
+
 /* "yes"/"no" style option values, as apitrace accepts them; -1 when unknown. */
 int gltrace_bool_option(const char *s);
 

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "at_reader.h"
 #include "gltrace_cmds.h"
 
 static void usage(FILE *f)
@@ -32,6 +33,17 @@ int gltrace_bool_option(const char *s)
             return 0;
     }
     return -1;
+}
+
+int gltrace_report_end(const at_reader *r)
+{
+    if (at_reader_error(r)) {
+        fprintf(stderr, "error: %s\n", at_reader_error(r));
+        return 1;
+    }
+    if (at_reader_warning(r))
+        fprintf(stderr, "warning: %s\n", at_reader_warning(r));
+    return 0;
 }
 
 int main(int argc, char **argv)
