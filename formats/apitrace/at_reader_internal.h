@@ -1,0 +1,112 @@
+/* Internals of the apitrace reader, shared by its parts:
+ *   at_reader_prim.c    bytes, varints, strings, sizes checked against what is left
+ *   at_reader_sigs.c    signature tables (function, enum, bitmask, struct, frame)
+ *   at_reader_values.c  values
+ *   at_reader.c         events, calls in flight, opening and closing
+ * Functions return 1 on success and 0 when the data ran out or was bad; the reader
+ * then holds the reason (failed/err, or cut). */
+#ifndef AT_READER_INTERNAL_H
+#define AT_READER_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "at_reader.h"
+
+#define MAX_DEPTH 64   /* nesting of arrays, structs and reprs */
+#define MAX_ARGS 65536 /* argument index bound */
+#define ID_SLACK 65536 /* how far a new signature id may run ahead of those defined */
+#define POOL_MAX 64
+#define THREAD_BITS 65536
+
+typedef struct sig_table {
+    void **items;
+    uint32_t cap, count;
+} sig_table;
+
+struct at_reader {
+    at_input *in;
+    at_reader_options opt;
+    unsigned version, semantic_version;
+    at_property *props;
+    unsigned nprops, props_cap;
+    gt_arena sigs; /* signatures and properties: they live as long as the reader */
+    sig_table funcs, enums, bitmasks, structs, frames;
+    const gt_func_sig *get_error_sig;
+    uint32_t next_call_no;
+    gt_call **pending;
+    unsigned npending, pending_cap;
+    gt_call *pool[POOL_MAX];
+    unsigned npool;
+    gt_call *scratch; /* leave events of calls we never saw enter */
+    int depth;
+    int in_leave;    /* parsing a leave event's details */
+    int report_enter; /* at_reader_next_event: stop after enter events too */
+    gt_call *entered; /* the call whose enter event was just parsed */
+    int done, failed, cut;
+    uint64_t cut_offset;
+    gt_error err;
+    char warning[GT_ERROR_MAX];
+    int has_warning;
+    uint8_t *thread_seen;
+    at_reader_stats stats;
+};
+
+/* ---- at_reader_prim.c */
+int atr_fail(at_reader *r, uint64_t off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int atr_ran_out(at_reader *r);
+int atr_check_size(at_reader *r, uint64_t off, uint64_t n, const char *what);
+int atr_rd_uint_slow(at_reader *r, uint64_t *out);
+int atr_rd_u32(at_reader *r, uint32_t *out, const char *what);
+int atr_rd_sint(at_reader *r, int64_t *v);
+int atr_rd_raw(at_reader *r, void *dst, size_t n);
+int atr_skip_raw(at_reader *r, uint64_t n);
+void *atr_alloc(at_reader *r, gt_arena *a, size_t n);
+int atr_rd_bytes(at_reader *r, gt_arena *a, uint64_t n, const char *what, char **out);
+int atr_rd_string(at_reader *r, gt_arena *a, const char **s, size_t *len);
+void *atr_grow(at_reader *r, gt_arena *a, void *old, size_t elem, size_t *cap, size_t max);
+
+/* ---- at_reader_sigs.c */
+int atr_parse_func_sig(at_reader *r, const gt_func_sig **out);
+int atr_parse_enum_sig(at_reader *r, const gt_enum_sig **out);
+int atr_parse_bitmask_sig(at_reader *r, const gt_bitmask_sig **out);
+int atr_parse_struct_sig(at_reader *r, const gt_struct_sig **out);
+int atr_parse_frame(at_reader *r, const gt_frame **out);
+
+/* ---- at_reader_values.c */
+int atr_parse_value(at_reader *r, gt_arena *a, gt_value *v);
+
+/* ---- the hot primitives, inline */
+static inline uint64_t atr_pos(const at_reader *r) { return at_input_offset(r->in); }
+
+static inline size_t atr_avail(const at_reader *r) { return (size_t)(r->in->end - r->in->cur); }
+
+static inline int atr_rd_byte(at_reader *r, int *c)
+{
+    at_input *in = r->in;
+    if (in->cur == in->end && !at_input_refill(in))
+        return atr_ran_out(r);
+    *c = *in->cur++;
+    return 1;
+}
+
+static inline int atr_rd_uint(at_reader *r, uint64_t *out)
+{
+    const uint8_t *p = r->in->cur;
+    if (r->in->end - p >= 10) {
+        uint64_t v = 0;
+        for (unsigned i = 0; i < 10; ++i) {
+            uint8_t c = p[i];
+            v |= (uint64_t)(c & 0x7f) << (7 * i);
+            if (!(c & 0x80)) {
+                r->in->cur = p + i + 1;
+                *out = v;
+                return 1;
+            }
+        }
+        return atr_fail(r, atr_pos(r), "varint longer than 10 bytes");
+    }
+    return atr_rd_uint_slow(r, out);
+}
+
+#endif
