@@ -1,0 +1,227 @@
+# shellcheck shell=bash disable=SC2034
+# Shared helpers for the integration tests (sourced, not run).
+# Each test calls it_init NAME first; it makes a work dir ($WORK) removed on exit,
+# starts the clock, and it_finish prints the summary and sets the exit status.
+
+# The option sets every dump comparison runs (each with --color=never).
+DUMP_OPTION_SETS=(
+  ""
+  "-v"
+  "--thread-ids"
+  "--arg-names=no"
+  "--call-nos=no"
+  "--calls=frame"
+  "--calls=draw"
+  "--calls=0-100/3,200-"
+  "--multiline=no"
+)
+
+IT_PASSED=0
+IT_FAILED=0
+IT_FAILURES=()
+IT_CLEANUP=()
+
+it_init() {
+  IT_NAME=$1
+  IT_START=$(date +%s.%N)
+  WORK=$(mktemp -d "${TMPDIR:-/tmp}/gltrace-$IT_NAME.XXXXXX")
+  trap it_cleanup EXIT
+  trap 'exit 130' INT TERM
+}
+
+it_cleanup() {
+  local rc=$?
+  local c
+  for c in "${IT_CLEANUP[@]+"${IT_CLEANUP[@]}"}"; do
+    eval "$c" || true
+  done
+  rm -rf "$WORK"
+  return $rc
+}
+
+# it_on_exit CMD: runs CMD (a string) when the test ends, before the work dir goes.
+it_on_exit() { IT_CLEANUP+=("$1"); }
+
+die() {
+  echo "$IT_NAME: FATAL: $*" >&2
+  exit 2
+}
+
+# A tool the test cannot do without: missing means failure, never a silent pass.
+require_tool() {
+  local t
+  for t in "$@"; do
+    command -v "$t" >/dev/null 2>&1 ||
+      die "required tool '$t' not found in PATH (install it: scripts/install-deps.sh)"
+  done
+}
+
+require_file() {
+  [ -e "$1" ] || die "required file '$1' not found${2:+ ($2)}"
+}
+
+pass() {
+  IT_PASSED=$((IT_PASSED + 1))
+  [ -n "${IT_VERBOSE:-}" ] && echo "PASS: $*"
+  return 0
+}
+
+fail() {
+  IT_FAILED=$((IT_FAILED + 1))
+  IT_FAILURES+=("$*")
+  echo "FAIL: $*"
+  return 0
+}
+
+# first_diff A B: the first differing line of two files, as "line N" and both texts.
+first_diff() {
+  python3 - "$1" "$2" <<'EOF'
+import sys
+a = open(sys.argv[1], 'rb').read().split(b'\n')
+b = open(sys.argv[2], 'rb').read().split(b'\n')
+for i in range(max(len(a), len(b))):
+    x = a[i] if i < len(a) else None
+    y = b[i] if i < len(b) else None
+    if x != y:
+        show = lambda s: '<end of file>' if s is None else repr(s.decode('utf-8', 'replace'))[:400]
+        print('    first difference at line %d' % (i + 1))
+        print('      expected: %s' % show(x))
+        print('      got:      %s' % show(y))
+        break
+EOF
+}
+
+# compare_files WHAT EXPECTED GOT: byte comparison, recorded as a pass or a failure.
+compare_files() {
+  local what=$1 expected=$2 got=$3
+  if cmp -s "$expected" "$got"; then
+    pass "$what"
+  else
+    fail "$what: output differs"
+    first_diff "$expected" "$got"
+  fi
+}
+
+# run_timed OUT ERR CMD...: runs CMD under timeout 20, stdout to OUT and stderr to ERR;
+# sets RC. Exit codes 124/137 mean it hung; >= 128 means it crashed.
+run_timed() {
+  local out=$1 err=$2
+  shift 2
+  set +e
+  timeout 20 "$@" >"$out" 2>"$err"
+  RC=$?
+  set -e
+}
+
+# dump_vs_apitrace WHAT TRACE GLTRACE [OPTIONS...]: gltrace dump and apitrace dump
+# with the same options print the same bytes and gltrace's exit status is apitrace's.
+dump_vs_apitrace() {
+  local what=$1 trace=$2 gltrace=$3
+  shift 3
+  local a="$WORK/cmp.apitrace.txt" g="$WORK/cmp.gltrace.txt"
+  run_timed "$a" "$WORK/cmp.apitrace.err" apitrace dump --color=never "$@" "$trace"
+  local rca=$RC
+  run_timed "$g" "$WORK/cmp.gltrace.err" "$gltrace" dump --color=never "$@" "$trace"
+  local rcg=$RC
+  if [ "$rcg" -ge 124 ]; then
+    fail "$what: gltrace dump crashed or hung (exit $rcg)"
+    sed 's/^/    stderr: /' "$WORK/cmp.gltrace.err" | head -5
+    return 0
+  fi
+  if [ "$rca" -ne 0 ]; then
+    echo "    note: $what: apitrace dump exits $rca" >&2
+  fi
+  if [ "$rca" -eq 0 ] && [ "$rcg" -ne 0 ]; then
+    fail "$what: gltrace dump exits $rcg, apitrace dump exits 0"
+    sed 's/^/    stderr: /' "$WORK/cmp.gltrace.err" | head -5
+    return 0
+  fi
+  compare_files "$what" "$a" "$g"
+}
+
+it_finish() {
+  local end
+  end=$(date +%s.%N)
+  local secs
+  secs=$(awk -v a="$IT_START" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+  if [ "$IT_FAILED" -gt 0 ]; then
+    echo "---- $IT_NAME failures:"
+    printf '  %s\n' "${IT_FAILURES[@]}"
+  fi
+  echo "$IT_NAME: $IT_PASSED passed, $IT_FAILED failed (${secs} s)"
+  [ "$IT_FAILED" -eq 0 ]
+}
+
+# corpus_traces DIR: the apitrace corpus folder (DIR itself or DIR/apitrace).
+corpus_apitrace_dir() {
+  local d=$1
+  if [ -d "$d/apitrace" ]; then d="$d/apitrace"; fi
+  [ -d "$d" ] || die "corpus folder '$1' not found (set GLTRACE_CORPUS_DIR)"
+  ls "$d"/*.trace >/dev/null 2>&1 || die "no .trace files in corpus folder '$d'"
+  echo "$d"
+}
+
+# info_vs_apitrace WHAT TRACE GLTRACE: `gltrace info` exits 0 and prints valid JSON
+# (python3 -m json.tool) in which every key `apitrace info` prints has apitrace's value.
+info_vs_apitrace() {
+  local what=$1 trace=$2 gltrace=$3
+  run_timed "$WORK/info.g.json" "$WORK/info.g.err" "$gltrace" info "$trace"
+  if [ "$RC" -ne 0 ]; then
+    fail "$what: gltrace info exits $RC"
+    sed 's/^/    stderr: /' "$WORK/info.g.err" | head -5
+    return 0
+  fi
+  if ! python3 -m json.tool "$WORK/info.g.json" >/dev/null 2>"$WORK/info.json.err"; then
+    fail "$what: gltrace info prints invalid JSON: $(head -1 "$WORK/info.json.err")"
+    return 0
+  fi
+  pass "$what: gltrace info is valid JSON"
+  run_timed "$WORK/info.a.json" /dev/null apitrace info "$trace"
+  python3 - "$WORK/info.a.json" "$WORK/info.g.json" >"$WORK/info.cmp" <<'PYEOF'
+import json, sys
+a = json.load(open(sys.argv[1]))
+g = json.load(open(sys.argv[2]))
+for k, v in a.items():
+    if isinstance(v, (dict, list)):
+        continue
+    if k not in g:
+        print('FAIL %s: apitrace info says %r, gltrace info lacks the key' % (k, v))
+    elif g[k] != v:
+        print('FAIL %s: apitrace info says %r, gltrace info says %r' % (k, v, g[k]))
+    else:
+        print('PASS %s' % k)
+PYEOF
+  local verdict rest
+  while read -r verdict rest; do
+    if [ "$verdict" = PASS ]; then
+      pass "$what: info $rest"
+    else
+      fail "$what: info $rest"
+    fi
+  done <"$WORK/info.cmp"
+  grep -q . "$WORK/info.cmp" || fail "$what: apitrace info printed no JSON object"
+}
+
+# repack_vs_apitrace WHAT TRACE GLTRACE: `gltrace repack TRACE OUT` exits 0 and
+# `apitrace dump OUT` prints what `apitrace dump TRACE` prints.
+repack_vs_apitrace() {
+  local what=$1 trace=$2 gltrace=$3
+  rm -f "$WORK/repacked.trace"
+  run_timed /dev/null "$WORK/repack.err" "$gltrace" repack "$trace" "$WORK/repacked.trace"
+  if [ "$RC" -ne 0 ]; then
+    fail "$what: gltrace repack exits $RC"
+    sed 's/^/    stderr: /' "$WORK/repack.err" | head -5
+    return 0
+  fi
+  run_timed "$WORK/repack.orig.txt" /dev/null apitrace dump --color=never "$trace"
+  run_timed "$WORK/repack.new.txt" "$WORK/repack.dump.err" apitrace dump --color=never \
+    "$WORK/repacked.trace"
+  if [ "$RC" -ne 0 ]; then
+    fail "$what: apitrace dump of the repacked trace exits $RC"
+    sed 's/^/    stderr: /' "$WORK/repack.dump.err" | head -5
+  else
+    compare_files "$what: apitrace dump of gltrace repack" "$WORK/repack.orig.txt" \
+      "$WORK/repack.new.txt"
+  fi
+  rm -f "$WORK/repacked.trace"
+}

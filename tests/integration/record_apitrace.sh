@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# record_apitrace: record real GL programs with apitrace under our own Xvfb (Mesa
+# llvmpipe), then check gltrace against apitrace on the fresh traces.
+#   usage: record_apitrace.sh BIN_DIR
+# Recorded: glxgears (GLX, stopped with SIGINT: its last call is incomplete),
+# es2gears_x11 (EGL + GLES2, stopped the same way), glmark2 with several scenes in a
+# window, and one glmark2 scene rendering off-screen (no swaps: 0 frames).
+# For each trace:
+#   - gltrace dump == apitrace dump, byte for byte, for every option set;
+#   - `gltrace repack` + `apitrace dump` == `apitrace dump` of the original;
+#   - `gltrace info` prints valid JSON (python3 -m json.tool) and every key that
+#     `apitrace info` prints (FramesCount, ContainerType, ContainerVersion, API,
+#     ActualDataSize, ContainerSize, FileName) has apitrace's value.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/integration/lib.sh
+. "$here/lib.sh"
+it_init record_apitrace
+
+[ $# -ge 1 ] || die "usage: $0 BIN_DIR"
+gltrace="$1/gltrace"
+require_file "$gltrace" "build gltrace first"
+require_tool apitrace Xvfb glxgears es2gears_x11 glmark2 python3 cmp timeout
+
+# ---- our own X server --------------------------------------------------------------
+xvfb_pid=
+display=
+for n in $(seq 90 150); do
+  [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ] && continue
+  Xvfb ":$n" -screen 0 1024x768x24 -nolisten tcp >"$WORK/xvfb.$n.log" 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do
+    [ -S "/tmp/.X11-unix/X$n" ] && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if [ -S "/tmp/.X11-unix/X$n" ] && kill -0 "$pid" 2>/dev/null; then
+    xvfb_pid=$pid
+    display=":$n"
+    break
+  fi
+  kill "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+done
+[ -n "$xvfb_pid" ] || die "could not start Xvfb on any display :90..:150"
+it_on_exit "kill $xvfb_pid 2>/dev/null; wait $xvfb_pid 2>/dev/null"
+echo "record_apitrace: Xvfb on $display (pid $xvfb_pid)"
+export DISPLAY=$display
+export LIBGL_ALWAYS_SOFTWARE=1
+unset WAYLAND_DISPLAY || true
+
+# ---- recording ---------------------------------------------------------------------
+# record NAME EXPECTED_STATUS CMD...: apitrace trace -o $WORK/NAME.trace CMD...
+recorded=()
+record() {
+  local name=$1 expect=$2
+  shift 2
+  local t0 t1
+  t0=$(date +%s.%N)
+  set +e
+  "$@" >"$WORK/$name.rec.log" 2>&1
+  local rc=$?
+  set -e
+  t1=$(date +%s.%N)
+  echo "record_apitrace: recorded $name.trace in $(awk -v a="$t0" -v b="$t1" \
+    'BEGIN { printf "%.1f", b - a }') s (exit $rc, $(stat -c %s "$WORK/$name.trace" \
+    2>/dev/null || echo 0) bytes)"
+  if [ "$rc" -ne "$expect" ] || [ ! -s "$WORK/$name.trace" ]; then
+    fail "$name: recording failed (exit $rc, expected $expect); log:"
+    tail -15 "$WORK/$name.rec.log" | sed 's/^/    /'
+    return 0
+  fi
+  pass "$name: recorded"
+  recorded+=("$name")
+}
+
+# SIGINT after 1.5 s: glxgears runs forever; timeout exits 124
+record glxgears 124 timeout -s INT 1.5 apitrace trace -o "$WORK/glxgears.trace" glxgears
+record es2gears 124 timeout -s INT 1.5 \
+  apitrace trace --api egl -o "$WORK/es2gears.trace" es2gears_x11
+record glmark2 0 timeout 60 apitrace trace -o "$WORK/glmark2.trace" \
+  glmark2 --size 256x192 \
+  -b build:use-vbo=true:duration=0.3 \
+  -b texture:texture-filter=mipmap:duration=0.3 \
+  -b shading:shading=phong:duration=0.3 \
+  -b desktop:effect=blur:windows=4:duration=0.3 \
+  -b buffer:update-method=subdata:duration=0.2
+record glmark2_offscreen 0 timeout 60 apitrace trace -o "$WORK/glmark2_offscreen.trace" \
+  glmark2 --off-screen --size 256x192 -b effect2d:duration=0.2
+
+# ---- checks ------------------------------------------------------------------------
+for name in "${recorded[@]}"; do
+  t="$WORK/$name.trace"
+  for opts in "${DUMP_OPTION_SETS[@]}"; do
+    # shellcheck disable=SC2086
+    dump_vs_apitrace "$name: dump ${opts:-(defaults)} vs apitrace" "$t" "$gltrace" $opts
+  done
+
+  repack_vs_apitrace "$name" "$t" "$gltrace"
+  info_vs_apitrace "$name" "$t" "$gltrace"
+done
+
+it_finish
