@@ -43,7 +43,14 @@ for n in $(seq 90 150); do
   wait "$pid" 2>/dev/null || true
 done
 [ -n "$xvfb_pid" ] || die "could not start Xvfb on any display :90..:150"
-it_on_exit "kill $xvfb_pid 2>/dev/null; wait $xvfb_pid 2>/dev/null"
+# a watchdog stops Xvfb even if this script is killed outright (ctest's timeout)
+(
+  while kill -0 $$ 2>/dev/null; do sleep 1; done
+  kill "$xvfb_pid" 2>/dev/null
+  rm -rf "$WORK"
+) >/dev/null 2>&1 </dev/null &
+watchdog_pid=$!
+it_on_exit "kill $xvfb_pid $watchdog_pid 2>/dev/null; wait $xvfb_pid $watchdog_pid 2>/dev/null"
 echo "record_apitrace: Xvfb on $display (pid $xvfb_pid)"
 export DISPLAY=$display
 export LIBGL_ALWAYS_SOFTWARE=1
