@@ -44,7 +44,7 @@ static const char *api_name(const char *first_function)
         (!strncmp(n, "wgl", 3) && n[3] >= 'A' && n[3] <= 'Z'))
         return "OpenGL + GLX/WGL/CGL";
     if (!strncmp(n, "egl", 3) && n[3] >= 'A' && n[3] <= 'Z')
-        return "OpenGL/GLES1/GLES2/VG+EGL";
+        return "OpenGL/GLES1/GLES2/VG + EGL";
     if (!strncmp(n, "Direct", 6) || !strncmp(n, "D3D", 3) || !strncmp(n, "Create", 6))
         return "DirectX";
     return "Unknown";
@@ -107,9 +107,8 @@ static int info_file(const char *path, int dump_frames, gt_strbuf *b)
     /* like apitrace, calls after the last swap make no frame */
     at_reader_stats st;
     at_reader_get_stats(r, &st);
-    const char *slash = strrchr(path, '/');
     gt_strbuf_puts(b, "{\n  \"FileName\": ");
-    json_string(b, slash ? slash + 1 : path);
+    json_string(b, path); /* as given, like apitrace */
     const char *container = !strcmp(in->container, "snappy") ? "Snappy"
                             : !strcmp(in->container, "zlib") ? "ZLib" : "Brotli";
     gt_strbuf_printf(b, ",\n  \"ContainerVersion\": %u,\n  \"ContainerType\": \"%s\",\n"

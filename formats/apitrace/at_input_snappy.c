@@ -4,6 +4,7 @@
 
 #include <snappy-c.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Snappy's best case expands 3 bytes into 64: anything claiming more is corrupt. */
 #define MAX_RATIO 22
@@ -19,6 +20,90 @@ static int fail(at_input *in, size_t at, const char *what)
     gt_error_at(&in->err, in->path, at, "%s", what);
     in->status = AT_INPUT_ERROR;
     return 0;
+}
+
+static int reserve(at_input *in, size_t n)
+{
+    snappy_state *s = in->impl;
+    if (n <= s->cap)
+        return 1;
+    uint8_t *nb = realloc(s->buf, n);
+    if (!nb)
+        return 0;
+    s->buf = nb;
+    s->cap = n;
+    return 1;
+}
+
+static size_t le(const uint8_t *p, unsigned n)
+{
+    size_t v = 0;
+    for (unsigned i = 0; i < n; ++i)
+        v |= (size_t)p[i] << (8 * i);
+    return v;
+}
+
+/* Decodes as much of a raw Snappy block as the n bytes present allow: the last
+ * chunk of a file cut short still yields the calls it holds, as with apitrace.
+ * libsnappy only decodes whole blocks, hence this small decoder. */
+static size_t decode_prefix(const uint8_t *src, size_t n, uint8_t *out, size_t cap)
+{
+    size_t i = 0, o = 0;
+    while (i < n && (src[i] & 0x80)) /* the block's uncompressed length */
+        i++;
+    i++;
+    while (i < n) {
+        unsigned tag = src[i++], kind = tag & 3;
+        size_t len, off;
+        if (kind == 0) {
+            len = (tag >> 2) + 1;
+            if (len > 60) {
+                unsigned nb = (unsigned)len - 60;
+                if (n - i < nb)
+                    break;
+                len = le(src + i, nb) + 1;
+                i += nb;
+            }
+            size_t k = len < n - i ? len : n - i;
+            if (k > cap - o)
+                k = cap - o;
+            memcpy(out + o, src + i, k);
+            o += k;
+            i += k;
+            continue;
+        }
+        unsigned nb = kind == 1 ? 1 : kind == 2 ? 2 : 4;
+        if (n - i < nb)
+            break;
+        if (kind == 1) {
+            len = ((tag >> 2) & 7) + 4;
+            off = (size_t)(tag >> 5) << 8 | src[i];
+        } else {
+            len = (tag >> 2) + 1;
+            off = le(src + i, nb);
+        }
+        i += nb;
+        if (off == 0 || off > o || len > cap - o)
+            break; /* corrupt: keep what was decoded */
+        for (size_t j = 0; j < len; ++j, ++o)
+            out[o] = out[o - off];
+    }
+    return o;
+}
+
+static int cut_chunk(at_input *in, const uint8_t *src, size_t n)
+{
+    snappy_state *s = in->impl;
+    size_t ulen;
+    in->status = AT_INPUT_TRUNCATED;
+    in->src_pos = in->src_size;
+    if (snappy_uncompressed_length((const char *)src, n, &ulen) != SNAPPY_OK ||
+        ulen > MAX_BLOCK || !reserve(in, ulen))
+        return 0;
+    size_t got = decode_prefix(src, n, s->buf, ulen);
+    in->block = in->cur = s->buf;
+    in->end = s->buf + got;
+    return got > 0;
 }
 
 /* Decodes the next chunk; 1 with data, 0 when none (status says why), -1 for an
@@ -39,22 +124,15 @@ static int next_chunk(at_input *in)
     }
     const uint8_t *p = in->src + pos;
     size_t clen = (size_t)p[0] | (size_t)p[1] << 8 | (size_t)p[2] << 16 | (size_t)p[3] << 24;
-    if (clen > left - 4) {
-        in->status = AT_INPUT_TRUNCATED; /* the writer was cut off inside this chunk */
-        return 0;
-    }
+    if (clen > left - 4)
+        return cut_chunk(in, p + 4, left - 4); /* the writer was cut off inside this chunk */
     size_t ulen;
     if (clen == 0 || snappy_uncompressed_length((const char *)p + 4, clen, &ulen) != SNAPPY_OK)
         return fail(in, pos, "corrupt Snappy chunk header");
     if (ulen > MAX_BLOCK || ulen > clen * MAX_RATIO + 64)
         return fail(in, pos, "Snappy chunk claims an impossible uncompressed size");
-    if (ulen > s->cap) {
-        uint8_t *nb = realloc(s->buf, ulen);
-        if (!nb)
-            return fail(in, pos, "out of memory for a Snappy chunk");
-        s->buf = nb;
-        s->cap = ulen;
-    }
+    if (!reserve(in, ulen))
+        return fail(in, pos, "out of memory for a Snappy chunk");
     size_t out = ulen;
     if (snappy_uncompress((const char *)p + 4, clen, (char *)s->buf, &out) != SNAPPY_OK ||
         out != ulen)

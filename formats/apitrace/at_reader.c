@@ -70,7 +70,7 @@ static int parse_backtrace(at_reader *r, gt_call *c)
 {
     uint64_t off = atr_pos(r);
     uint32_t n;
-    if (!atr_rd_u32(r, &n, "backtrace frame count") || !atr_check_size(r, off, n, "backtrace frame count"))
+    if (!atr_rd_u32(r, &n, "backtrace frame count") || !atr_check_size(r, off, n, MAX_SIG_COUNT, "backtrace frame count"))
         return 0;
     size_t cap = 0;
     const gt_frame **frames = NULL;
@@ -256,7 +256,7 @@ static void set_end_warning(at_reader *r)
     if (r->in->status == AT_INPUT_TRUNCATED)
         why = "file is truncated (its last compressed block is incomplete)";
     else if (r->cut) {
-        why = "trace ends inside an event";
+        why = r->cut_reason[0] ? r->cut_reason : "trace ends inside an event";
         off = r->cut_offset;
     }
     if (!why && !r->stats.incomplete)

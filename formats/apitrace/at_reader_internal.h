@@ -17,6 +17,11 @@
 #define MAX_ARGS 65536 /* argument index bound */
 #define ID_SLACK 65536 /* how far a new signature id may run ahead of those defined */
 #define POOL_MAX 64
+/* Sizes no real trace declares: beyond them a length is corruption, not truncation. */
+#define MAX_STRING (UINT64_C(1) << 30)
+#define MAX_BLOB (UINT64_C(1) << 36)
+#define MAX_COUNT (UINT64_C(1) << 32)    /* array and wide string elements */
+#define MAX_SIG_COUNT (UINT64_C(1) << 24) /* names, enum values, flags, frames */
 #define THREAD_BITS 65536
 
 typedef struct sig_table {
@@ -45,6 +50,7 @@ struct at_reader {
     gt_call *entered; /* the call whose enter event was just parsed */
     int done, failed, cut;
     uint64_t cut_offset;
+    char cut_reason[128]; /* what was being read when the data ran out, if known */
     gt_error err;
     char warning[GT_ERROR_MAX];
     int has_warning;
@@ -55,14 +61,15 @@ struct at_reader {
 /* ---- at_reader_prim.c */
 int atr_fail(at_reader *r, uint64_t off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int atr_ran_out(at_reader *r);
-int atr_check_size(at_reader *r, uint64_t off, uint64_t n, const char *what);
+int atr_check_size(at_reader *r, uint64_t off, uint64_t n, uint64_t max, const char *what);
 int atr_rd_uint_slow(at_reader *r, uint64_t *out);
 int atr_rd_u32(at_reader *r, uint32_t *out, const char *what);
 int atr_rd_sint(at_reader *r, int64_t *v);
 int atr_rd_raw(at_reader *r, void *dst, size_t n);
 int atr_skip_raw(at_reader *r, uint64_t n);
 void *atr_alloc(at_reader *r, gt_arena *a, size_t n);
-int atr_rd_bytes(at_reader *r, gt_arena *a, uint64_t n, const char *what, char **out);
+int atr_rd_bytes(at_reader *r, gt_arena *a, uint64_t n, uint64_t max, const char *what,
+                 char **out);
 int atr_rd_string(at_reader *r, gt_arena *a, const char **s, size_t *len);
 void *atr_grow(at_reader *r, gt_arena *a, void *old, size_t elem, size_t *cap, size_t max);
 

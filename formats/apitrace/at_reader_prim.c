@@ -38,12 +38,20 @@ int atr_ran_out(at_reader *r)
     return 0;
 }
 
-/* A size that cannot fit in the rest of an intact trace is an error, not a cut. */
-int atr_check_size(at_reader *r, uint64_t off, uint64_t n, const char *what)
+/* A declared size beyond max is corruption. One that runs past the end of the data
+ * is how a trace cut at a chunk boundary looks, so it ends the trace like any cut. */
+int atr_check_size(at_reader *r, uint64_t off, uint64_t n, uint64_t max, const char *what)
 {
-    if (r->in->status == AT_INPUT_END && n > atr_avail(r))
-        return atr_fail(r, off, "%s %llu exceeds the %zu bytes left in the trace", what,
-                    (unsigned long long)n, atr_avail(r));
+    if (n > max)
+        return atr_fail(r, off, "%s %llu is impossible (the limit is %llu)", what,
+                        (unsigned long long)n, (unsigned long long)max);
+    if (r->in->status == AT_INPUT_END && n > atr_avail(r)) {
+        snprintf(r->cut_reason, sizeof r->cut_reason, "trace ends inside a call (%s %llu, %zu bytes left)",
+                 what, (unsigned long long)n, atr_avail(r));
+        r->cut = 1;
+        r->cut_offset = off;
+        return 0;
+    }
     return 1;
 }
 
@@ -110,13 +118,12 @@ void *atr_alloc(at_reader *r, gt_arena *a, size_t n)
 }
 
 /* Reads n bytes plus a NUL into arena memory that grows with the data read. */
-int atr_rd_bytes(at_reader *r, gt_arena *a, uint64_t n, const char *what, char **out)
+int atr_rd_bytes(at_reader *r, gt_arena *a, uint64_t n, uint64_t max, const char *what,
+                 char **out)
 {
     uint64_t off = atr_pos(r);
-    if (!atr_check_size(r, off, n, what))
+    if (!atr_check_size(r, off, n, max, what))
         return 0;
-    if (n >= SIZE_MAX / 2)
-        return atr_fail(r, off, "%s %llu is impossible", what, (unsigned long long)n);
     if (n <= atr_avail(r)) { /* the common case: all in the current block */
         char *p = atr_alloc(r, a, (size_t)n + 1);
         if (!p)
@@ -154,7 +161,7 @@ int atr_rd_string(at_reader *r, gt_arena *a, const char **s, size_t *len)
 {
     uint64_t n;
     char *p;
-    if (!atr_rd_uint(r, &n) || !atr_rd_bytes(r, a, n, "string length", &p))
+    if (!atr_rd_uint(r, &n) || !atr_rd_bytes(r, a, n, MAX_STRING, "string length", &p))
         return 0;
     *s = p;
     if (len)

@@ -43,7 +43,7 @@ static int table_put(at_reader *r, sig_table *t, uint64_t id, void *item, uint64
 
 static int rd_names(at_reader *r, uint32_t n, const char ***out, uint64_t off)
 {
-    if (!atr_check_size(r, off, n, "name count"))
+    if (!atr_check_size(r, off, n, MAX_SIG_COUNT, "name count"))
         return 0;
     size_t cap = 0;
     const char **names = NULL;
@@ -103,7 +103,7 @@ int atr_parse_enum_sig(at_reader *r, const gt_enum_sig **out)
     sig->by_value = NULL;
     if (r->version >= 3) {
         if (!atr_rd_u32(r, &sig->num_values, "enum value count") ||
-            !atr_check_size(r, off, sig->num_values, "enum value count"))
+            !atr_check_size(r, off, sig->num_values, MAX_SIG_COUNT, "enum value count"))
             return 0;
     } else {
         sig->num_values = 1; /* old traces: one name/value pair per signature */
@@ -141,7 +141,7 @@ int atr_parse_bitmask_sig(at_reader *r, const gt_bitmask_sig **out)
     sig->id = (uint32_t)id;
     sig->flags = NULL;
     if (!atr_rd_u32(r, &sig->num_flags, "bitmask flag count") ||
-        !atr_check_size(r, off, sig->num_flags, "bitmask flag count"))
+        !atr_check_size(r, off, sig->num_flags, MAX_SIG_COUNT, "bitmask flag count"))
         return 0;
     size_t cap = 0;
     for (uint32_t i = 0; i < sig->num_flags; ++i) {

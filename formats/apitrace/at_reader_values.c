@@ -7,7 +7,7 @@
 static int parse_array(at_reader *r, gt_arena *a, gt_value *v, uint64_t off)
 {
     uint64_t n;
-    if (!atr_rd_uint(r, &n) || !atr_check_size(r, off, n, "array length"))
+    if (!atr_rd_uint(r, &n) || !atr_check_size(r, off, n, MAX_COUNT, "array length"))
         return 0;
     v->kind = GT_ARRAY;
     v->arr.n = 0;
@@ -27,7 +27,7 @@ static int parse_array(at_reader *r, gt_arena *a, gt_value *v, uint64_t off)
 static int parse_wstring(at_reader *r, gt_arena *a, gt_value *v, uint64_t off)
 {
     uint64_t n, c;
-    if (!atr_rd_uint(r, &n) || !atr_check_size(r, off, n, "wide string length"))
+    if (!atr_rd_uint(r, &n) || !atr_check_size(r, off, n, MAX_COUNT, "wide string length"))
         return 0;
     uint32_t *w = NULL;
     size_t cap = 0;
@@ -54,9 +54,9 @@ static int parse_blob(at_reader *r, gt_arena *a, gt_value *v, uint64_t off)
     v->blob.size = (size_t)n;
     v->blob.data = NULL;
     if (r->opt.skip_blob_data)
-        return atr_check_size(r, off, n, "blob length") && atr_skip_raw(r, n);
+        return atr_check_size(r, off, n, MAX_BLOB, "blob length") && atr_skip_raw(r, n);
     char *p;
-    if (!atr_rd_bytes(r, a, n, "blob length", &p))
+    if (!atr_rd_bytes(r, a, n, MAX_BLOB, "blob length", &p))
         return 0;
     v->blob.data = p;
     return 1;
