@@ -120,6 +120,7 @@ typedef struct gt_call {
     const gt_func_sig *sig;
     uint32_t flags;
     uint32_t num_args;
+    uint32_t args_cap; /* entries allocated: args grow geometrically while parsing */
     gt_value *args;   /* num_args entries; GT_ABSENT where none was written */
     uint8_t *arg_at_leave; /* per argument: 1 when written by the leave event (outputs) */
     gt_value *ret;    /* NULL when the call returned nothing */

@@ -35,20 +35,26 @@ void at_reader_release(at_reader *r, gt_call *c)
     }
 }
 
+/* Makes room for n arguments; unwritten ones stay GT_ABSENT. Growth past the
+ * signature's count doubles, so a trace naming ever larger indices stays linear. */
 static int set_args(at_reader *r, gt_call *c, uint32_t n)
 {
-    gt_value *args = atr_alloc(r, &c->arena, (size_t)n * sizeof *args);
-    uint8_t *phase = args ? atr_alloc(r, &c->arena, n) : NULL;
-    if (!phase)
-        return 0;
-    memset(args, 0, (size_t)n * sizeof *args);
-    memset(phase, 0, n);
-    if (c->num_args) {
-        memcpy(args, c->args, c->num_args * sizeof *args);
-        memcpy(phase, c->arg_at_leave, c->num_args);
+    if (n > c->args_cap) {
+        uint32_t cap = c->args_cap && n < 2 * c->args_cap ? 2 * c->args_cap : n;
+        gt_value *args = atr_alloc(r, &c->arena, (size_t)cap * sizeof *args);
+        uint8_t *phase = args ? atr_alloc(r, &c->arena, cap) : NULL;
+        if (!phase)
+            return 0;
+        memset(args, 0, (size_t)cap * sizeof *args);
+        memset(phase, 0, cap);
+        if (c->num_args) {
+            memcpy(args, c->args, c->num_args * sizeof *args);
+            memcpy(phase, c->arg_at_leave, c->num_args);
+        }
+        c->args = args;
+        c->arg_at_leave = phase;
+        c->args_cap = cap;
     }
-    c->args = args;
-    c->arg_at_leave = phase;
     c->num_args = n;
     return 1;
 }
@@ -209,7 +215,7 @@ static int parse_leave(at_reader *r, gt_call **out)
         r->in_leave = 0;
         gt_arena_reset(&r->scratch->arena);
         r->scratch->args = NULL;
-        r->scratch->num_args = 0;
+        r->scratch->num_args = r->scratch->args_cap = 0;
         r->scratch->ret = NULL;
         r->scratch->frames = NULL;
         r->scratch->num_frames = 0;
