@@ -97,8 +97,11 @@ static int cut_chunk(at_input *in, const uint8_t *src, size_t n)
     size_t ulen;
     in->status = AT_INPUT_TRUNCATED;
     in->src_pos = in->src_size;
-    if (snappy_uncompressed_length((const char *)src, n, &ulen) != SNAPPY_OK ||
-        ulen > MAX_BLOCK || !reserve(in, ulen))
+    if (snappy_uncompressed_length((const char *)src, n, &ulen) != SNAPPY_OK || ulen > MAX_BLOCK)
+        return 0;
+    if (ulen > n * MAX_RATIO + 64) /* no more can come out of the n bytes present */
+        ulen = n * MAX_RATIO + 64;
+    if (!reserve(in, ulen))
         return 0;
     size_t got = decode_prefix(src, n, s->buf, ulen);
     in->block = in->cur = s->buf;
@@ -168,6 +171,8 @@ int at_input_snappy_init(at_input *in)
         return fail(in, 0, "out of memory");
     in->impl = s;
     in->close = snappy_close;
+    if (!reserve(in, 4096)) /* never NULL, even for chunks that hold nothing */
+        return fail(in, 0, "out of memory");
     in->refill = snappy_refill;
     in->container = "snappy";
     in->src_pos = 2;
