@@ -1,0 +1,161 @@
+"""How each parameter and return value of a command is written to the trace.
+
+A plan says, for one value, its kind, when it is written (enter or leave) and the C
+expressions it needs. Kinds:
+  scalar SK           one value of scalar kind SK (sint, uint, float, double,
+                      enum:SIG, bitmask, pointer)
+  string              NUL-terminated string (NULL: null)
+  string_n LEN        string of LEN bytes (LEN < 0: NUL-terminated)
+  out_string LEN      output string, at most LEN bytes, written at leave
+  strings COUNT [LENS] array of COUNT strings, with optional per-string lengths
+  array LEN           array of LEN scalars of the pointed-to type
+  blob LEN            LEN bytes
+  pointers LEN        array of LEN opaque pointers
+  attribs TERM        attribute list ending with the value TERM (terminator included)
+  pointer             the pointer value itself (handles, offsets, callbacks)
+  struct NAME         a struct written by the hand-written helper gtw_struct_NAME
+Non-const pointers with a length are outputs: written at leave ("out_" prefix or
+the output flag). Anything the rules cannot decide stops the generator with the
+command's name: it never guesses silently.
+"""
+import re
+from dataclasses import dataclass, field
+
+CHAR_TYPES = {"GLchar", "GLcharARB", "char"}
+
+
+class Unclassified(Exception):
+    pass
+
+
+@dataclass
+class Plan:
+    kind: str
+    args: list = field(default_factory=list)
+    output: bool = False   # written at leave
+    scalar: str = ""       # element kind for scalar/array/attribs
+
+
+def length_expr(text, cmd, ann):
+    """C expression for a len= attribute or annotation argument."""
+    text = text.strip()
+    m = re.fullmatch(r"COMPSIZE\((.*)\)", text)
+    if m:
+        how = ann.compsize.get(text)
+        if not how:
+            raise Unclassified(f"no size helper for {text} (add a compsize line)")
+        if how[0] in ("unpack", "elements"):
+            how = ("helper", how[1])
+        if how[0] == "kind":
+            raise Unclassified(f"{text} is written as {how[1]}, not sized")
+        params = [p for p in m.group(1).split(",") if p]
+        return f"{how[1]}({', '.join(params)})"
+    names = {p.name: p for p in cmd.params}
+
+    def deref(mo):
+        p = names.get(mo.group(0))
+        if p is not None and p.pointers:
+            return f"({p.name} ? *{p.name} : 0)"  # a length given through a pointer
+        return mo.group(0)
+    return re.sub(r"[A-Za-z_]\w*", deref, text)
+
+
+def scalar_kind(base, ann, where):
+    kind = ann.types.get(base)
+    if not kind:
+        raise Unclassified(f"{where}: no scalar kind for type {base} (add a type line)")
+    return kind
+
+
+def _compsize_plan(cmd, p, ann):
+    """Plans that a COMPSIZE form decides by itself, or None for plain sizes."""
+    how = ann.compsize.get(p.length)
+    if not how or how[0] == "helper":
+        return None
+    if how[0] == "kind":
+        return Plan(how[1])
+    # pixel and index data: a blob, or an offset into a bound buffer
+    return Plan("blob_" + how[0], [length_expr(p.length.replace("COMPSIZE", "COMPSIZE"), cmd, ann)],
+                output=not p.const)
+
+
+def _pointer_plan(cmd, p, ann):
+    where = f"{cmd.name}.{p.name}"
+    base_kind = ann.types.get(p.base, "")
+    out = not p.const
+    if p.pointers == 1 and base_kind == "opaque":
+        return Plan("pointer")
+    if p.length and "COMPSIZE" in p.length:
+        plan = _compsize_plan(cmd, p, ann)
+        if plan:
+            return plan
+    length = length_expr(p.length, cmd, ann) if p.length else None
+    if p.pointers == 1 and p.base in CHAR_TYPES:
+        if not out:
+            return Plan("string_n", [length]) if length else Plan("string")
+        if length:
+            return Plan("out_string", [length], output=True)
+        raise Unclassified(f"{where}: output string without a length")
+    if p.pointers == 1 and p.base == "void":
+        if length:
+            return Plan("blob", [length], output=out)
+        return Plan("pointer")
+    if p.pointers == 2 and length:
+        if p.base in CHAR_TYPES:
+            return Plan("strings", [length], output=out)
+        if p.base == "void":
+            return Plan("pointers", [length], output=out)
+    if p.pointers == 1 and length:
+        return Plan("array", [length], output=out, scalar=scalar_kind(p.base, ann, where))
+    raise Unclassified(f"{where}: pointer {p.ctype} without a length (add a param line)")
+
+
+def _annotated(cmd, p, kind, args, ann):
+    where = f"{cmd.name}.{p.name}"
+    output = kind.startswith("out_")
+    kind = kind[4:] if output else kind
+    exprs = [length_expr(a, cmd, ann) if a not in ("-",) else a for a in args]
+    scalar = ""
+    if kind in ("array", "attribs"):
+        scalar = scalar_kind(p.base, ann, where)
+    if kind == "string" and output:
+        kind = "out_string"
+    return Plan(kind, exprs, output=output, scalar=scalar)
+
+
+def param_plan(cmd, p, ann):
+    try:
+        return _param_plan(cmd, p, ann)
+    except Unclassified as e:
+        where = f"{cmd.name}.{p.name}"
+        raise Unclassified(str(e) if str(e).startswith(where) else f"{where}: {e}") from None
+
+
+def _param_plan(cmd, p, ann):
+    note = ann.params.get(f"{cmd.name}.{p.name}")
+    if note:
+        return _annotated(cmd, p, note[0], note[1], ann)
+    if p.pointers == 0:
+        return Plan("scalar", scalar=scalar_kind(p.base, ann, f"{cmd.name}.{p.name}"))
+    return _pointer_plan(cmd, p, ann)
+
+
+def return_plan(cmd, ann):
+    if cmd.ret == "void":
+        return None
+    note = ann.returns.get(cmd.name)
+    if note:
+        kind, args = note
+        exprs = [length_expr(a, cmd, ann) for a in args]
+        scalar = ""
+        if kind == "array":
+            scalar = scalar_kind(cmd.ret_base, ann, cmd.name)
+        return Plan(kind, exprs, output=True, scalar=scalar)
+    pointers = cmd.ret.count("*")
+    if pointers == 0:
+        return Plan("scalar", output=True, scalar=scalar_kind(cmd.ret_base, ann, cmd.name))
+    if pointers == 1 and cmd.ret_base in CHAR_TYPES | {"GLubyte"}:
+        return Plan("string", output=True)
+    if pointers == 1:
+        return Plan("pointer", output=True)
+    raise Unclassified(f"{cmd.name}: cannot classify the return type {cmd.ret}")

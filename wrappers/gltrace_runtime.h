@@ -1,0 +1,39 @@
+/* The recording runtime inside libgltrace.so, as the generated wrappers see it.
+ *
+ * Each generated wrapper (build/gen/wrappers.gen.c) does:
+ *
+ *   static PFN_glClear real;                              -- resolved on first use
+ *   if (!real) real = (PFN_glClear)gltrace_real("glClear");
+ *   at_writer *w = gltrace_writer();                      -- NULL while not recording
+ *   if (!w) { real(mask); return; }
+ *   uint32_t no = at_writer_begin_enter(w, &sig, gltrace_thread_no(), 0);
+ *   ...arguments...
+ *   at_writer_end_enter(w);
+ *   real(mask);                                           -- never under the writer lock
+ *   at_writer_begin_leave(w, no); ...outputs, return... at_writer_end_leave(w);
+ */
+#ifndef GLTRACE_RUNTIME_H
+#define GLTRACE_RUNTIME_H
+
+#include <stdint.h>
+
+#include "at_writer.h"
+
+/* The process's trace writer, opened on first use (path from GLTRACE_OUTPUT, else
+ * "<program>.trace" with a numbered suffix when taken), flushed at exit. NULL when
+ * recording is off or the file could not be opened (a message says why, once). */
+at_writer *gltrace_writer(void);
+
+/* Small per-process thread number, 0 for the first thread that made a GL call. */
+uint32_t gltrace_thread_no(void);
+
+/* The real implementation of a GL, GLX or EGL function: looked up in the real
+ * libraries (libGL/libGLX/libOpenGL/libEGL/libGLES*, glvnd or not), then through the
+ * real glXGetProcAddressARB/eglGetProcAddress. A function that cannot be found is
+ * reported once on stderr and returns NULL; the wrapper then returns zeroes. */
+void *gltrace_real(const char *name);
+
+/* Our wrapper for a GL/GLX/EGL function name (generated sorted table), or NULL. */
+void *gltrace_wrapper(const char *name);
+
+#endif

@@ -1,0 +1,98 @@
+#include "gtw_values.h"
+
+#include <stdatomic.h>
+#include <string.h>
+
+#include "gltrace_runtime.h"
+
+#define GL_ELEMENT_ARRAY_BUFFER 0x8893
+#define GL_PIXEL_UNPACK_BUFFER 0x88EC
+#define GL_ELEMENT_ARRAY_BUFFER_BINDING 0x8895
+#define GL_PIXEL_UNPACK_BUFFER_BINDING 0x88EF
+
+void gtw_string_n(at_writer *w, const char *s, long long n)
+{
+    if (!s)
+        at_writer_null(w);
+    else if (n < 0)
+        at_writer_cstring(w, s);
+    else
+        at_writer_string(w, s, (size_t)n);
+}
+
+void gtw_out_string(at_writer *w, const char *s, long long max)
+{
+    if (!s || max <= 0)
+        at_writer_null(w);
+    else
+        at_writer_string(w, s, strnlen(s, (size_t)max));
+}
+
+void gtw_strings(at_writer *w, const char *const *s, long long count, const int *lengths)
+{
+    if (!s) {
+        at_writer_null(w);
+        return;
+    }
+    size_t n = gtw_count(count);
+    at_writer_begin_array(w, n);
+    for (size_t i = 0; i < n; ++i)
+        gtw_string_n(w, s[i], lengths ? lengths[i] : -1);
+}
+
+void gtw_pointers(at_writer *w, const void *const *p, size_t n)
+{
+    if (!p) {
+        at_writer_null(w);
+        return;
+    }
+    at_writer_begin_array(w, n);
+    for (size_t i = 0; i < n; ++i)
+        at_writer_pointer(w, (uint64_t)(uintptr_t)p[i]);
+}
+
+/* Whether the program ever bound a buffer to these targets. Until it has, pointers
+ * are client memory, and we never query GL state the context may not support (a
+ * failed query would leave an error for the program's glGetError to find). */
+static atomic_int used_unpack, used_elements;
+
+void gtw_hook_bind_buffer(unsigned target, unsigned buffer)
+{
+    if (!buffer)
+        return;
+    if (target == GL_PIXEL_UNPACK_BUFFER)
+        atomic_store_explicit(&used_unpack, 1, memory_order_relaxed);
+    else if (target == GL_ELEMENT_ARRAY_BUFFER)
+        atomic_store_explicit(&used_elements, 1, memory_order_relaxed);
+}
+
+static int bound(atomic_int *used, unsigned binding)
+{
+    if (!atomic_load_explicit(used, memory_order_relaxed))
+        return 0;
+    static void (*get)(unsigned, int *);
+    if (!get)
+        get = (void (*)(unsigned, int *))gltrace_real("glGetIntegerv");
+    int name = 0;
+    if (get)
+        get(binding, &name);
+    return name != 0;
+}
+
+static void blob_or_offset(at_writer *w, const void *p, size_t n, int is_offset)
+{
+    if (is_offset)
+        at_writer_pointer(w, (uint64_t)(uintptr_t)p);
+    else
+        at_writer_blob(w, p, n);
+}
+
+void gtw_blob_unpack(at_writer *w, const void *p, size_t n)
+{
+    blob_or_offset(w, p, n, bound(&used_unpack, GL_PIXEL_UNPACK_BUFFER_BINDING));
+}
+
+void gtw_blob_elements(at_writer *w, const void *p, size_t n)
+{
+    blob_or_offset(w, p, n, bound(&used_elements, GL_ELEMENT_ARRAY_BUFFER_BINDING));
+}

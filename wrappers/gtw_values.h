@@ -1,0 +1,45 @@
+/* Value writers the generated wrappers call for values that need more than one
+ * writer call: strings with lengths, attribute lists, pixel and index data that may
+ * be offsets into bound buffers. */
+#ifndef GTW_VALUES_H
+#define GTW_VALUES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "at_writer.h"
+
+#define GLTRACE_EXPORT __attribute__((visibility("default")))
+
+/* A length from the API (possibly negative or absurd) as an element count. */
+static inline size_t gtw_count(long long n) { return n > 0 ? (size_t)n : 0; }
+
+/* Entries of a key/value attribute list up to and including its terminator; lists
+ * that run on are cut at 1024 entries. */
+#define gtw_attrib_count(p, term)                                                      \
+    __extension__({                                                                    \
+        size_t gt_k = 0;                                                               \
+        while (gt_k < 1023 && (p)[gt_k] != (term))                                     \
+            gt_k += 2;                                                                 \
+        gt_k + 1;                                                                      \
+    })
+
+/* A string of n bytes, or NUL-terminated when n < 0. */
+void gtw_string_n(at_writer *w, const char *s, long long n);
+/* An output string the call wrote into a buffer of at most max bytes. */
+void gtw_out_string(at_writer *w, const char *s, long long max);
+/* count strings, each NUL-terminated or of lengths[i] bytes when lengths[i] >= 0. */
+void gtw_strings(at_writer *w, const char *const *s, long long count, const int *lengths);
+/* An array of opaque pointers. */
+void gtw_pointers(at_writer *w, const void *const *p, size_t n);
+/* Pixel data: n bytes of client memory, or the offset p when a pixel unpack buffer
+ * is bound. */
+void gtw_blob_unpack(at_writer *w, const void *p, size_t n);
+/* Index data: n bytes of client memory, or the offset p when an element array
+ * buffer is bound. */
+void gtw_blob_elements(at_writer *w, const void *p, size_t n);
+
+/* Hooks run after the real call (referenced from specs/annotations.txt). */
+void gtw_hook_bind_buffer(unsigned target, unsigned buffer);
+
+#endif

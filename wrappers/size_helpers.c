@@ -1,0 +1,231 @@
+#include "size_helpers.h"
+
+#include <stdatomic.h>
+
+#include "gltrace_runtime.h"
+
+/* ---- pname counts --------------------------------------------------------------- */
+
+typedef struct {
+    unsigned pname;
+    unsigned char count;
+} pname_count;
+
+/* Parameters with more than one value; every other pname has one. Sorted. */
+static const pname_count multi[] = {
+    {0x0B00, 4},  /* GL_CURRENT_COLOR */
+    {0x0B02, 3},  /* GL_CURRENT_NORMAL */
+    {0x0B03, 4},  /* GL_CURRENT_TEXTURE_COORDS */
+    {0x0B04, 4},  /* GL_CURRENT_RASTER_COLOR */
+    {0x0B06, 4},  /* GL_CURRENT_RASTER_TEXTURE_COORDS */
+    {0x0B07, 4},  /* GL_CURRENT_RASTER_POSITION */
+    {0x0B12, 2},  /* GL_POINT_SIZE_RANGE */
+    {0x0B22, 2},  /* GL_LINE_WIDTH_RANGE */
+    {0x0B40, 2},  /* GL_POLYGON_MODE */
+    {0x0B53, 4},  /* GL_LIGHT_MODEL_AMBIENT */
+    {0x0B66, 4},  /* GL_FOG_COLOR */
+    {0x0B70, 2},  /* GL_DEPTH_RANGE */
+    {0x0B80, 4},  /* GL_ACCUM_CLEAR_VALUE */
+    {0x0BA2, 4},  /* GL_VIEWPORT */
+    {0x0BA6, 16}, /* GL_MODELVIEW_MATRIX */
+    {0x0BA7, 16}, /* GL_PROJECTION_MATRIX */
+    {0x0BA8, 16}, /* GL_TEXTURE_MATRIX */
+    {0x0C10, 4},  /* GL_SCISSOR_BOX */
+    {0x0C22, 4},  /* GL_COLOR_CLEAR_VALUE */
+    {0x0C23, 4},  /* GL_COLOR_WRITEMASK */
+    {0x0D3A, 2},  /* GL_MAX_VIEWPORT_DIMS */
+    {0x0DD0, 2},  /* GL_MAP1_GRID_DOMAIN */
+    {0x0DD2, 4},  /* GL_MAP2_GRID_DOMAIN */
+    {0x0DD3, 2},  /* GL_MAP2_GRID_SEGMENTS */
+    {0x1004, 4},  /* GL_TEXTURE_BORDER_COLOR */
+    {0x1200, 4},  /* GL_AMBIENT */
+    {0x1201, 4},  /* GL_DIFFUSE */
+    {0x1202, 4},  /* GL_SPECULAR */
+    {0x1203, 4},  /* GL_POSITION */
+    {0x1204, 3},  /* GL_SPOT_DIRECTION */
+    {0x1600, 4},  /* GL_EMISSION */
+    {0x1602, 4},  /* GL_AMBIENT_AND_DIFFUSE */
+    {0x1603, 3},  /* GL_COLOR_INDEXES */
+    {0x2201, 4},  /* GL_TEXTURE_ENV_COLOR */
+    {0x2501, 4},  /* GL_OBJECT_PLANE */
+    {0x2502, 4},  /* GL_EYE_PLANE */
+    {0x8005, 4},  /* GL_BLEND_COLOR */
+    {0x80B1, 16}, /* GL_COLOR_MATRIX */
+    {0x8129, 3},  /* GL_POINT_DISTANCE_ATTENUATION */
+    {0x8459, 4},  /* GL_CURRENT_SECONDARY_COLOR */
+    {0x846D, 2},  /* GL_ALIASED_POINT_SIZE_RANGE */
+    {0x846E, 2},  /* GL_ALIASED_LINE_WIDTH_RANGE */
+    {0x84E3, 16}, /* GL_TRANSPOSE_MODELVIEW_MATRIX */
+    {0x84E4, 16}, /* GL_TRANSPOSE_PROJECTION_MATRIX */
+    {0x84E5, 16}, /* GL_TRANSPOSE_TEXTURE_MATRIX */
+    {0x84E6, 16}, /* GL_TRANSPOSE_COLOR_MATRIX */
+    {0x8891, 2},  /* GL_DEPTH_BOUNDS_EXT */
+    {0x8E46, 4},  /* GL_TEXTURE_SWIZZLE_RGBA */
+};
+
+/* Lists whose length is another parameter's value: (list, count pname). */
+static const unsigned counted[][2] = {
+    {0x86A3, 0x86A2}, /* GL_COMPRESSED_TEXTURE_FORMATS, GL_NUM_COMPRESSED_TEXTURE_FORMATS */
+    {0x87FF, 0x87FE}, /* GL_PROGRAM_BINARY_FORMATS, GL_NUM_PROGRAM_BINARY_FORMATS */
+    {0x8DF8, 0x8DF9}, /* GL_SHADER_BINARY_FORMATS, GL_NUM_SHADER_BINARY_FORMATS */
+};
+
+static int get_integer(unsigned pname)
+{
+    static void (*get)(unsigned, int *);
+    if (!get)
+        get = (void (*)(unsigned, int *))gltrace_real("glGetIntegerv");
+    int v = 0;
+    if (get)
+        get(pname, &v);
+    return v;
+}
+
+long long gtsz_pname(unsigned pname)
+{
+    unsigned lo = 0, hi = sizeof multi / sizeof *multi;
+    while (lo < hi) {
+        unsigned mid = (lo + hi) / 2;
+        if (multi[mid].pname < pname)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < sizeof multi / sizeof *multi && multi[lo].pname == pname)
+        return multi[lo].count;
+    for (unsigned i = 0; i < sizeof counted / sizeof *counted; ++i)
+        if (counted[i][0] == pname) /* the program asked for the list: the count is valid */
+            return get_integer(counted[i][1]);
+    return 1;
+}
+
+long long gtsz_clear_buffer(unsigned buffer)
+{
+    return buffer == 0x1800 /* GL_COLOR */ ? 4 : 1;
+}
+
+static int type_size(unsigned type)
+{
+    switch (type) {
+    case 0x1400: case 0x1401: return 1; /* GL_BYTE, GL_UNSIGNED_BYTE */
+    case 0x1402: case 0x1403: return 2; /* GL_SHORT, GL_UNSIGNED_SHORT */
+    case 0x1404: case 0x1405: case 0x1406: return 4; /* GL_INT, GL_UNSIGNED_INT, GL_FLOAT */
+    case 0x1407: return 2; /* GL_2_BYTES */
+    case 0x1408: return 3; /* GL_3_BYTES */
+    case 0x1409: return 4; /* GL_4_BYTES */
+    case 0x140A: return 8; /* GL_DOUBLE */
+    default: return 0;
+    }
+}
+
+long long gtsz_count_type(long long count, unsigned type)
+{
+    return count > 0 ? count * type_size(type) : 0;
+}
+
+long long gtsz_bytes(long long size) { return size > 0 ? size : 0; }
+
+/* ---- pixel data ----------------------------------------------------------------- */
+
+static int format_components(unsigned format)
+{
+    switch (format) {
+    case 0x1907: case 0x80E0: case 0x8D98: case 0x8E9A: return 3; /* RGB, BGR, *_INTEGER */
+    case 0x1908: case 0x80E1: case 0x8D99: case 0x8E9B: case 0x8000: return 4; /* RGBA, BGRA, ABGR */
+    case 0x8227: case 0x8228: case 0x190A: case 0x84F9: return 2; /* RG, RG_INTEGER, LA, DEPTH_STENCIL */
+    default: return 1; /* RED, ALPHA, LUMINANCE, DEPTH_COMPONENT, STENCIL_INDEX, ... */
+    }
+}
+
+/* Bytes per pixel of (format, type); packed types hold a whole pixel. */
+static int pixel_bytes(unsigned format, unsigned type)
+{
+    switch (type) {
+    case 0x8032: case 0x8362: return 1;                         /* 3_3_2 */
+    case 0x8363: case 0x8364: case 0x8033: case 0x8365:
+    case 0x8034: case 0x8366: return 2;                         /* 5_6_5, 4_4_4_4, 5_5_5_1 */
+    case 0x8035: case 0x8367: case 0x8036: case 0x8368:
+    case 0x84FA: case 0x8C3B: case 0x8C3E: return 4;            /* 8_8_8_8, 10_10_10_2, 24_8, ... */
+    case 0x8DAD: return 8;                                      /* FLOAT_32_UNSIGNED_INT_24_8_REV */
+    case 0x140B: case 0x8D61: return 2 * format_components(format); /* HALF_FLOAT(_OES) */
+    default: {
+        int s = type_size(type);
+        return (s ? s : 1) * format_components(format);
+    }
+    }
+}
+
+/* Which pixel-store parameters the program set: those at their defaults need no
+ * query (and a GLES2 context would reject queries of most of them). */
+static atomic_uint set_mask;
+
+static int store_index(unsigned pname)
+{
+    switch (pname) {
+    case 0x0CF2: return 0; /* GL_UNPACK_ROW_LENGTH */
+    case 0x0CF3: return 1; /* GL_UNPACK_SKIP_ROWS */
+    case 0x0CF4: return 2; /* GL_UNPACK_SKIP_PIXELS */
+    case 0x0CF5: return 3; /* GL_UNPACK_ALIGNMENT */
+    case 0x806D: return 4; /* GL_UNPACK_SKIP_IMAGES */
+    case 0x806E: return 5; /* GL_UNPACK_IMAGE_HEIGHT */
+    default: return -1;
+    }
+}
+
+void gtw_hook_pixel_store(unsigned pname, long long param)
+{
+    int i = store_index(pname);
+    (void)param;
+    if (i >= 0)
+        atomic_fetch_or_explicit(&set_mask, 1u << i, memory_order_relaxed);
+}
+
+static long long store(unsigned pname, long long dflt)
+{
+    int i = store_index(pname);
+    if (!(atomic_load_explicit(&set_mask, memory_order_relaxed) & (1u << i)))
+        return dflt;
+    return get_integer(pname);
+}
+
+static long long align_up(long long v, long long a) { return a > 1 ? (v + a - 1) / a * a : v; }
+
+static long long image(unsigned format, unsigned type, long long w, long long h, long long d,
+                       int bitmap)
+{
+    if (w <= 0 || h <= 0 || d <= 0)
+        return 0;
+    long long row_len = store(0x0CF2, 0), align = store(0x0CF5, 4);
+    long long skip_rows = store(0x0CF3, 0), skip_px = store(0x0CF4, 0);
+    long long img_h = d > 1 ? store(0x806E, 0) : 0, skip_img = d > 1 ? store(0x806D, 0) : 0;
+    if (row_len <= 0)
+        row_len = w;
+    if (img_h <= 0)
+        img_h = h;
+    long long row, px = bitmap ? 0 : pixel_bytes(format, type);
+    row = bitmap ? align_up((row_len + skip_px + 7) / 8, align) : align_up(row_len * px, align);
+    long long slice = row * img_h;
+    long long last_row = bitmap ? (w + skip_px + 7) / 8 : (skip_px + w) * px;
+    return (skip_img + d - 1) * slice + (skip_rows + h - 1) * row + last_row;
+}
+
+long long gtsz_image_1d(unsigned format, unsigned type, long long width)
+{
+    return image(format, type, width, 1, 1, 0);
+}
+
+long long gtsz_image_2d(unsigned format, unsigned type, long long width, long long height)
+{
+    return image(format, type, width, height, 1, 0);
+}
+
+long long gtsz_image_3d(unsigned format, unsigned type, long long width, long long height,
+                        long long depth)
+{
+    return image(format, type, width, height, depth, 0);
+}
+
+long long gtsz_bitmap(long long width, long long height)
+{
+    return image(0, 0, width, height, 1, 1);
+}

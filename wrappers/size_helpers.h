@@ -1,0 +1,28 @@
+/* Sizes of arrays and blobs that depend on enums or GL state: one helper per
+ * COMPSIZE form named in specs/annotations.txt. Each returns an element count
+ * (arrays) or a byte count (blobs); an unknown enum gives a small safe size,
+ * never more than the call can have passed. */
+#ifndef SIZE_HELPERS_H
+#define SIZE_HELPERS_H
+
+/* Values taken or returned for a pname (glGetFloatv, glLightfv, glTexParameteriv...). */
+long long gtsz_pname(unsigned pname);
+/* Values of glClearBuffer*v for a buffer (GL_COLOR: 4, GL_DEPTH/GL_STENCIL: 1). */
+long long gtsz_clear_buffer(unsigned buffer);
+/* count elements of an index or list type (GL_UNSIGNED_SHORT, GL_2_BYTES...), in bytes. */
+long long gtsz_count_type(long long count, unsigned type);
+/* A byte count passed as is. */
+long long gtsz_bytes(long long size);
+/* Pixel data read by glTexImage*, glDrawPixels...: bytes, honouring the unpack state. */
+long long gtsz_image_1d(unsigned format, unsigned type, long long width);
+long long gtsz_image_2d(unsigned format, unsigned type, long long width, long long height);
+long long gtsz_image_3d(unsigned format, unsigned type, long long width, long long height,
+                        long long depth);
+/* glBitmap: 1 bit per pixel, honouring the unpack state. */
+long long gtsz_bitmap(long long width, long long height);
+
+/* Hook (specs/annotations.txt): notes which pixel-store parameters the program set,
+ * so only those are ever queried. */
+void gtw_hook_pixel_store(unsigned pname, long long param);
+
+#endif
