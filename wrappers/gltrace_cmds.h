@@ -5,6 +5,8 @@
 int cmd_dump(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_repack(int argc, char **argv);
+/* `gltrace [-o FILE] [--] PROGRAM [ARGS]`: argv[0] is "gltrace" itself. */
+int cmd_record(int argc, char **argv);
 
 struct at_reader;
 /* Prints why a reader stopped (error or warning) on stderr; returns the exit status

@@ -1,5 +1,5 @@
-/* gltrace: the front end. Recording (`gltrace PROGRAM`) arrives with the wrappers;
- * the trace tools are subcommands. */
+/* gltrace: the front end. `gltrace [-o FILE] [--] PROGRAM [ARGS]` records a program
+ * (cmd_record.c); the trace tools are subcommands. */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -9,7 +9,14 @@
 
 static void usage(FILE *f)
 {
-    fputs("usage: gltrace COMMAND [OPTIONS] ...\n"
+    fputs("usage: gltrace [-o FILE] [--] PROGRAM [ARGS...]\n"
+          "       gltrace COMMAND [OPTIONS] ...\n"
+          "\n"
+          "The first form runs PROGRAM with its OpenGL/GLX/EGL calls recorded into FILE\n"
+          "(default: $GLTRACE_OUTPUT, else PROGRAM.trace here, or PROGRAM.N.trace when\n"
+          "taken) and exits with PROGRAM's status; `--` ends the options.\n"
+          "GLTRACE_PRELOAD names the recording library to use instead of\n"
+          "../lib/libgltrace.so beside gltrace.\n"
           "\n"
           "commands:\n"
           "  dump FILE...   print the calls of apitrace-format traces (as `apitrace dump`)\n"
@@ -63,7 +70,7 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    fprintf(stderr, "gltrace: unknown command \"%s\"\n", cmd);
-    usage(stderr);
-    return 2;
+    /* Anything else is a program to record: `gltrace glxgears`, `gltrace -o x.trace
+     * glxgears`, `gltrace -- dump` (a program named like a command). */
+    return cmd_record(argc, argv);
 }

@@ -1,0 +1,333 @@
+/* gltrace [-o FILE] [--] PROGRAM [ARGS...]: runs PROGRAM with libgltrace.so preloaded
+ * and reports where its trace went.
+ *
+ *   - The library: $GLTRACE_PRELOAD when set (for development and tests), else
+ *     ../lib/libgltrace.so next to this executable (/proc/self/exe), which holds in
+ *     the build tree (build/bin, build/lib) and in an installed prefix (bin, lib).
+ *     It is prepended to LD_PRELOAD.
+ *   - The trace: -o FILE, else $GLTRACE_OUTPUT when set and not empty, else
+ *     "<basename of PROGRAM>.trace" in the current directory, or
+ *     "<basename>.N.trace" for the first N free (apitrace's naming). The file is
+ *     claimed before the program starts (which checks it can be written, and keeps
+ *     two runs from picking one name); the program gets its absolute path in
+ *     GLTRACE_OUTPUT. When the program recorded nothing the empty file is removed.
+ *   - PROGRAM is found like execvp does (PATH search, scripts without #! run by
+ *     /bin/sh). Not found: exit 127; found but not runnable: exit 126.
+ *   - The exit status is the program's, or 128 + N when signal N ended it. While it
+ *     runs, SIGINT and SIGQUIT (sent to the whole terminal process group) are left
+ *     to the program; SIGTERM and SIGHUP sent to gltrace are passed on to it. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gltrace_cmds.h"
+
+static void record_usage(FILE *f)
+{
+    fputs("usage: gltrace [-o FILE] [--] PROGRAM [ARGS...]\n"
+          "\n"
+          "Runs PROGRAM with its OpenGL, GLX and EGL calls recorded into an apitrace-format\n"
+          "trace, and exits with PROGRAM's status.\n"
+          "\n"
+          "  -o, --output FILE  where the trace goes (default: $GLTRACE_OUTPUT, else\n"
+          "                     PROGRAM.trace in the current directory, or PROGRAM.N.trace\n"
+          "                     for the first N free)\n"
+          "  --                 ends the options (a program named like a command: dump...)\n"
+          "\n"
+          "environment: GLTRACE_OUTPUT (the trace, as -o), GLTRACE_PRELOAD (the recording\n"
+          "library to preload instead of ../lib/libgltrace.so beside gltrace)\n",
+          f);
+}
+
+static volatile sig_atomic_t g_child;
+
+static void forward_signal(int sig)
+{
+    if (g_child > 0)
+        kill((pid_t)g_child, sig);
+}
+
+/* The recording library: $GLTRACE_PRELOAD or ../lib/libgltrace.so beside us. */
+static int find_library(char *out, size_t size)
+{
+    const char *env = getenv("GLTRACE_PRELOAD");
+    char guess[PATH_MAX];
+    if (env && *env) {
+        if (strlen(env) >= sizeof guess) {
+            fprintf(stderr, "gltrace: GLTRACE_PRELOAD is too long\n");
+            return 0;
+        }
+        strcpy(guess, env);
+    } else {
+        char exe[PATH_MAX];
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (n <= 0) {
+            fprintf(stderr, "gltrace: cannot read /proc/self/exe: %s\n", strerror(errno));
+            return 0;
+        }
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash)
+            *slash = '\0';
+        if (snprintf(guess, sizeof guess, "%s/../lib/libgltrace.so", exe) >= (int)sizeof guess) {
+            fprintf(stderr, "gltrace: path of the recording library too long\n");
+            return 0;
+        }
+    }
+    char real[PATH_MAX];
+    if (!realpath(guess, real) || access(real, R_OK) != 0) {
+        fprintf(stderr, "gltrace: cannot find the recording library %s: %s%s\n", guess,
+                strerror(errno),
+                env && *env ? "" : " (set GLTRACE_PRELOAD to its path)");
+        return 0;
+    }
+    if (strlen(real) >= size || strchr(real, ':') || strchr(real, ' ')) {
+        fprintf(stderr, "gltrace: the recording library's path %s cannot go in LD_PRELOAD "
+                        "(it holds a ':' or a space)\n", real);
+        return 0;
+    }
+    strcpy(out, real);
+    return 1;
+}
+
+/* LD_PRELOAD with lib first (once). */
+static int set_preload(const char *lib)
+{
+    const char *old = getenv("LD_PRELOAD");
+    if (!old || !*old)
+        return setenv("LD_PRELOAD", lib, 1) == 0;
+    size_t n = strlen(lib), m = strlen(old);
+    const char *p = strstr(old, lib);
+    if (p && (p == old || p[-1] == ':' || p[-1] == ' ') &&
+        (p[n] == '\0' || p[n] == ':' || p[n] == ' '))
+        return 1; /* already there (gltrace inside gltrace) */
+    char *v = malloc(n + m + 2);
+    if (!v)
+        return 0;
+    memcpy(v, lib, n);
+    v[n] = ':';
+    memcpy(v + n + 1, old, m + 1);
+    int ok = setenv("LD_PRELOAD", v, 1) == 0;
+    free(v);
+    return ok;
+}
+
+/* Claims the trace file: an explicit path is created or truncated; the default name
+ * takes the first of NAME.trace, NAME.1.trace, ... that does not exist. */
+static int claim_output(const char *explicit_path, const char *program, char *out, size_t size)
+{
+    if (explicit_path) {
+        if (strlen(explicit_path) >= size) {
+            fprintf(stderr, "gltrace: output path too long\n");
+            return 0;
+        }
+        strcpy(out, explicit_path);
+        int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        if (fd < 0) {
+            fprintf(stderr, "gltrace: cannot write the trace %s: %s\n", out, strerror(errno));
+            return 0;
+        }
+        close(fd);
+        return 1;
+    }
+    const char *base = strrchr(program, '/');
+    base = base ? base + 1 : program;
+    for (unsigned n = 0; n < 100000; ++n) {
+        int len = n ? snprintf(out, size, "%s.%u.trace", base, n)
+                    : snprintf(out, size, "%s.trace", base);
+        if (len < 0 || (size_t)len >= size) {
+            fprintf(stderr, "gltrace: output path too long\n");
+            return 0;
+        }
+        int fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0) {
+            close(fd);
+            return 1;
+        }
+        if (errno != EEXIST) {
+            char cwd[PATH_MAX];
+            fprintf(stderr, "gltrace: cannot write the trace %s in %s: %s (use -o FILE)\n", out,
+                    getcwd(cwd, sizeof cwd) ? cwd : ".", strerror(errno));
+            return 0;
+        }
+    }
+    fprintf(stderr, "gltrace: no free name for %s.trace (use -o FILE)\n", base);
+    return 0;
+}
+
+static int absolute(const char *path, char *out, size_t size)
+{
+    if (path[0] == '/')
+        return snprintf(out, size, "%s", path) < (int)size;
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        return 0;
+    return snprintf(out, size, "%s/%s", cwd, path) < (int)size;
+}
+
+int cmd_record(int argc, char **argv)
+{
+    const char *output = NULL;
+    int i = 1;
+    for (; i < argc; ++i) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--")) {
+            ++i;
+            break;
+        }
+        if (a[0] != '-' || !a[1])
+            break;
+        if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+            if (++i >= argc) {
+                fprintf(stderr, "gltrace: %s needs a file name\n", a);
+                return 2;
+            }
+            output = argv[i];
+        } else if (!strncmp(a, "--output=", 9)) {
+            output = a + 9;
+        } else if (!strncmp(a, "-o", 2)) {
+            output = a + 2;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            record_usage(stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "gltrace: unknown option %s\n", a);
+            record_usage(stderr);
+            return 2;
+        }
+    }
+    if (i >= argc) {
+        fprintf(stderr, "gltrace: no program to record\n");
+        record_usage(stderr);
+        return 2;
+    }
+    if (output && !*output) {
+        fprintf(stderr, "gltrace: empty output file name\n");
+        return 2;
+    }
+    char **prog_argv = argv + i;
+    const char *program = prog_argv[0];
+    if (!output) {
+        const char *env = getenv("GLTRACE_OUTPUT");
+        if (env && *env)
+            output = env;
+    }
+
+    char lib[PATH_MAX];
+    if (!find_library(lib, sizeof lib))
+        return 1;
+    char trace[PATH_MAX], trace_abs[PATH_MAX];
+    if (!claim_output(output, program, trace, sizeof trace))
+        return 1;
+    if (!absolute(trace, trace_abs, sizeof trace_abs)) {
+        fprintf(stderr, "gltrace: cannot make %s an absolute path\n", trace);
+        unlink(trace);
+        return 1;
+    }
+    if (!set_preload(lib) || setenv("GLTRACE_OUTPUT", trace_abs, 1) != 0) {
+        fprintf(stderr, "gltrace: cannot set the environment: %s\n", strerror(errno));
+        unlink(trace);
+        return 1;
+    }
+
+    /* The child reports a failed exec through a close-on-exec pipe. */
+    int pipefd[2];
+    if (pipe2(pipefd, O_CLOEXEC) != 0) {
+        fprintf(stderr, "gltrace: pipe: %s\n", strerror(errno));
+        unlink(trace);
+        return 1;
+    }
+    struct sigaction ign = {0}, fwd = {0}, old_int, old_quit, old_term, old_hup;
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    fwd.sa_handler = forward_signal;
+    sigemptyset(&fwd.sa_mask);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "gltrace: fork: %s\n", strerror(errno));
+        unlink(trace);
+        return 1;
+    }
+    if (pid == 0) {
+        close(pipefd[0]);
+        execvp(program, prog_argv);
+        int e = errno;
+        ssize_t k = write(pipefd[1], &e, sizeof e);
+        (void)k;
+        _exit(127);
+    }
+    g_child = pid;
+    sigaction(SIGINT, &ign, &old_int);
+    sigaction(SIGQUIT, &ign, &old_quit);
+    sigaction(SIGTERM, &fwd, &old_term);
+    sigaction(SIGHUP, &fwd, &old_hup);
+    close(pipefd[1]);
+    int exec_errno = 0;
+    ssize_t got;
+    do
+        got = read(pipefd[0], &exec_errno, sizeof exec_errno);
+    while (got < 0 && errno == EINTR);
+    close(pipefd[0]);
+    if (got != (ssize_t)sizeof exec_errno)
+        exec_errno = 0;
+
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            fprintf(stderr, "gltrace: waitpid: %s\n", strerror(errno));
+            status = 1 << 8;
+            break;
+        }
+    }
+    g_child = 0;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGQUIT, &old_quit, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGHUP, &old_hup, NULL);
+
+    int rc;
+    if (exec_errno) {
+        int not_found = exec_errno == ENOENT || exec_errno == ENOTDIR;
+        if (not_found && !strchr(program, '/'))
+            fprintf(stderr, "gltrace: %s: program not found in PATH "
+                            "(gltrace's commands: dump, info, repack)\n", program);
+        else if (not_found)
+            fprintf(stderr, "gltrace: %s: program not found\n", program);
+        else
+            fprintf(stderr, "gltrace: cannot run %s: %s\n", program, strerror(exec_errno));
+        rc = not_found ? 127 : 126;
+    } else if (WIFEXITED(status)) {
+        rc = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        rc = 128 + WTERMSIG(status);
+        fprintf(stderr, "gltrace: %s ended by signal %d (%s)\n", program, WTERMSIG(status),
+                strsignal(WTERMSIG(status)));
+    } else {
+        rc = 1;
+    }
+
+    struct stat st;
+    if (stat(trace, &st) == 0 && st.st_size > 2) {
+        fprintf(stderr, "gltrace: trace written to %s\n", trace);
+    } else if (stat(trace, &st) == 0 && st.st_size > 0) { /* the container magic alone */
+        fprintf(stderr, "gltrace: %s holds no calls: %s ended before its trace was flushed\n",
+                trace, program);
+    } else if (stat(trace, &st) == 0) {
+        unlink(trace); /* still the empty file we claimed */
+        if (!exec_errno)
+            fprintf(stderr, "gltrace: %s made no GL calls; no trace written\n", program);
+    } else if (!exec_errno) {
+        fprintf(stderr, "gltrace: no trace at %s\n", trace);
+    }
+    return rc;
+}
