@@ -249,19 +249,30 @@ def write_all(out, reg, ann, plans, reg_dir):
     preludes = {"gl": gl_types(os.path.join(reg_dir, "gl.xml")),
                 "glx": gl_types(os.path.join(reg_dir, "gl.xml")) + glx_types(os.path.join(reg_dir, "glx.xml")),
                 "egl": EGL_TYPES}
-    for stem in ("gl", "glx", "egl"):
+    for stem, part, names in wrapper_files(reg, plans):
         lines = [BANNER.format(src=f"{stem}.xml"),
                  "#include <stddef.h>", "#include <stdint.h>", "",
                  preludes[stem],
                  '#include "gltrace_runtime.h"', '#include "gtw_values.h"', '#include "size_helpers.h"',
                  '#include "signatures.gen.h"', ""]
-        for name in sorted(plans):
-            cmd = reg.commands[name]
-            if cmd.registry == stem:
-                lines += wrapper(cmd, plans[name], ids[name], groups, ann.overrides.get(name),
-                                 ann.hooks.get(name))
-        _write(out, f"wrappers_{stem}.gen.c", "\n".join(lines))
+        for name in names:
+            lines += wrapper(reg.commands[name], plans[name], ids[name], groups,
+                             ann.overrides.get(name), ann.hooks.get(name))
+        _write(out, f"wrappers_{stem}{part}.gen.c", "\n".join(lines))
     write_table(out, plans)
+
+
+GL_PARTS = 4  # gl.xml's wrappers are split so a parallel build compiles them at once
+
+
+def wrapper_files(reg, plans):
+    """(registry, file suffix, command names) for each generated wrapper file."""
+    for stem in ("gl", "glx", "egl"):
+        names = [n for n in sorted(plans) if reg.commands[n].registry == stem]
+        parts = GL_PARTS if stem == "gl" else 1
+        size = (len(names) + parts - 1) // parts
+        for i in range(parts):
+            yield stem, (f"_{i}" if parts > 1 else ""), names[i * size:(i + 1) * size]
 
 
 def write_table(out, plans):

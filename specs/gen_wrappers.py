@@ -4,7 +4,7 @@
 Usage: gen_wrappers.py --out DIR [--registry DIR] [--check]
 Reads gl.xml and glx.xml (DIR, default /usr/share/khronos-api), specs/egl.xml and
 specs/annotations.txt; writes into the output directory:
-  wrappers_gl.gen.c, wrappers_glx.gen.c, wrappers_egl.gen.c  one wrapper per command
+  wrappers_gl_[0-3].gen.c, wrappers_glx.gen.c, wrappers_egl.gen.c  one wrapper per command
   wrapper_table.gen.c   sorted name -> wrapper table behind gltrace_wrapper()
   signatures.gen.c      enum and bitmask signatures shared by the wrappers
   wrapped.gen.txt       the number of wrapped commands per registry (for the test)
