@@ -24,6 +24,13 @@
  * recording is off or the file could not be opened (a message says why, once). */
 at_writer *gltrace_writer(void);
 
+/* The writer if recording has started, without starting it (signal handlers). */
+at_writer *gltrace_writer_if_open(void);
+
+/* Installs the crash-safety net (runtime_safety.c): flush on fatal signals and on a
+ * timer. Called once, when the trace file is opened. */
+void gltrace_safety_start(void);
+
 /* Small per-process thread number, 0 for the first thread that made a GL call. */
 uint32_t gltrace_thread_no(void);
 

@@ -180,6 +180,7 @@ static void open_writer(void)
     g_owner_pid = getpid();
     atomic_store(&g_writer, w);
     atomic_store(&g_state, STATE_ON);
+    gltrace_safety_start();
 }
 
 static at_writer *writer_slow(void)
@@ -187,6 +188,11 @@ static at_writer *writer_slow(void)
     if (atomic_load_explicit(&g_state, memory_order_relaxed) == STATE_OFF)
         return NULL;
     pthread_once(&g_once, open_writer);
+    return atomic_load_explicit(&g_writer, memory_order_acquire);
+}
+
+at_writer *gltrace_writer_if_open(void)
+{
     return atomic_load_explicit(&g_writer, memory_order_acquire);
 }
 

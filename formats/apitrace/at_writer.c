@@ -100,6 +100,15 @@ int at_writer_flush(at_writer *w)
     return ok;
 }
 
+int at_writer_try_flush(at_writer *w)
+{
+    if (pthread_mutex_trylock(&w->lock) != 0)
+        return 0;
+    int ok = at_output_flush(&w->out);
+    pthread_mutex_unlock(&w->lock);
+    return ok;
+}
+
 int at_writer_close(at_writer *w, gt_error *err)
 {
     int ok = at_output_close(&w->out);

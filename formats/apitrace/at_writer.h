@@ -38,6 +38,9 @@ at_writer *at_writer_open(const char *path, const at_writer_property *props, uns
 int at_writer_close(at_writer *w, gt_error *err);
 /* Writes the pending stream bytes as a chunk now (exit paths, timers). */
 int at_writer_flush(at_writer *w);
+/* Same, but only if no thread is inside the writer: for signal handlers and timer
+ * threads, which must not wait. Returns 1 when it flushed. */
+int at_writer_try_flush(at_writer *w);
 
 enum { AT_WRITER_FAKE = 1 };
 
