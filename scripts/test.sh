@@ -15,7 +15,7 @@ echo "== [1/3] release build (-Werror) and tests" >&2
 
 echo "== [2/3] ASan+UBSan build (clang, libFuzzer) and unit tests" >&2
 "$top/scripts/build.sh" "$top/build-asan" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
-  -DGLTRACE_WERROR=ON -DGLTRACE_SANITIZE=ON -DGLTRACE_FUZZ=ON
+  -DGLTRACE_WERROR=ON -DGLTRACE_SANITIZE=ON -DGLTRACE_FUZZ=ON -DGLTRACE_RECORDING=OFF
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 (cd "$top/build-asan" && ctest --output-on-failure -j2 -R '^(unit_|fuzz_)') || status=1
 
