@@ -1,0 +1,317 @@
+/* es2_demo: a deterministic OpenGL ES 2.0 program (EGL on an X11 window) for the test suite.
+ *
+ * Each frame clears, draws a textured background quad with glDrawArrays (triangle strip) and
+ * two rotating textured stars with glDrawElements (GL_UNSIGNED_SHORT indices from an element
+ * buffer), all from one VBO, one shader program and one procedural mipmapped checkerboard
+ * texture. Animation depends only on the frame index; there is no timing. See README.md. */
+#include <EGL/egl.h>
+#include <GLES2/gl2.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app_common.h"
+
+#define CHECKER_SIZE 32
+#define STAR_POINTS 5
+#define QUAD_FIRST 0                       /* background quad: vertices 0..3 */
+#define STAR_FIRST 4                       /* star: centre, then 2*STAR_POINTS rim vertices */
+#define N_VERTS (STAR_FIRST + 1 + 2 * STAR_POINTS)
+#define N_STAR_INDICES (3 * 2 * STAR_POINTS)
+
+static const char *vertex_src =
+    "#version 100\n"
+    "attribute vec2 a_pos;\n"
+    "attribute vec2 a_uv;\n"
+    "uniform mat4 u_xform;\n"
+    "uniform float u_uv_scale;\n"
+    "varying vec2 v_uv;\n"
+    "void main() {\n"
+    "    v_uv = a_uv * u_uv_scale;\n"
+    "    gl_Position = u_xform * vec4(a_pos, 0.0, 1.0);\n"
+    "}\n";
+
+static const char *fragment_src =
+    "#version 100\n"
+    "precision mediump float;\n"
+    "varying vec2 v_uv;\n"
+    "uniform sampler2D u_tex;\n"
+    "uniform vec4 u_color;\n"
+    "void main() {\n"
+    "    gl_FragColor = texture2D(u_tex, v_uv) * u_color;\n"
+    "}\n";
+
+static GLuint compile_shader(GLenum type, const char *src)
+{
+    GLuint s = glCreateShader(type);
+    glShaderSource(s, 1, &src, NULL);
+    glCompileShader(s);
+    GLint ok = GL_FALSE;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[1024] = "";
+        glGetShaderInfoLog(s, sizeof log, NULL, log);
+        fprintf(stderr, "es2_demo: shader compile failed: %s\n", log);
+        glDeleteShader(s);
+        return 0;
+    }
+    return s;
+}
+
+static GLuint build_program(void)
+{
+    GLuint vs = compile_shader(GL_VERTEX_SHADER, vertex_src);
+    GLuint fs = compile_shader(GL_FRAGMENT_SHADER, fragment_src);
+    if (!vs || !fs)
+        return 0;
+    GLuint prog = glCreateProgram();
+    glAttachShader(prog, vs);
+    glAttachShader(prog, fs);
+    glBindAttribLocation(prog, 0, "a_pos");
+    glBindAttribLocation(prog, 1, "a_uv");
+    glLinkProgram(prog);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    GLint ok = GL_FALSE;
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[1024] = "";
+        glGetProgramInfoLog(prog, sizeof log, NULL, log);
+        fprintf(stderr, "es2_demo: program link failed: %s\n", log);
+        glDeleteProgram(prog);
+        return 0;
+    }
+    return prog;
+}
+
+static GLuint make_checker_texture(void)
+{
+    static GLubyte pixels[CHECKER_SIZE * CHECKER_SIZE * 4];
+    for (int y = 0; y < CHECKER_SIZE; y++)
+        for (int x = 0; x < CHECKER_SIZE; x++) {
+            GLubyte *p = &pixels[(y * CHECKER_SIZE + x) * 4];
+            int on = ((x / 4) + (y / 4)) & 1;
+            p[0] = on ? 250 : (GLubyte)(60 + 4 * y);
+            p[1] = on ? 250 : 70;
+            p[2] = on ? 250 : (GLubyte)(200 - 4 * x);
+            p[3] = 255;
+        }
+    GLuint tex;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, CHECKER_SIZE, CHECKER_SIZE, 0, GL_RGBA,
+                 GL_UNSIGNED_BYTE, pixels);
+    glGenerateMipmap(GL_TEXTURE_2D);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+    return tex;
+}
+
+/* Interleaved x, y, u, v: the full-screen quad, then the star (centre + alternating tips). */
+static void build_geometry(GLfloat verts[N_VERTS][4], GLushort idx[N_STAR_INDICES])
+{
+    static const GLfloat quad[4][4] = {
+        {-1, -1, 0, 0}, {1, -1, 1, 0}, {-1, 1, 0, 1}, {1, 1, 1, 1},
+    };
+    memcpy(verts[QUAD_FIRST], quad, sizeof quad);
+    GLfloat *c = verts[STAR_FIRST];
+    c[0] = c[1] = 0.0f;
+    c[2] = c[3] = 0.5f;
+    for (int i = 0; i < 2 * STAR_POINTS; i++) {
+        double a = 3.14159265358979 * 2.0 * i / (2 * STAR_POINTS) + 3.14159265358979 / 2.0;
+        double r = (i & 1) ? 0.4 : 1.0;
+        GLfloat *v = verts[STAR_FIRST + 1 + i];
+        v[0] = (GLfloat)(r * cos(a));
+        v[1] = (GLfloat)(r * sin(a));
+        v[2] = 0.5f + 0.5f * v[0];
+        v[3] = 0.5f + 0.5f * v[1];
+    }
+    for (int i = 0; i < 2 * STAR_POINTS; i++) { /* a fan of triangles around the centre */
+        idx[3 * i + 0] = STAR_FIRST;
+        idx[3 * i + 1] = (GLushort)(STAR_FIRST + 1 + i);
+        idx[3 * i + 2] = (GLushort)(STAR_FIRST + 1 + (i + 1) % (2 * STAR_POINTS));
+    }
+}
+
+int main(int argc, char **argv)
+{
+    struct app_options opt;
+    app_parse_options(argc, argv, &opt);
+
+    Display *xdpy = XOpenDisplay(NULL);
+    if (!xdpy) {
+        fprintf(stderr, "es2_demo: cannot open X display (is DISPLAY set?)\n");
+        return 1;
+    }
+    EGLDisplay dpy = eglGetDisplay((EGLNativeDisplayType)xdpy);
+    EGLint egl_major = 0, egl_minor = 0;
+    if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, &egl_major, &egl_minor)) {
+        fprintf(stderr, "es2_demo: cannot initialise EGL on the X display\n");
+        return 1;
+    }
+    if (!eglBindAPI(EGL_OPENGL_ES_API)) {
+        fprintf(stderr, "es2_demo: EGL has no OpenGL ES API\n");
+        return 1;
+    }
+    static const EGLint config_attribs[] = {
+        EGL_SURFACE_TYPE, EGL_WINDOW_BIT,
+        EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT,
+        EGL_RED_SIZE, 8,
+        EGL_GREEN_SIZE, 8,
+        EGL_BLUE_SIZE, 8,
+        EGL_NONE,
+    };
+    EGLConfig config;
+    EGLint n_configs = 0;
+    if (!eglChooseConfig(dpy, config_attribs, &config, 1, &n_configs) || n_configs < 1) {
+        fprintf(stderr, "es2_demo: no EGL config for an OpenGL ES 2 window\n");
+        return 1;
+    }
+    EGLint visual_id = 0;
+    eglGetConfigAttrib(dpy, config, EGL_NATIVE_VISUAL_ID, &visual_id);
+    XVisualInfo tmpl;
+    memset(&tmpl, 0, sizeof tmpl);
+    tmpl.visualid = (VisualID)visual_id;
+    int n_visuals = 0;
+    XVisualInfo *vi = XGetVisualInfo(xdpy, VisualIDMask, &tmpl, &n_visuals);
+    if (!vi || n_visuals < 1) {
+        fprintf(stderr, "es2_demo: EGL config 0x%x has no X visual\n", (unsigned)visual_id);
+        return 1;
+    }
+    Window win = app_create_window(xdpy, vi, "es2_demo");
+    XFree(vi);
+    if (!win)
+        return 1;
+
+    EGLSurface surface = eglCreateWindowSurface(dpy, config, (EGLNativeWindowType)win, NULL);
+    if (surface == EGL_NO_SURFACE) {
+        fprintf(stderr, "es2_demo: eglCreateWindowSurface failed (0x%x)\n", (unsigned)eglGetError());
+        return 1;
+    }
+    static const EGLint ctx_attribs[] = {EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE};
+    EGLContext ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, ctx_attribs);
+    if (ctx == EGL_NO_CONTEXT) {
+        fprintf(stderr, "es2_demo: cannot create an OpenGL ES 2 context (0x%x)\n",
+                (unsigned)eglGetError());
+        return 1;
+    }
+    if (!eglMakeCurrent(dpy, surface, surface, ctx)) {
+        fprintf(stderr, "es2_demo: eglMakeCurrent failed (0x%x)\n", (unsigned)eglGetError());
+        return 1;
+    }
+
+    if (opt.warmup) {
+        glViewport(0, 0, APP_WIDTH, APP_HEIGHT);
+        glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        eglSwapBuffers(dpy, surface);
+    }
+
+    GLuint prog = build_program();
+    if (!prog)
+        return 1;
+    GLint u_xform = glGetUniformLocation(prog, "u_xform");
+    GLint u_uv_scale = glGetUniformLocation(prog, "u_uv_scale");
+    GLint u_color = glGetUniformLocation(prog, "u_color");
+    GLint u_tex = glGetUniformLocation(prog, "u_tex");
+
+    GLfloat verts[N_VERTS][4];
+    GLushort indices[N_STAR_INDICES];
+    build_geometry(verts, indices);
+    GLuint vbo, ebo;
+    glGenBuffers(1, &vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    glBufferData(GL_ARRAY_BUFFER, sizeof verts, verts, GL_STATIC_DRAW);
+    glGenBuffers(1, &ebo);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, ebo);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, sizeof indices, indices, GL_STATIC_DRAW);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 4 * sizeof(GLfloat), (const void *)0);
+    glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, 4 * sizeof(GLfloat),
+                          (const void *)(2 * sizeof(GLfloat)));
+    glEnableVertexAttribArray(0);
+    glEnableVertexAttribArray(1);
+
+    GLuint tex = make_checker_texture();
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glUseProgram(prog);
+    glUniform1i(u_tex, 0);
+    glViewport(0, 0, APP_WIDTH, APP_HEIGHT);
+
+    GLubyte *pixels = opt.save_prefix ? malloc((size_t)APP_WIDTH * APP_HEIGHT * 4) : NULL;
+    if (opt.save_prefix && !pixels) {
+        fprintf(stderr, "es2_demo: out of memory\n");
+        return 1;
+    }
+
+    const float aspect = (float)APP_HEIGHT / APP_WIDTH; /* keeps the stars round */
+    int status = 0;
+    for (unsigned frame = 0; frame < opt.frames; frame++) {
+        float t = (float)frame;
+        float m[16], s[16], r[16], tr[16];
+
+        glClearColor(0.1f, 0.1f, 0.12f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+
+        /* Background: the checkerboard, repeated 3x, darkened. */
+        mat4_identity(m);
+        glUniformMatrix4fv(u_xform, 1, GL_FALSE, m);
+        glUniform1f(u_uv_scale, 3.0f);
+        glUniform4f(u_color, 0.45f, 0.5f, 0.55f, 1.0f);
+        glDrawArrays(GL_TRIANGLE_STRIP, QUAD_FIRST, 4);
+
+        /* Two stars turning in opposite directions. */
+        for (int k = 0; k < 2; k++) {
+            float dir = k ? -1.0f : 1.0f;
+            mat4_translate(tr, k ? 0.45f : -0.4f, k ? -0.2f : 0.15f, 0.0f);
+            mat4_scale(s, (k ? 0.45f : 0.6f) * aspect, k ? 0.45f : 0.6f, 1.0f);
+            mat4_rotate_z(r, dir * (0.3f + 0.25f * t));
+            mat4_mul(m, s, r);
+            mat4_mul(m, tr, m);
+            glUniformMatrix4fv(u_xform, 1, GL_FALSE, m);
+            glUniform1f(u_uv_scale, 1.0f);
+            if (k)
+                glUniform4f(u_color, 0.4f, 0.8f, 1.0f, 1.0f);
+            else
+                glUniform4f(u_color, 1.0f, 0.75f - 0.05f * (float)(frame % 4), 0.3f, 1.0f);
+            glDrawElements(GL_TRIANGLES, N_STAR_INDICES, GL_UNSIGNED_SHORT, (const void *)0);
+        }
+
+        GLenum err = glGetError();
+        if (err != GL_NO_ERROR) {
+            fprintf(stderr, "es2_demo: GL error 0x%04x in frame %u\n", err, frame);
+            status = 1;
+            break;
+        }
+        if (pixels) {
+            glPixelStorei(GL_PACK_ALIGNMENT, 1);
+            glReadPixels(0, 0, APP_WIDTH, APP_HEIGHT, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+            if (app_save_frame(opt.save_prefix, frame, pixels) != 0) {
+                status = 1;
+                break;
+            }
+        }
+        if (!eglSwapBuffers(dpy, surface)) {
+            fprintf(stderr, "es2_demo: eglSwapBuffers failed (0x%x)\n", (unsigned)eglGetError());
+            status = 1;
+            break;
+        }
+    }
+
+    free(pixels);
+    glDeleteTextures(1, &tex);
+    glDeleteBuffers(1, &ebo);
+    glDeleteBuffers(1, &vbo);
+    glDeleteProgram(prog);
+    eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    eglDestroyContext(dpy, ctx);
+    eglDestroySurface(dpy, surface);
+    eglTerminate(dpy);
+    app_destroy_window(xdpy, win);
+    XCloseDisplay(xdpy);
+    return status;
+}

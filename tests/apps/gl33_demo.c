@@ -1,0 +1,392 @@
+/* gl33_demo: a deterministic OpenGL 3.3 core profile program (Xlib + GLX) for the test suite.
+ *
+ * Each frame has two passes drawing the same indexed, textured, vertex-coloured cube:
+ *   1. into a 128x128 FBO (colour texture + depth renderbuffer), sampling a procedural
+ *      checkerboard texture (mipmapped);
+ *   2. into the 320x240 window, sampling the FBO's colour texture.
+ * Animation depends only on the frame index; there is no timing. See README.md.
+ *
+ * GL entry points beyond 1.1 come from libGL's exports (GL_GLEXT_PROTOTYPES, Mesa/glvnd export
+ * them); glXCreateContextAttribsARB is fetched with glXGetProcAddressARB. */
+#define GL_GLEXT_PROTOTYPES 1
+#include <GL/gl.h>
+#include <GL/glx.h>
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app_common.h"
+
+#define FBO_SIZE 128
+#define CHECKER_SIZE 64
+
+static const char *vertex_src =
+    "#version 330 core\n"
+    "layout(location = 0) in vec3 a_pos;\n"
+    "layout(location = 1) in vec3 a_color;\n"
+    "layout(location = 2) in vec2 a_uv;\n"
+    "uniform mat4 u_mvp;\n"
+    "out vec3 v_color;\n"
+    "out vec2 v_uv;\n"
+    "void main() {\n"
+    "    v_color = a_color;\n"
+    "    v_uv = a_uv;\n"
+    "    gl_Position = u_mvp * vec4(a_pos, 1.0);\n"
+    "}\n";
+
+static const char *fragment_src =
+    "#version 330 core\n"
+    "in vec3 v_color;\n"
+    "in vec2 v_uv;\n"
+    "uniform sampler2D u_tex;\n"
+    "uniform vec4 u_tint;\n"
+    "out vec4 frag_color;\n"
+    "void main() {\n"
+    "    vec3 t = texture(u_tex, v_uv).rgb;\n"
+    "    frag_color = vec4(mix(t, t * v_color, 0.5), 1.0) * u_tint;\n"
+    "}\n";
+
+struct vertex {
+    float pos[3];
+    float color[3];
+    float uv[2];
+};
+
+/* 24 vertices (4 per face, each face its own colour), 36 indices. */
+static void build_cube(struct vertex v[24], GLushort idx[36])
+{
+    static const float face_color[6][3] = {
+        {1.0f, 0.3f, 0.3f}, {0.3f, 1.0f, 0.3f}, {0.3f, 0.3f, 1.0f},
+        {1.0f, 1.0f, 0.3f}, {0.3f, 1.0f, 1.0f}, {1.0f, 0.3f, 1.0f},
+    };
+    /* For each face: normal axis, sign; corners spread along the other two axes. */
+    static const int axis[6] = {0, 0, 1, 1, 2, 2};
+    static const float sign[6] = {1, -1, 1, -1, 1, -1};
+    static const float corner[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+    for (int f = 0; f < 6; f++) {
+        int a = axis[f], b = (a + 1) % 3, c = (a + 2) % 3;
+        for (int k = 0; k < 4; k++) {
+            struct vertex *p = &v[f * 4 + k];
+            p->pos[a] = 0.5f * sign[f];
+            /* Swap the two spread axes on negative faces so all faces wind counter-clockwise. */
+            p->pos[b] = 0.5f * corner[k][sign[f] > 0 ? 0 : 1];
+            p->pos[c] = 0.5f * corner[k][sign[f] > 0 ? 1 : 0];
+            memcpy(p->color, face_color[f], sizeof p->color);
+            p->uv[0] = corner[k][0] > 0 ? 1.0f : 0.0f;
+            p->uv[1] = corner[k][1] > 0 ? 1.0f : 0.0f;
+        }
+        static const GLushort quad[6] = {0, 1, 2, 0, 2, 3};
+        for (int k = 0; k < 6; k++)
+            idx[f * 6 + k] = (GLushort)(f * 4 + quad[k]);
+    }
+}
+
+static GLuint compile_shader(GLenum type, const char *src)
+{
+    GLuint s = glCreateShader(type);
+    glShaderSource(s, 1, &src, NULL);
+    glCompileShader(s);
+    GLint ok = GL_FALSE;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[1024] = "";
+        glGetShaderInfoLog(s, sizeof log, NULL, log);
+        fprintf(stderr, "gl33_demo: shader compile failed: %s\n", log);
+        glDeleteShader(s);
+        return 0;
+    }
+    return s;
+}
+
+static GLuint build_program(void)
+{
+    GLuint vs = compile_shader(GL_VERTEX_SHADER, vertex_src);
+    GLuint fs = compile_shader(GL_FRAGMENT_SHADER, fragment_src);
+    if (!vs || !fs)
+        return 0;
+    GLuint prog = glCreateProgram();
+    glAttachShader(prog, vs);
+    glAttachShader(prog, fs);
+    glLinkProgram(prog);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    GLint ok = GL_FALSE;
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[1024] = "";
+        glGetProgramInfoLog(prog, sizeof log, NULL, log);
+        fprintf(stderr, "gl33_demo: program link failed: %s\n", log);
+        glDeleteProgram(prog);
+        return 0;
+    }
+    return prog;
+}
+
+static GLuint make_checker_texture(void)
+{
+    static uint8_t pixels[CHECKER_SIZE * CHECKER_SIZE * 4];
+    for (int y = 0; y < CHECKER_SIZE; y++)
+        for (int x = 0; x < CHECKER_SIZE; x++) {
+            uint8_t *p = &pixels[(y * CHECKER_SIZE + x) * 4];
+            int on = ((x / 8) + (y / 8)) & 1;
+            p[0] = on ? 240 : 40;
+            p[1] = on ? 220 : 60;
+            p[2] = on ? 180 : (uint8_t)(80 + 2 * x);
+            p[3] = 255;
+        }
+    GLuint tex;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, CHECKER_SIZE, CHECKER_SIZE, 0, GL_RGBA,
+                 GL_UNSIGNED_BYTE, pixels);
+    glGenerateMipmap(GL_TEXTURE_2D);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+    return tex;
+}
+
+static int ctx_error;
+static int on_x_error(Display *dpy, XErrorEvent *ev)
+{
+    (void)dpy;
+    (void)ev;
+    ctx_error = 1;
+    return 0;
+}
+
+static int has_extension(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; p && (p = strstr(p, name)); p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct app_options opt;
+    app_parse_options(argc, argv, &opt);
+
+    Display *dpy = XOpenDisplay(NULL);
+    if (!dpy) {
+        fprintf(stderr, "gl33_demo: cannot open X display (is DISPLAY set?)\n");
+        return 1;
+    }
+    int screen = DefaultScreen(dpy);
+    int glx_major = 0, glx_minor = 0;
+    if (!glXQueryVersion(dpy, &glx_major, &glx_minor) || glx_major < 1 ||
+        (glx_major == 1 && glx_minor < 3)) {
+        fprintf(stderr, "gl33_demo: GLX 1.3 or later needed\n");
+        return 1;
+    }
+    const char *glx_exts = glXQueryExtensionsString(dpy, screen);
+    if (!has_extension(glx_exts, "GLX_ARB_create_context") ||
+        !has_extension(glx_exts, "GLX_ARB_create_context_profile")) {
+        fprintf(stderr, "gl33_demo: GLX_ARB_create_context(_profile) not supported\n");
+        return 1;
+    }
+
+    static const int fb_attribs[] = {
+        GLX_X_RENDERABLE, True,
+        GLX_DRAWABLE_TYPE, GLX_WINDOW_BIT,
+        GLX_RENDER_TYPE, GLX_RGBA_BIT,
+        GLX_X_VISUAL_TYPE, GLX_TRUE_COLOR,
+        GLX_RED_SIZE, 8,
+        GLX_GREEN_SIZE, 8,
+        GLX_BLUE_SIZE, 8,
+        GLX_DEPTH_SIZE, 24,
+        GLX_DOUBLEBUFFER, True,
+        None,
+    };
+    int n_configs = 0;
+    GLXFBConfig *configs = glXChooseFBConfig(dpy, screen, fb_attribs, &n_configs);
+    if (!configs || n_configs == 0) {
+        fprintf(stderr, "gl33_demo: no suitable GLXFBConfig\n");
+        return 1;
+    }
+    GLXFBConfig config = configs[0]; /* sorted best first; single-sampled ones come first */
+    XFree(configs);
+    XVisualInfo *vi = glXGetVisualFromFBConfig(dpy, config);
+    if (!vi) {
+        fprintf(stderr, "gl33_demo: GLXFBConfig has no X visual\n");
+        return 1;
+    }
+    Window win = app_create_window(dpy, vi, "gl33_demo");
+    XFree(vi);
+    if (!win)
+        return 1;
+
+    PFNGLXCREATECONTEXTATTRIBSARBPROC create_context = (PFNGLXCREATECONTEXTATTRIBSARBPROC)
+        glXGetProcAddressARB((const GLubyte *)"glXCreateContextAttribsARB");
+    if (!create_context) {
+        fprintf(stderr, "gl33_demo: glXCreateContextAttribsARB not available\n");
+        return 1;
+    }
+    static const int ctx_attribs[] = {
+        GLX_CONTEXT_MAJOR_VERSION_ARB, 3,
+        GLX_CONTEXT_MINOR_VERSION_ARB, 3,
+        GLX_CONTEXT_PROFILE_MASK_ARB, GLX_CONTEXT_CORE_PROFILE_BIT_ARB,
+        None,
+    };
+    int (*old_handler)(Display *, XErrorEvent *) = XSetErrorHandler(on_x_error);
+    GLXContext ctx = create_context(dpy, config, NULL, True, ctx_attribs);
+    XSync(dpy, False);
+    XSetErrorHandler(old_handler);
+    if (!ctx || ctx_error) {
+        fprintf(stderr, "gl33_demo: cannot create an OpenGL 3.3 core profile context\n");
+        return 1;
+    }
+    if (!glXMakeCurrent(dpy, win, ctx)) {
+        fprintf(stderr, "gl33_demo: glXMakeCurrent failed\n");
+        return 1;
+    }
+
+    if (opt.warmup) {
+        glViewport(0, 0, APP_WIDTH, APP_HEIGHT);
+        glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+        glXSwapBuffers(dpy, win);
+    }
+
+    GLuint prog = build_program();
+    if (!prog)
+        return 1;
+    GLint u_mvp = glGetUniformLocation(prog, "u_mvp");
+    GLint u_tint = glGetUniformLocation(prog, "u_tint");
+    GLint u_tex = glGetUniformLocation(prog, "u_tex");
+
+    /* Geometry: VAO + interleaved VBO + EBO. */
+    struct vertex verts[24];
+    GLushort indices[36];
+    build_cube(verts, indices);
+    GLuint vao, vbo, ebo;
+    glGenVertexArrays(1, &vao);
+    glBindVertexArray(vao);
+    glGenBuffers(1, &vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    glBufferData(GL_ARRAY_BUFFER, sizeof verts, verts, GL_STATIC_DRAW);
+    glGenBuffers(1, &ebo);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, ebo);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, sizeof indices, indices, GL_STATIC_DRAW);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(struct vertex),
+                          (const void *)offsetof(struct vertex, pos));
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(struct vertex),
+                          (const void *)offsetof(struct vertex, color));
+    glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, sizeof(struct vertex),
+                          (const void *)offsetof(struct vertex, uv));
+    glEnableVertexAttribArray(0);
+    glEnableVertexAttribArray(1);
+    glEnableVertexAttribArray(2);
+
+    GLuint checker = make_checker_texture();
+
+    /* Offscreen target: colour texture + depth renderbuffer. */
+    GLuint fbo_tex, depth_rb, fbo;
+    glGenTextures(1, &fbo_tex);
+    glBindTexture(GL_TEXTURE_2D, fbo_tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, FBO_SIZE, FBO_SIZE, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glGenRenderbuffers(1, &depth_rb);
+    glBindRenderbuffer(GL_RENDERBUFFER, depth_rb);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, FBO_SIZE, FBO_SIZE);
+    glGenFramebuffers(1, &fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, fbo_tex, 0);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth_rb);
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+        fprintf(stderr, "gl33_demo: framebuffer incomplete\n");
+        return 1;
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+
+    glUseProgram(prog);
+    glUniform1i(u_tex, 0);
+    glActiveTexture(GL_TEXTURE0);
+    glEnable(GL_DEPTH_TEST);
+    glEnable(GL_CULL_FACE);
+
+    uint8_t *pixels = opt.save_prefix ? malloc((size_t)APP_WIDTH * APP_HEIGHT * 4) : NULL;
+    if (opt.save_prefix && !pixels) {
+        fprintf(stderr, "gl33_demo: out of memory\n");
+        return 1;
+    }
+
+    int status = 0;
+    for (unsigned frame = 0; frame < opt.frames; frame++) {
+        float t = (float)frame;
+        float proj[16], view[16], rx[16], ry[16], model[16], mvp[16];
+
+        /* Pass 1: checkerboard cube into the FBO. */
+        glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+        glViewport(0, 0, FBO_SIZE, FBO_SIZE);
+        glClearColor(0.15f, 0.20f, 0.30f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+        glBindTexture(GL_TEXTURE_2D, checker);
+        mat4_perspective(proj, 1.0f, 1.0f, 0.1f, 10.0f);
+        mat4_translate(view, 0.0f, 0.0f, -1.7f);
+        mat4_rotate_y(ry, 0.4f + 0.35f * t);
+        mat4_rotate_x(rx, 0.5f + 0.20f * t);
+        mat4_mul(model, ry, rx);
+        mat4_mul(mvp, view, model);
+        mat4_mul(mvp, proj, mvp);
+        glUniformMatrix4fv(u_mvp, 1, GL_FALSE, mvp);
+        glUniform4f(u_tint, 1.0f, 1.0f, 1.0f, 1.0f);
+        glDrawElements(GL_TRIANGLES, 36, GL_UNSIGNED_SHORT, (const void *)0);
+
+        /* Pass 2: a cube textured with pass 1's image, into the window. */
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        glViewport(0, 0, APP_WIDTH, APP_HEIGHT);
+        glClearColor(0.85f, 0.80f, 0.70f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+        glBindTexture(GL_TEXTURE_2D, fbo_tex);
+        mat4_perspective(proj, 0.9f, (float)APP_WIDTH / APP_HEIGHT, 0.1f, 10.0f);
+        mat4_translate(view, 0.0f, 0.0f, -2.0f);
+        mat4_rotate_y(ry, -0.6f - 0.15f * t);
+        mat4_rotate_x(rx, 0.45f);
+        mat4_mul(model, rx, ry);
+        mat4_mul(mvp, view, model);
+        mat4_mul(mvp, proj, mvp);
+        glUniformMatrix4fv(u_mvp, 1, GL_FALSE, mvp);
+        glUniform4f(u_tint, 1.0f, 0.9f + 0.02f * (float)(frame % 5), 0.95f, 1.0f);
+        glDrawElements(GL_TRIANGLES, 36, GL_UNSIGNED_SHORT, (const void *)0);
+
+        GLenum err = glGetError();
+        if (err != GL_NO_ERROR) {
+            fprintf(stderr, "gl33_demo: GL error 0x%04x in frame %u\n", err, frame);
+            status = 1;
+            break;
+        }
+        if (pixels) {
+            glPixelStorei(GL_PACK_ALIGNMENT, 1);
+            glReadPixels(0, 0, APP_WIDTH, APP_HEIGHT, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+            if (app_save_frame(opt.save_prefix, frame, pixels) != 0) {
+                status = 1;
+                break;
+            }
+        }
+        glXSwapBuffers(dpy, win);
+    }
+
+    free(pixels);
+    glDeleteFramebuffers(1, &fbo);
+    glDeleteRenderbuffers(1, &depth_rb);
+    glDeleteTextures(1, &fbo_tex);
+    glDeleteTextures(1, &checker);
+    glDeleteBuffers(1, &ebo);
+    glDeleteBuffers(1, &vbo);
+    glDeleteVertexArrays(1, &vao);
+    glDeleteProgram(prog);
+    glXMakeCurrent(dpy, None, NULL);
+    glXDestroyContext(dpy, ctx);
+    app_destroy_window(dpy, win);
+    XCloseDisplay(dpy);
+    return status;
+}
