@@ -58,10 +58,18 @@ EGL_TYPES = """#define EGL_EGL_PROTOTYPES 0
 
 # ---- signatures -----------------------------------------------------------------------
 
-def _vendor(name):
-    m = re.search(r"_([A-Z0-9]+)$", name)
-    suffix = m.group(1) if m and m.group(1) not in ("BIT", "2D", "3D", "1D") else ""
-    return VENDOR_RANK.get(suffix, 4 if suffix else 0)
+def _vendor(name, vendors):
+    """Preference of an enum name among those sharing its value: core names first,
+    then ARB/KHR, OES, EXT, other vendors (Mesa's glapi uses the same order)."""
+    suffix = name.rsplit("_", 1)[-1]
+    if suffix not in vendors:
+        return 0
+    return VENDOR_RANK.get(suffix, 4)
+
+
+def vendor_tags(reg):
+    """Vendor tags (ARB, EXT, NV, ...) as extension names show them: GL_NV_foo."""
+    return {e.split("_")[1] for e in reg.extensions if e.count("_") >= 2}
 
 
 def enum_values(reg, sig):
@@ -76,7 +84,8 @@ def enum_values(reg, sig):
     cands = [e for e in reg.enums.values()
              if e.name.startswith(prefix) and not e.bitmask and 0 <= e.value <= 0xFFFFFFFF
              and not (prefix == "GL_" and e.name.startswith("GLX_"))]
-    cands.sort(key=lambda e: (e.value, _vendor(e.name), len(e.name), e.name))
+    vendors = vendor_tags(reg)
+    cands.sort(key=lambda e: (e.value, _vendor(e.name, vendors), len(e.name), e.name))
     return [(e.name, e.value) for e in cands]
 
 

@@ -50,6 +50,7 @@ class Registry:
         self.commands = {}   # name -> Command
         self.enums = {}      # name -> Enum
         self.groups = {}     # group -> [enum names]
+        self.extensions = set()  # extension names
 
     def api_commands(self, api):
         return sorted(c for c in self.commands.values() if api in c.apis)
@@ -132,6 +133,7 @@ def _apply_requires(root, reg, default_api):
                         reg.commands[c.get("name")].apis.discard("glcore")
     exts = root.find("extensions")
     for ext in (exts if exts is not None else []):
+        reg.extensions.add(ext.get("name"))
         supported = [s for s in ext.get("supported", default_api).split("|") if s != "disabled"]
         for req in ext.findall("require"):
             apis = [req.get("api")] if req.get("api") else supported
