@@ -12,8 +12,10 @@ expressions it needs. Kinds:
   blob LEN            LEN bytes
   pointers LEN        array of LEN opaque pointers
   attribs TERM        attribute list ending with the value TERM (terminator included)
+  visual_attribs      glXChooseVisual's list, where some attributes take no value
   pointer             the pointer value itself (handles, offsets, callbacks)
-  struct NAME         a struct written by the hand-written helper gtw_struct_NAME
+  struct NAME         a pointer to one struct, written by the hand-written helper
+                      gtw_struct_NAME (wrappers/gtw_*.c)
 Non-const pointers with a length are outputs: written at leave ("out_" prefix or
 the output flag). Anything the rules cannot decide stops the generator with the
 command's name: it never guesses silently.
@@ -116,7 +118,7 @@ def _annotated(cmd, p, kind, args, ann):
     kind = kind[4:] if output else kind
     exprs = [length_expr(a, cmd, ann) if a not in ("-",) else a for a in args]
     scalar = ""
-    if kind in ("array", "attribs"):
+    if kind in ("array", "attribs", "visual_attribs"):
         scalar = scalar_kind(p.base, ann, where)
     if kind == "string" and output:
         kind = "out_string"
@@ -150,6 +152,8 @@ def return_plan(cmd, ann):
         scalar = ""
         if kind == "array":
             scalar = scalar_kind(cmd.ret_base, ann, cmd.name)
+        if kind == "struct":
+            exprs = list(args)  # the struct's name, not an expression
         return Plan(kind, exprs, output=True, scalar=scalar)
     pointers = cmd.ret.count("*")
     if pointers == 0:

@@ -154,6 +154,8 @@ def value_write(plan, p_name, p, groups, ctype):
         return [scalar_write(plan.scalar, p_name, group, groups)]
     if k == "pointer":
         return [f"at_writer_pointer(gt_w, (uint64_t)(uintptr_t)({p_name}));"]
+    if k == "struct":
+        return [f"gtw_struct_{a[0]}(gt_w, {p_name});"]
     if k == "string":
         return [f"at_writer_cstring(gt_w, (const char *)({p_name}));"]
     if k == "string_n":
@@ -171,12 +173,14 @@ def value_write(plan, p_name, p, groups, ctype):
         return [f"gtw_blob_elements(gt_w, {p_name}, gtw_count((long long)({a[0]})));"]
     if k == "pointers":
         return [f"gtw_pointers(gt_w, (const void *const *)({p_name}), gtw_count((long long)({a[0]})));"]
-    if k in ("array", "attribs"):
+    if k in ("array", "attribs", "visual_attribs"):
         elem = scalar_write(plan.scalar, f"{p_name}[gt_i]", group, groups)
         if k == "array":
             count = f"gtw_count((long long)({a[0]}))"
-        else:
+        elif k == "attribs":
             count = f"gtw_attrib_count({p_name}, {a[0]})"
+        else:
+            count = f"gtw_visual_attrib_count({p_name})"
         return [f"if (!{p_name}) {{",
                 "    at_writer_null(gt_w);",
                 "} else {",

@@ -39,6 +39,11 @@ void gtw_blob_unpack(at_writer *w, const void *p, size_t n);
  * buffer is bound. */
 void gtw_blob_elements(at_writer *w, const void *p, size_t n);
 
+/* Structures (gtw_glx.c): a pointer to one struct, or NULL. */
+void gtw_struct_XVisualInfo(at_writer *w, const void *p);
+/* Entries of glXChooseVisual's attribute list, terminator included. */
+size_t gtw_visual_attrib_count(const int *p);
+
 /* Hooks run after the real call (referenced from specs/annotations.txt). */
 void gtw_hook_bind_buffer(unsigned target, unsigned buffer);
 
