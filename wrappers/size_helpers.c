@@ -229,3 +229,57 @@ long long gtsz_bitmap(long long width, long long height)
 {
     return image(0, 0, width, height, 1, 1);
 }
+
+/* One texel of (format, type): glClearTexImage, glClearBufferData. */
+long long gtsz_texel(unsigned format, unsigned type) { return pixel_bytes(format, type); }
+
+/* A colour table row of count entries. */
+long long gtsz_image_count(unsigned format, unsigned type, long long count)
+{
+    return image(format, type, count, 1, 1, 0);
+}
+
+/* A separable filter's row or column. */
+long long gtsz_filter(unsigned target, unsigned format, unsigned type, long long len)
+{
+    (void)target;
+    return image(format, type, len, 1, 1, 0);
+}
+
+/* Values per control point of an evaluator map target. */
+static int map_components(unsigned target)
+{
+    switch (target) {
+    case 0x0D90: case 0x0DB0: return 4; /* MAP{1,2}_COLOR_4 */
+    case 0x0D91: case 0x0DB1: return 1; /* INDEX */
+    case 0x0D92: case 0x0DB2: return 3; /* NORMAL */
+    case 0x0D93: case 0x0DB3: return 1; /* TEXTURE_COORD_1 */
+    case 0x0D94: case 0x0DB4: return 2; /* TEXTURE_COORD_2 */
+    case 0x0D95: case 0x0DB5: return 3; /* TEXTURE_COORD_3 */
+    case 0x0D96: case 0x0DB6: return 4; /* TEXTURE_COORD_4 */
+    case 0x0D97: case 0x0DB7: return 3; /* VERTEX_3 */
+    case 0x0D98: case 0x0DB8: return 4; /* VERTEX_4 */
+    default: return 0;
+    }
+}
+
+long long gtsz_map1(unsigned target, long long stride, long long order)
+{
+    int k = map_components(target);
+    return k && order > 0 && stride >= k ? (order - 1) * stride + k : 0;
+}
+
+long long gtsz_map2(unsigned target, long long ustride, long long uorder, long long vstride,
+                    long long vorder)
+{
+    int k = map_components(target);
+    if (!k || uorder <= 0 || vorder <= 0 || ustride < k || vstride < k)
+        return 0;
+    return (uorder - 1) * ustride + (vorder - 1) * vstride + k;
+}
+
+/* Entries of a pixel map: GL_PIXEL_MAP_I_TO_I_SIZE is GL_PIXEL_MAP_I_TO_I + 0x40. */
+long long gtsz_pixel_map(unsigned map)
+{
+    return map >= 0x0C70 && map <= 0x0C79 ? get_integer(map + 0x40) : 0;
+}

@@ -21,6 +21,17 @@ long long gtsz_image_3d(unsigned format, unsigned type, long long width, long lo
 /* glBitmap: 1 bit per pixel, honouring the unpack state. */
 long long gtsz_bitmap(long long width, long long height);
 
+/* One texel (glClearTexImage), a colour table of count entries, a filter's row. */
+long long gtsz_texel(unsigned format, unsigned type);
+long long gtsz_image_count(unsigned format, unsigned type, long long count);
+long long gtsz_filter(unsigned target, unsigned format, unsigned type, long long len);
+/* Evaluator control points (glMap1*, glMap2*), in values. */
+long long gtsz_map1(unsigned target, long long stride, long long order);
+long long gtsz_map2(unsigned target, long long ustride, long long uorder, long long vstride,
+                    long long vorder);
+/* Entries of a pixel map (glGetPixelMap*), from the map's size query. */
+long long gtsz_pixel_map(unsigned map);
+
 /* Hook (specs/annotations.txt): notes which pixel-store parameters the program set,
  * so only those are ever queried. */
 void gtw_hook_pixel_store(unsigned pname, long long param);
