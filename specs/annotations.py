@@ -11,7 +11,8 @@ class Annotations:
     returns: dict = field(default_factory=dict)    # func -> (kind, [args])
     overrides: dict = field(default_factory=dict)  # func -> source file of the hand-written wrapper
     skip: set = field(default_factory=set)         # functions not exported (see the file)
-    hooks: dict = field(default_factory=dict)      # func -> C function called after the real call
+    hooks: dict = field(default_factory=dict)      # func -> C function called after the call
+    prehooks: dict = field(default_factory=dict)   # func -> C function called before it
 
 
 def load(path):
@@ -36,6 +37,8 @@ def load(path):
                 ann.overrides[rest[0]] = rest[1]
             elif word == "hook" and len(rest) == 2:
                 ann.hooks[rest[0]] = rest[1]
+            elif word == "prehook" and len(rest) == 2:
+                ann.prehooks[rest[0]] = rest[1]
             elif word == "skip" and len(rest) == 1:
                 ann.skip.add(rest[0])
             else:

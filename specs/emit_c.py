@@ -199,7 +199,7 @@ def _decl(p):
     return f"{ctype}{'' if ctype.endswith('*') else ' '}{p.name}"
 
 
-def wrapper(cmd, plans, fid, groups, override, hook):
+def wrapper(cmd, plans, fid, groups, override, hook, prehook):
     params, ret_plan = plans
     args = ", ".join(_decl(p) for p in cmd.params) or "void"
     call_args = ", ".join(p.name for p in cmd.params)
@@ -229,17 +229,20 @@ def wrapper(cmd, plans, fid, groups, override, hook):
             f"            {invoke}",
             f"        return{' gt_ret' if has_ret else ''};",
             "    }",
-            f"    uint32_t gt_no = at_writer_begin_enter(gt_w, &gtfn_{n}, gltrace_thread_no(), 0);"]
+            ]
+    hook_args = ", ".join(["gt_w"] + [p.name for p in cmd.params])
+    if prehook:  # hand-written code that may write fake calls before this one
+        out.append(f"    {prehook}({hook_args});")
+    out += [f"    uint32_t gt_no = at_writer_begin_enter(gt_w, &gtfn_{n}, gltrace_thread_no(), 0);"]
     for i, (p, plan) in enumerate(zip(cmd.params, params)):
         if plan.output:
             continue
         out.append(f"    at_writer_begin_arg(gt_w, {i});")
         out += ["    " + s for s in value_write(plan, p.name, p, groups, p.ctype)]
-    out += ["    at_writer_end_enter(gt_w);",
+    out += [f"    gltrace_backtrace(gt_w, gtfn_{n}.id, \"{n}\");",
+            "    at_writer_end_enter(gt_w);",
             "    if (gt_real)",
             f"        {invoke}"]
-    if hook:
-        out.append(f"    {hook}({call_args});")
     out += ["    at_writer_begin_leave(gt_w, gt_no);"]
     for i, (p, plan) in enumerate(zip(cmd.params, params)):
         if not plan.output:
@@ -250,6 +253,8 @@ def wrapper(cmd, plans, fid, groups, override, hook):
         out.append("    at_writer_begin_return(gt_w);")
         out += ["    " + s for s in value_write(ret_plan, "gt_ret", None, groups, cmd.ret)]
     out += ["    at_writer_end_leave(gt_w);"]
+    if hook:  # hand-written code run after the call, with its result
+        out.append(f"    {hook}({hook_args}{', gt_ret' if has_ret else ''});")
     if has_ret:
         out.append("    return gt_ret;")
     out += ["}", ""]
@@ -270,7 +275,7 @@ def write_all(out, reg, ann, plans, reg_dir):
                  '#include "signatures.gen.h"', ""]
         for name in names:
             lines += wrapper(reg.commands[name], plans[name], ids[name], groups,
-                             ann.overrides.get(name), ann.hooks.get(name))
+                             ann.overrides.get(name), ann.hooks.get(name), ann.prehooks.get(name))
         _write(out, f"wrappers_{stem}{part}.gen.c", "\n".join(lines))
     write_table(out, plans)
 

@@ -31,6 +31,10 @@ at_writer *gltrace_writer_if_open(void);
  * timer. Called once, when the trace file is opened. */
 void gltrace_safety_start(void);
 
+/* Writes the caller's stack as the call's backtrace when the function was chosen
+ * with --backtrace / GLTRACE_BACKTRACE (backtrace.c). Cheap when it was not. */
+void gltrace_backtrace(at_writer *w, uint32_t fid, const char *name);
+
 /* Small per-process thread number, 0 for the first thread that made a GL call. */
 uint32_t gltrace_thread_no(void);
 

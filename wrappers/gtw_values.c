@@ -56,8 +56,9 @@ void gtw_pointers(at_writer *w, const void *const *p, size_t n)
  * failed query would leave an error for the program's glGetError to find). */
 static atomic_int used_unpack, used_elements;
 
-void gtw_hook_bind_buffer(unsigned target, unsigned buffer)
+void gtw_hook_bind_buffer(at_writer *w, unsigned target, unsigned buffer)
 {
+    (void)w;
     if (!buffer)
         return;
     if (target == GL_PIXEL_UNPACK_BUFFER)

@@ -44,7 +44,7 @@ void gtw_struct_XVisualInfo(at_writer *w, const void *p);
 /* Entries of glXChooseVisual's attribute list, terminator included. */
 size_t gtw_visual_attrib_count(const int *p);
 
-/* Hooks run after the real call (referenced from specs/annotations.txt). */
-void gtw_hook_bind_buffer(unsigned target, unsigned buffer);
+/* Hooks run after the call is recorded (referenced from specs/annotations.txt). */
+void gtw_hook_bind_buffer(at_writer *w, unsigned target, unsigned buffer);
 
 #endif

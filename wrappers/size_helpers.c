@@ -172,8 +172,9 @@ static int store_index(unsigned pname)
     }
 }
 
-void gtw_hook_pixel_store(unsigned pname, long long param)
+void gtw_hook_pixel_store(struct at_writer *w, unsigned pname, long long param)
 {
+    (void)w;
     int i = store_index(pname);
     (void)param;
     if (i >= 0)

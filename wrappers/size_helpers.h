@@ -34,6 +34,7 @@ long long gtsz_pixel_map(unsigned map);
 
 /* Hook (specs/annotations.txt): notes which pixel-store parameters the program set,
  * so only those are ever queried. */
-void gtw_hook_pixel_store(unsigned pname, long long param);
+struct at_writer;
+void gtw_hook_pixel_store(struct at_writer *w, unsigned pname, long long param);
 
 #endif
