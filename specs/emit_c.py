@@ -208,8 +208,7 @@ def wrapper(cmd, plans, fid, groups, override, hook, prehook):
     out = [f"/* {n} */"]
     if cmd.params:
         out.append(f"static const char *{n}_args[] = {{{names}}};")
-    storage = "" if override else "static "
-    out.append(f"{storage}const gt_func_sig gtfn_{n} = {{{fid}, \"{n}\", {len(cmd.params)}, "
+    out.append(f"const gt_func_sig gtfn_{n} = {{{fid}, \"{n}\", {len(cmd.params)}, "
                f"{n + '_args' if cmd.params else 'NULL'}, 0}};")
     if override:
         return out + [f"/* wrapper written by hand in {override} */", ""]
@@ -278,6 +277,17 @@ def write_all(out, reg, ann, plans, reg_dir):
                              ann.overrides.get(name), ann.hooks.get(name), ann.prehooks.get(name))
         _write(out, f"wrappers_{stem}{part}.gen.c", "\n".join(lines))
     write_table(out, plans)
+    write_sig_header(out, plans)
+
+
+def write_sig_header(out, plans):
+    """wrappers.gen.h: every function signature, for hand-written code that writes
+    fake calls (e.g. glViewport after the first MakeCurrent)."""
+    lines = [BANNER.format(src="the registries"), "#ifndef WRAPPERS_GEN_H", "#define WRAPPERS_GEN_H",
+             '#include "gt_model.h"', ""]
+    lines += [f"extern const gt_func_sig gtfn_{n};" for n in sorted(plans)]
+    lines += ["", "#endif", ""]
+    _write(out, "wrappers.gen.h", "\n".join(lines))
 
 
 GL_PARTS = 4  # gl.xml's wrappers are split so a parallel build compiles them at once
