@@ -225,3 +225,40 @@ repack_vs_apitrace() {
   fi
   rm -f "$WORK/repacked.trace"
 }
+
+# start_xvfb: starts a private Xvfb on the first free display of :90..:150 and
+# exports DISPLAY (and LIBGL_ALWAYS_SOFTWARE=1 for Mesa llvmpipe). The server is
+# stopped when the test ends, and by a watchdog even if the test is killed outright
+# (ctest's timeout).
+start_xvfb() {
+  local n pid
+  XVFB_PID=
+  for n in $(seq 90 150); do
+    { [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ]; } && continue
+    Xvfb ":$n" -screen 0 1024x768x24 -nolisten tcp >"$WORK/xvfb.$n.log" 2>&1 &
+    pid=$!
+    for _ in $(seq 100); do
+      [ -S "/tmp/.X11-unix/X$n" ] && break
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    if [ -S "/tmp/.X11-unix/X$n" ] && kill -0 "$pid" 2>/dev/null; then
+      XVFB_PID=$pid
+      export DISPLAY=":$n"
+      break
+    fi
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  [ -n "$XVFB_PID" ] || die "could not start Xvfb on any display :90..:150"
+  (
+    while kill -0 $$ 2>/dev/null; do sleep 1; done
+    kill "$XVFB_PID" 2>/dev/null
+    rm -rf "$WORK"
+  ) >/dev/null 2>&1 </dev/null &
+  local watchdog=$!
+  it_on_exit "kill $XVFB_PID $watchdog 2>/dev/null; wait $XVFB_PID $watchdog 2>/dev/null"
+  export LIBGL_ALWAYS_SOFTWARE=1
+  unset WAYLAND_DISPLAY GLTRACE_OUTPUT || true
+  echo "$IT_NAME: Xvfb on $DISPLAY (pid $XVFB_PID)"
+}

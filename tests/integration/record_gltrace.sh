@@ -42,38 +42,7 @@ require_file "$compare_png"
 DEMO_FRAMES=5
 
 # ---- our own X server --------------------------------------------------------------
-xvfb_pid=
-display=
-for n in $(seq 90 150); do
-  [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ] && continue
-  Xvfb ":$n" -screen 0 1024x768x24 -nolisten tcp >"$WORK/xvfb.$n.log" 2>&1 &
-  pid=$!
-  for _ in $(seq 100); do
-    [ -S "/tmp/.X11-unix/X$n" ] && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if [ -S "/tmp/.X11-unix/X$n" ] && kill -0 "$pid" 2>/dev/null; then
-    xvfb_pid=$pid
-    display=":$n"
-    break
-  fi
-  kill "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-done
-[ -n "$xvfb_pid" ] || die "could not start Xvfb on any display :90..:150"
-# a watchdog stops Xvfb even if this script is killed outright (ctest's timeout)
-(
-  while kill -0 $$ 2>/dev/null; do sleep 1; done
-  kill "$xvfb_pid" 2>/dev/null
-  rm -rf "$WORK"
-) >/dev/null 2>&1 </dev/null &
-watchdog_pid=$!
-it_on_exit "kill $xvfb_pid $watchdog_pid 2>/dev/null; wait $xvfb_pid $watchdog_pid 2>/dev/null"
-echo "record_gltrace: Xvfb on $display (pid $xvfb_pid)"
-export DISPLAY=$display
-export LIBGL_ALWAYS_SOFTWARE=1
-unset WAYLAND_DISPLAY GLTRACE_OUTPUT || true
+start_xvfb
 
 elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 
