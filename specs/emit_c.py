@@ -260,6 +260,13 @@ def wrapper(cmd, plans, fid, groups, override, hook, prehook):
     return out
 
 
+def hook_headers():
+    """The headers of the hand-written hooks (wrappers/hook_*.h), which declare the
+    functions named by `prehook`/`hook` annotations: every wrapper file includes them."""
+    wrappers = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "wrappers")
+    return sorted(f for f in os.listdir(wrappers) if f.startswith("hook_") and f.endswith(".h"))
+
+
 def write_all(out, reg, ann, plans, reg_dir):
     groups = write_signatures(out, reg, plans)
     ids = {name: FIRST_FUNC_ID + i for i, name in enumerate(sorted(plans))}
@@ -271,7 +278,8 @@ def write_all(out, reg, ann, plans, reg_dir):
                  "#include <stddef.h>", "#include <stdint.h>", "",
                  preludes[stem],
                  '#include "gltrace_runtime.h"', '#include "gtw_values.h"', '#include "size_helpers.h"',
-                 '#include "signatures.gen.h"', ""]
+                 '#include "signatures.gen.h"']
+        lines += [f'#include "{h}"' for h in hook_headers()] + [""]
         for name in names:
             lines += wrapper(reg.commands[name], plans[name], ids[name], groups,
                              ann.overrides.get(name), ann.hooks.get(name), ann.prehooks.get(name))
