@@ -1,0 +1,56 @@
+/* Mapped buffers (hook_mapbuffer.c): the bytes a program writes through
+ * glMapBuffer*, glMapBufferRange* and glMapNamedBuffer* pointers reach the trace as
+ * fake `memcpy(dest, src, n)` calls, apitrace's way, so glretrace copies them into
+ * its own mapping of the buffer:
+ *   - dest is the pointer the map call returned (recorded as its return value) plus
+ *     the offset inside the mapped range, src a blob of the n bytes now there;
+ *   - written before glUnmapBuffer* (the whole mapped range; maps with
+ *     GL_MAP_WRITE_BIT and without GL_MAP_FLUSH_EXPLICIT_BIT / GL_MAP_PERSISTENT_BIT,
+ *     or glMapBuffer's access other than GL_READ_ONLY) and before
+ *     glFlushMappedBufferRange* (the flushed range);
+ *   - persistent write maps (GL_MAP_PERSISTENT_BIT, coherent or not) keep a shadow
+ *     copy of the mapped range: before draws, dispatches, pixel transfers, copies,
+ *     fences, waits, glFlush/glFinish, swaps and unmap, the ranges that differ from
+ *     the shadow are written and the shadow brought up to date.
+ *
+ * Referenced from specs/annotations.txt (`hook` after the map call with its result,
+ * `prehook` before the other calls). Parameters use plain C types: this header is
+ * included by every generated wrapper file, GL's, GLX's and EGL's alike. */
+#ifndef HOOK_MAPBUFFER_H
+#define HOOK_MAPBUFFER_H
+
+#include <stdint.h>
+
+#include "at_writer.h"
+
+/* After the map calls. */
+void gtw_hook_map_buffer(at_writer *w, unsigned target, unsigned access, void *ret);
+void gtw_hook_map_buffer_range(at_writer *w, unsigned target, intptr_t offset, intptr_t length,
+                               unsigned access, void *ret);
+void gtw_hook_map_named_buffer(at_writer *w, unsigned buffer, unsigned access, void *ret);
+void gtw_hook_map_named_buffer_ext(at_writer *w, unsigned buffer, unsigned access, void *ret);
+void gtw_hook_map_named_buffer_range(at_writer *w, unsigned buffer, intptr_t offset,
+                                     intptr_t length, unsigned access, void *ret);
+
+/* Before the unmap and flush calls: the fake memcpy calls. */
+void gtw_prehook_unmap_buffer(at_writer *w, unsigned target);
+void gtw_prehook_unmap_named_buffer(at_writer *w, unsigned buffer);
+void gtw_prehook_flush_mapped_buffer_range(at_writer *w, unsigned target, intptr_t offset,
+                                           intptr_t length);
+void gtw_prehook_flush_mapped_named_buffer_range(at_writer *w, unsigned buffer,
+                                                 intptr_t offset, intptr_t length);
+
+/* Before calls that end a buffer's mapping implicitly: the map is forgotten. */
+void gtw_prehook_delete_buffers(at_writer *w, int n, const unsigned *buffers);
+void gtw_prehook_buffer_data(at_writer *w, unsigned target, ...);
+void gtw_prehook_named_buffer_data(at_writer *w, unsigned buffer, ...);
+
+/* Before any call through which the GL may read a persistently mapped buffer (draws,
+ * dispatches, pixel transfers, syncs, swaps), whatever its arguments: the changes made
+ * through persistent maps since the last time. One load of an atomic counter when
+ * there is no persistent map. Other prehooks of such calls may call
+ * gtw_mapped_commit(w) themselves. */
+void gtw_prehook_mapped_commit(at_writer *w, ...);
+void gtw_mapped_commit(at_writer *w);
+
+#endif
