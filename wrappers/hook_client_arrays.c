@@ -1,0 +1,860 @@
+/* Client-side vertex arrays: before a draw call that reads vertex attributes from
+ * client memory (an enabled array whose pointer was given with no GL_ARRAY_BUFFER
+ * bound), fake pointer calls carry the data the draw reads as blobs, apitrace's way
+ * (wrappers/gltrace.py, _trace_user_arrays):
+ *
+ *   40 glBindBuffer(target = GL_ARRAY_BUFFER, buffer = 0) // fake     (only if one is bound)
+ *   41 glVertexAttribPointer(index = 0, size = 2, type = GL_FLOAT, normalized = GL_FALSE,
+ *        stride = 0, pointer = blob(48)) // fake
+ *   42 glVertexPointer(size = 2, type = GL_FLOAT, stride = 16, pointer = blob(56)) // fake
+ *   43 glBindBuffer(target = GL_ARRAY_BUFFER, buffer = 5) // fake
+ *   44 glDrawElements(...)
+ *
+ * The arrays and their layout are read back from the GL (glGetVertexAttrib*,
+ * glGetIntegerv, glGetPointerv), so VAO switches need no tracking here; the hooks on
+ * the *Pointer calls only note that client memory is in use at all, so programs
+ * that never use it pay one atomic load per draw. Order as apitrace: conventional
+ * arrays (secondary colour, fog coordinate, texture coordinates of every unit with
+ * fake glClientActiveTexture around them, colour, normal, vertex), then the generic
+ * attributes.
+ *
+ * Sizes: a blob holds (n - 1) * stride + element bytes, n the number of vertices the
+ * draw reads: the largest index used + 1. Indices are scanned in client memory or,
+ * with an element buffer bound, read back from it (glGetBufferSubData; on OpenGL ES 3
+ * glMapBufferRange); the base vertex is added; an index equal to the primitive
+ * restart index (GL_PRIMITIVE_RESTART or GL_PRIMITIVE_RESTART_FIXED_INDEX) is not a
+ * vertex and does not count (apitrace counts it). Attributes with a divisor (queried
+ * where instancing is core) hold baseinstance + ceil(instancecount / divisor)
+ * elements, one for a draw that is not instanced.
+ *
+ * Not covered: glIndexPointer, glEdgeFlagPointer, glInterleavedArrays (recorded as
+ * plain calls), indirect draws, GL_ARB_instanced_arrays divisors on contexts before
+ * GL 3.3 / ES 3.0, element buffers on OpenGL ES 2 (no way to read them back: a
+ * warning, and no fake calls for that draw). */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gltrace_runtime.h"
+#include "hook_client_arrays.h"
+#include "signatures.gen.h"
+#include "wrappers.gen.h"
+
+/* From hook_mapbuffer.c when it is linked in: the persistent-map commit that these
+ * draws' prehooks replace (a draw has one prehook). */
+extern void gtw_mapped_commit(at_writer *w) __attribute__((weak));
+
+enum {
+    GL_UNSIGNED_BYTE_ = 0x1401, GL_UNSIGNED_SHORT_ = 0x1403, GL_UNSIGNED_INT_ = 0x1405,
+    GL_VERSION_ = 0x1F02,
+    GL_ARRAY_BUFFER_ = 0x8892, GL_ELEMENT_ARRAY_BUFFER_ = 0x8893,
+    GL_ARRAY_BUFFER_BINDING_ = 0x8894, GL_ELEMENT_ARRAY_BUFFER_BINDING_ = 0x8895,
+    GL_BUFFER_MAPPED_ = 0x88BC, GL_MAP_READ_BIT_ = 0x0001,
+    GL_PRIMITIVE_RESTART_ = 0x8F9D, GL_PRIMITIVE_RESTART_INDEX_ = 0x8F9E,
+    GL_PRIMITIVE_RESTART_FIXED_INDEX_ = 0x8D69,
+    GL_CONTEXT_FLAGS_ = 0x821E, GL_CONTEXT_PROFILE_MASK_ = 0x9126,
+    GL_MAX_VERTEX_ATTRIBS_ = 0x8869,
+    GL_VERTEX_ATTRIB_ARRAY_ENABLED_ = 0x8622, GL_VERTEX_ATTRIB_ARRAY_SIZE_ = 0x8623,
+    GL_VERTEX_ATTRIB_ARRAY_STRIDE_ = 0x8624, GL_VERTEX_ATTRIB_ARRAY_TYPE_ = 0x8625,
+    GL_VERTEX_ATTRIB_ARRAY_NORMALIZED_ = 0x886A, GL_VERTEX_ATTRIB_ARRAY_POINTER_ = 0x8645,
+    GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING_ = 0x889F, GL_VERTEX_ATTRIB_ARRAY_INTEGER_ = 0x88FD,
+    GL_VERTEX_ATTRIB_ARRAY_DIVISOR_ = 0x88FE,
+    GL_CLIENT_ACTIVE_TEXTURE_ = 0x84E1, GL_MAX_TEXTURE_UNITS_ = 0x84E2,
+    GL_MAX_TEXTURE_COORDS_ = 0x8871, GL_TEXTURE0_ = 0x84C0,
+    GL_BGRA_ = 0x80E1,
+};
+
+/* ---- the real GL functions ------------------------------------------------------- */
+typedef void (*get_iv_fn)(unsigned pname, int *v);
+typedef unsigned char (*is_enabled_fn)(unsigned cap);
+typedef const unsigned char *(*get_string_fn)(unsigned name);
+typedef void (*get_pointerv_fn)(unsigned pname, void **v);
+typedef void (*get_attrib_iv_fn)(unsigned index, unsigned pname, int *v);
+typedef void (*get_attrib_pointerv_fn)(unsigned index, unsigned pname, void **v);
+typedef void (*client_active_texture_fn)(unsigned texture);
+typedef void (*get_buffer_iv_fn)(unsigned target, unsigned pname, int *v);
+typedef void (*get_buffer_sub_data_fn)(unsigned target, intptr_t offset, intptr_t size, void *d);
+typedef void *(*map_buffer_range_fn)(unsigned target, intptr_t offset, intptr_t len, unsigned a);
+typedef unsigned char (*unmap_buffer_fn)(unsigned target);
+
+static struct {
+    int loaded;
+    get_iv_fn get_iv;
+    is_enabled_fn is_enabled;
+    get_string_fn get_string;
+    get_pointerv_fn get_pointerv;
+    get_attrib_iv_fn get_attrib_iv;
+    get_attrib_pointerv_fn get_attrib_pointerv;
+    client_active_texture_fn client_active_texture;
+    get_buffer_iv_fn get_buffer_iv;
+    get_buffer_sub_data_fn get_buffer_sub_data;
+    map_buffer_range_fn map_buffer_range;
+    unmap_buffer_fn unmap_buffer;
+} gl;
+
+static void load(void)
+{
+    if (gl.loaded)
+        return;
+    gl.get_iv = (get_iv_fn)gltrace_real("glGetIntegerv");
+    gl.is_enabled = (is_enabled_fn)gltrace_real("glIsEnabled");
+    gl.get_string = (get_string_fn)gltrace_real("glGetString");
+    gl.loaded = 1;
+}
+
+/* Resolved when first needed (not every GL has them: no warning for the missing). */
+#define LAZY(field, type, name)                                                        \
+    (gl.field ? gl.field : (gl.field = (type)gltrace_real(name)))
+
+static int geti(unsigned pname)
+{
+    int v = 0;
+    if (gl.get_iv)
+        gl.get_iv(pname, &v);
+    return v;
+}
+
+/* What the current context has, from its version. */
+typedef struct caps {
+    int es, major, minor;
+    int fixed, generic, integer, divisor, restart, fixed_restart;
+} caps;
+
+static void read_caps(caps *c)
+{
+    memset(c, 0, sizeof *c);
+    const char *v = gl.get_string ? (const char *)gl.get_string(GL_VERSION_) : NULL;
+    if (!v)
+        return;
+    c->es = strncmp(v, "OpenGL ES", 9) == 0;
+    const char *p = v;
+    while (*p && (*p < '0' || *p > '9'))
+        ++p;
+    if (sscanf(p, "%d.%d", &c->major, &c->minor) != 2)
+        return;
+    int ver = c->major * 10 + c->minor;
+    if (c->es) {
+        c->fixed = c->major == 1;
+        c->generic = c->major >= 2;
+        c->integer = c->divisor = c->fixed_restart = c->major >= 3;
+    } else {
+        c->fixed = 1;
+        if (ver >= 32 && (geti(GL_CONTEXT_PROFILE_MASK_) & 1)) /* core profile */
+            c->fixed = 0;
+        else if (ver >= 30 && ver < 32 && (geti(GL_CONTEXT_FLAGS_) & 1)) /* forward-compatible */
+            c->fixed = 0;
+        c->generic = ver >= 20;
+        c->integer = ver >= 30;
+        c->divisor = ver >= 33;
+        c->restart = ver >= 31;
+        c->fixed_restart = ver >= 43;
+    }
+}
+
+/* ---- which arrays are in client memory ------------------------------------------ */
+static atomic_int generic_used, fixed_used;
+
+static void note_pointer(atomic_int *flag, const void *pointer)
+{
+    if (!pointer || atomic_load_explicit(flag, memory_order_relaxed))
+        return;
+    load();
+    if (geti(GL_ARRAY_BUFFER_BINDING_) == 0)
+        atomic_store(flag, 1);
+}
+
+void gth_attrib_pointer(struct at_writer *w, unsigned index, int size, unsigned type,
+                        unsigned char normalized, int stride, const void *pointer)
+{
+    (void)w, (void)index, (void)size, (void)type, (void)normalized, (void)stride;
+    note_pointer(&generic_used, pointer);
+}
+
+void gth_attrib_ipointer(struct at_writer *w, unsigned index, int size, unsigned type,
+                         int stride, const void *pointer)
+{
+    (void)w, (void)index, (void)size, (void)type, (void)stride;
+    note_pointer(&generic_used, pointer);
+}
+
+void gth_sized_pointer(struct at_writer *w, int size, unsigned type, int stride,
+                       const void *pointer)
+{
+    (void)w, (void)size, (void)type, (void)stride;
+    note_pointer(&fixed_used, pointer);
+}
+
+void gth_unsized_pointer(struct at_writer *w, unsigned type, int stride, const void *pointer)
+{
+    (void)w, (void)type, (void)stride;
+    note_pointer(&fixed_used, pointer);
+}
+
+/* ---- sizes ------------------------------------------------------------------------ */
+static size_t type_bytes(unsigned type)
+{
+    switch (type) {
+    case 0x1400: case 0x1401: return 1;                     /* BYTE, UNSIGNED_BYTE */
+    case 0x1402: case 0x1403: case 0x140B: case 0x8D61: return 2; /* SHORT, USHORT, HALF */
+    case 0x1404: case 0x1405: case 0x1406: case 0x140C: return 4; /* INT, UINT, FLOAT, FIXED */
+    case 0x140A: return 8;                                  /* DOUBLE */
+    default: return 0;
+    }
+}
+
+/* Bytes of n elements of `comps` components of `type` every `stride` bytes. */
+static size_t array_bytes(int comps, unsigned type, int stride, uint64_t n)
+{
+    if (n == 0)
+        return 0;
+    size_t elem;
+    if (type == 0x8368 || type == 0x8D9F || type == 0x8C3B) /* 2_10_10_10_REV, 10F_11F_11F */
+        elem = 4;
+    else
+        elem = (size_t)(comps == GL_BGRA_ ? 4 : comps > 0 ? comps : 0) * type_bytes(type);
+    size_t step = stride > 0 ? (size_t)stride : elem;
+    return (size_t)(n - 1) * step + elem;
+}
+
+/* ---- the fake calls --------------------------------------------------------------- */
+typedef struct draw {
+    uint64_t vertices;            /* vertex elements read: largest index + 1 */
+    uint64_t instances;           /* instancecount (1 when not instanced) */
+    uint64_t baseinstance;
+    int array_buffer;             /* GL_ARRAY_BUFFER_BINDING, unbound by a fake call */
+    int unbound;
+} draw;
+
+static uint32_t fake_begin(at_writer *w, const gt_func_sig *sig)
+{
+    return at_writer_begin_enter(w, sig, gltrace_thread_no(), AT_WRITER_FAKE);
+}
+
+static void fake_end(at_writer *w, uint32_t no)
+{
+    at_writer_end_enter(w);
+    at_writer_begin_leave(w, no);
+    at_writer_end_leave(w);
+}
+
+static void fake_bind_array_buffer(at_writer *w, int buffer)
+{
+    uint32_t no = fake_begin(w, &gtfn_glBindBuffer);
+    at_writer_begin_arg(w, 0);
+    at_writer_enum(w, &gtsig_GLenum, GL_ARRAY_BUFFER_);
+    at_writer_begin_arg(w, 1);
+    at_writer_uint(w, (uint64_t)buffer);
+    fake_end(w, no);
+}
+
+/* Before the first fake pointer call: glretrace must read the pointer as memory. */
+static void unbind(at_writer *w, draw *d)
+{
+    if (d->array_buffer && !d->unbound) {
+        fake_bind_array_buffer(w, 0);
+        d->unbound = 1;
+    }
+}
+
+static void fake_client_active_texture(at_writer *w, int texture)
+{
+    uint32_t no = fake_begin(w, &gtfn_glClientActiveTexture);
+    at_writer_begin_arg(w, 0);
+    at_writer_enum(w, &gtsig_GLenum, texture);
+    fake_end(w, no);
+}
+
+/* A conventional array: glXPointer([size,] type, stride, pointer) // fake. */
+typedef struct fixed_array {
+    const gt_func_sig *sig;
+    unsigned enable, binding, size, type, stride, pointer;
+    int comps; /* components when the function has no size parameter */
+} fixed_array;
+
+static void fake_fixed(at_writer *w, draw *d, const fixed_array *a)
+{
+    if (!gl.is_enabled(a->enable) || geti(a->binding) != 0)
+        return;
+    int size = a->size ? geti(a->size) : a->comps;
+    unsigned type = (unsigned)geti(a->type);
+    int stride = geti(a->stride);
+    void *pointer = NULL;
+    gl.get_pointerv(a->pointer, &pointer);
+    unbind(w, d);
+    uint32_t no = fake_begin(w, a->sig);
+    uint32_t arg = 0;
+    if (a->size) {
+        at_writer_begin_arg(w, arg++);
+        at_writer_sint(w, size);
+    }
+    at_writer_begin_arg(w, arg++);
+    at_writer_enum(w, &gtsig_GLenum, type);
+    at_writer_begin_arg(w, arg++);
+    at_writer_sint(w, stride);
+    at_writer_begin_arg(w, arg);
+    at_writer_blob(w, pointer, pointer ? array_bytes(size, type, stride, d->vertices) : 0);
+    fake_end(w, no);
+}
+
+static void fake_fixed_arrays(at_writer *w, draw *d, const caps *c)
+{
+    if (!LAZY(get_pointerv, get_pointerv_fn, "glGetPointerv"))
+        return;
+    static const fixed_array secondary = {&gtfn_glSecondaryColorPointer, 0x845E, 0x889C,
+                                          0x845A, 0x845B, 0x845C, 0x845D, 0};
+    static const fixed_array fog = {&gtfn_glFogCoordPointer, 0x8457, 0x889D,
+                                    0, 0x8454, 0x8455, 0x8456, 1};
+    static const fixed_array texcoord = {&gtfn_glTexCoordPointer, 0x8078, 0x889A,
+                                         0x8088, 0x8089, 0x808A, 0x8092, 0};
+    static const fixed_array color = {&gtfn_glColorPointer, 0x8076, 0x8898,
+                                      0x8081, 0x8082, 0x8083, 0x8090, 0};
+    static const fixed_array normal = {&gtfn_glNormalPointer, 0x8075, 0x8897,
+                                       0, 0x807E, 0x807F, 0x808F, 3};
+    static const fixed_array vertex = {&gtfn_glVertexPointer, 0x8074, 0x8896,
+                                       0x807A, 0x807B, 0x807C, 0x808E, 0};
+    if (!c->es && (c->major * 10 + c->minor) >= 14) {
+        fake_fixed(w, d, &secondary);
+        fake_fixed(w, d, &fog);
+    }
+    /* texture coordinates, every unit */
+    int units = geti(c->es ? GL_MAX_TEXTURE_UNITS_ : GL_MAX_TEXTURE_COORDS_);
+    client_active_texture_fn cat =
+        LAZY(client_active_texture, client_active_texture_fn, "glClientActiveTexture");
+    if (units <= 0 || !cat) {
+        fake_fixed(w, d, &texcoord);
+    } else {
+        int active = geti(GL_CLIENT_ACTIVE_TEXTURE_), dirty = 0;
+        for (int unit = 0; unit < units; ++unit) {
+            int texture = GL_TEXTURE0_ + unit;
+            cat((unsigned)texture);
+            if (!gl.is_enabled(texcoord.enable) || geti(texcoord.binding) != 0)
+                continue;
+            if (texture != active || dirty) {
+                dirty = 1;
+                fake_client_active_texture(w, texture);
+            }
+            fake_fixed(w, d, &texcoord);
+        }
+        cat((unsigned)active);
+        if (dirty)
+            fake_client_active_texture(w, active);
+    }
+    fake_fixed(w, d, &color);
+    fake_fixed(w, d, &normal);
+    fake_fixed(w, d, &vertex);
+}
+
+static void fake_generic_arrays(at_writer *w, draw *d, const caps *c)
+{
+    get_attrib_iv_fn giv = LAZY(get_attrib_iv, get_attrib_iv_fn, "glGetVertexAttribiv");
+    get_attrib_pointerv_fn gpv =
+        LAZY(get_attrib_pointerv, get_attrib_pointerv_fn, "glGetVertexAttribPointerv");
+    if (!giv || !gpv)
+        return;
+    int max = geti(GL_MAX_VERTEX_ATTRIBS_);
+    for (int i = 0; i < max && i < 256; ++i) {
+        unsigned index = (unsigned)i;
+        int enabled = 0, binding = 0;
+        giv(index, GL_VERTEX_ATTRIB_ARRAY_ENABLED_, &enabled);
+        if (!enabled)
+            continue;
+        giv(index, GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING_, &binding);
+        if (binding)
+            continue;
+        int divisor = 0, size = 0, type = 0, normalized = 0, stride = 0, integer = 0;
+        if (c->divisor)
+            giv(index, GL_VERTEX_ATTRIB_ARRAY_DIVISOR_, &divisor);
+        giv(index, GL_VERTEX_ATTRIB_ARRAY_SIZE_, &size);
+        giv(index, GL_VERTEX_ATTRIB_ARRAY_TYPE_, &type);
+        giv(index, GL_VERTEX_ATTRIB_ARRAY_NORMALIZED_, &normalized);
+        giv(index, GL_VERTEX_ATTRIB_ARRAY_STRIDE_, &stride);
+        if (c->integer)
+            giv(index, GL_VERTEX_ATTRIB_ARRAY_INTEGER_, &integer);
+        void *pointer = NULL;
+        gpv(index, GL_VERTEX_ATTRIB_ARRAY_POINTER_, &pointer);
+        uint64_t n = d->vertices;
+        if (divisor > 0)
+            n = d->instances ? d->baseinstance + (d->instances - 1) / (unsigned)divisor + 1 : 0;
+        unbind(w, d);
+        uint32_t no = fake_begin(w, integer ? &gtfn_glVertexAttribIPointer
+                                           : &gtfn_glVertexAttribPointer);
+        uint32_t arg = 0;
+        at_writer_begin_arg(w, arg++);
+        at_writer_uint(w, index);
+        at_writer_begin_arg(w, arg++);
+        at_writer_sint(w, size);
+        at_writer_begin_arg(w, arg++);
+        at_writer_enum(w, &gtsig_GLenum, type);
+        if (!integer) {
+            at_writer_begin_arg(w, arg++);
+            at_writer_enum(w, &gtsig_GLboolean, normalized != 0);
+        }
+        at_writer_begin_arg(w, arg++);
+        at_writer_sint(w, stride);
+        at_writer_begin_arg(w, arg);
+        at_writer_blob(w, pointer,
+                       pointer ? array_bytes(size, (unsigned)type, stride, n) : 0);
+        fake_end(w, no);
+    }
+}
+
+/* The draw reads d->vertices vertices (and instances): write the arrays. */
+static void emit(at_writer *w, draw *d, const caps *c)
+{
+    d->array_buffer = geti(GL_ARRAY_BUFFER_BINDING_);
+    d->unbound = 0;
+    if (c->fixed && atomic_load(&fixed_used))
+        fake_fixed_arrays(w, d, c);
+    if (c->generic && atomic_load(&generic_used))
+        fake_generic_arrays(w, d, c);
+    if (d->unbound)
+        fake_bind_array_buffer(w, d->array_buffer);
+}
+
+/* Common start of every draw prehook: 0 when there is nothing to do. */
+static int begin(at_writer *w, caps *c)
+{
+    if (gtw_mapped_commit)
+        gtw_mapped_commit(w);
+    if (!atomic_load_explicit(&generic_used, memory_order_relaxed) &&
+        !atomic_load_explicit(&fixed_used, memory_order_relaxed))
+        return 0;
+    load();
+    if (!gl.get_iv || !gl.is_enabled)
+        return 0;
+    read_caps(c);
+    return c->fixed || c->generic;
+}
+
+/* ---- indices ---------------------------------------------------------------------- */
+typedef struct restart {
+    int on;
+    uint32_t index;
+} restart;
+
+static restart read_restart(const caps *c, unsigned type)
+{
+    restart r = {0, 0};
+    if (c->fixed_restart && gl.is_enabled(GL_PRIMITIVE_RESTART_FIXED_INDEX_)) {
+        r.on = 1;
+        r.index = type == GL_UNSIGNED_BYTE_ ? 0xFFu : type == GL_UNSIGNED_SHORT_ ? 0xFFFFu
+                                                                                : 0xFFFFFFFFu;
+    } else if (c->restart && gl.is_enabled(GL_PRIMITIVE_RESTART_)) {
+        r.on = 1;
+        r.index = (uint32_t)geti(GL_PRIMITIVE_RESTART_INDEX_);
+    }
+    return r;
+}
+
+static int warned_es2_elements;
+
+/* The largest index of count indices of `type` at `indices` (client memory or an
+ * offset into the bound element buffer), restart indices left out. Returns 1 and
+ * sets *max when there is one, 0 when none, -1 when they cannot be read. */
+static int max_index(const caps *c, int count, unsigned type, const void *indices,
+                     const restart *r, uint32_t *max)
+{
+    size_t tb = type == GL_UNSIGNED_BYTE_ ? 1 : type == GL_UNSIGNED_SHORT_ ? 2
+              : type == GL_UNSIGNED_INT_  ? 4 : 0;
+    if (count <= 0 || tb == 0)
+        return 0;
+    size_t bytes = (size_t)count * tb;
+    const void *data = indices;
+    void *copy = NULL, *mapped = NULL;
+    if (geti(GL_ELEMENT_ARRAY_BUFFER_BINDING_) != 0) {
+        get_buffer_iv_fn gbi = LAZY(get_buffer_iv, get_buffer_iv_fn, "glGetBufferParameteriv");
+        int is_mapped = 0;
+        if (gbi)
+            gbi(GL_ELEMENT_ARRAY_BUFFER_, GL_BUFFER_MAPPED_, &is_mapped);
+        if (is_mapped)
+            return -1;
+        if (!c->es) {
+            get_buffer_sub_data_fn gsd =
+                LAZY(get_buffer_sub_data, get_buffer_sub_data_fn, "glGetBufferSubData");
+            copy = gsd ? malloc(bytes) : NULL;
+            if (!copy)
+                return -1;
+            gsd(GL_ELEMENT_ARRAY_BUFFER_, (intptr_t)indices, (intptr_t)bytes, copy);
+            data = copy;
+        } else if (c->major >= 3) {
+            map_buffer_range_fn mbr =
+                LAZY(map_buffer_range, map_buffer_range_fn, "glMapBufferRange");
+            unmap_buffer_fn ub = LAZY(unmap_buffer, unmap_buffer_fn, "glUnmapBuffer");
+            if (!mbr || !ub)
+                return -1;
+            mapped = mbr(GL_ELEMENT_ARRAY_BUFFER_, (intptr_t)indices, (intptr_t)bytes,
+                         GL_MAP_READ_BIT_);
+            if (!mapped)
+                return -1;
+            data = mapped;
+        } else {
+            if (!warned_es2_elements) {
+                warned_es2_elements = 1;
+                fprintf(stderr, "gltrace: warning: client vertex arrays drawn with an element "
+                                "buffer on OpenGL ES 2: their data is not recorded\n");
+            }
+            return -1;
+        }
+    }
+    int found = 0;
+    uint32_t m = 0;
+    if (data) {
+        for (int i = 0; i < count; ++i) {
+            uint32_t v = tb == 1 ? ((const uint8_t *)data)[i]
+                       : tb == 2 ? ((const uint16_t *)data)[i]
+                                 : ((const uint32_t *)data)[i];
+            if (r->on && v == r->index)
+                continue;
+            if (!found || v > m)
+                m = v;
+            found = 1;
+        }
+    }
+    free(copy);
+    if (mapped)
+        gl.unmap_buffer(GL_ELEMENT_ARRAY_BUFFER_);
+    *max = m;
+    return found;
+}
+
+/* Vertices read by one glDrawElements-like call: 0 none, -1 unknown. */
+static int64_t element_vertices(const caps *c, int count, unsigned type, const void *indices,
+                                int basevertex)
+{
+    restart r = read_restart(c, type);
+    uint32_t m = 0;
+    int got = max_index(c, count, type, indices, &r, &m);
+    if (got <= 0)
+        return got;
+    int64_t last = (int64_t)m + basevertex;
+    return last < 0 ? 0 : last + 1;
+}
+
+static void elements(at_writer *w, int count, unsigned type, const void *indices,
+                     int basevertex, int instanced, int instancecount, unsigned baseinstance)
+{
+    caps c;
+    if (!begin(w, &c))
+        return;
+    int64_t n = element_vertices(&c, count, type, indices, basevertex);
+    if (n < 0)
+        return;
+    draw d = {(uint64_t)n, instanced ? (uint64_t)(instancecount > 0 ? instancecount : 0) : 1,
+              instanced ? baseinstance : 0, 0, 0};
+    emit(w, &d, &c);
+}
+
+static void arrays(at_writer *w, int first, int count, int instanced, int instancecount,
+                   unsigned baseinstance)
+{
+    caps c;
+    if (!begin(w, &c))
+        return;
+    draw d = {count > 0 && first >= 0 ? (uint64_t)first + (uint64_t)count : 0,
+              instanced ? (uint64_t)(instancecount > 0 ? instancecount : 0) : 1,
+              instanced ? baseinstance : 0, 0, 0};
+    emit(w, &d, &c);
+}
+
+/* ---- the draw prehooks ------------------------------------------------------------ */
+void gth_draw_arrays(struct at_writer *w, unsigned mode, int first, int count)
+{
+    (void)mode;
+    arrays(w, first, count, 0, 1, 0);
+}
+
+void gth_draw_arrays_instanced(struct at_writer *w, unsigned mode, int first, int count,
+                               int instancecount)
+{
+    (void)mode;
+    arrays(w, first, count, 1, instancecount, 0);
+}
+
+void gth_draw_arrays_instanced_base_instance(struct at_writer *w, unsigned mode, int first,
+                                             int count, int instancecount,
+                                             unsigned baseinstance)
+{
+    (void)mode;
+    arrays(w, first, count, 1, instancecount, baseinstance);
+}
+
+void gth_draw_elements(struct at_writer *w, unsigned mode, int count, unsigned type,
+                       const void *indices)
+{
+    (void)mode;
+    elements(w, count, type, indices, 0, 0, 1, 0);
+}
+
+void gth_draw_elements_base_vertex(struct at_writer *w, unsigned mode, int count,
+                                   unsigned type, const void *indices, int basevertex)
+{
+    (void)mode;
+    elements(w, count, type, indices, basevertex, 0, 1, 0);
+}
+
+void gth_draw_range_elements(struct at_writer *w, unsigned mode, unsigned start, unsigned end,
+                             int count, unsigned type, const void *indices)
+{
+    (void)mode, (void)start, (void)end;
+    elements(w, count, type, indices, 0, 0, 1, 0);
+}
+
+void gth_draw_range_elements_base_vertex(struct at_writer *w, unsigned mode, unsigned start,
+                                         unsigned end, int count, unsigned type,
+                                         const void *indices, int basevertex)
+{
+    (void)mode, (void)start, (void)end;
+    elements(w, count, type, indices, basevertex, 0, 1, 0);
+}
+
+void gth_draw_elements_instanced(struct at_writer *w, unsigned mode, int count, unsigned type,
+                                 const void *indices, int instancecount)
+{
+    (void)mode;
+    elements(w, count, type, indices, 0, 1, instancecount, 0);
+}
+
+void gth_draw_elements_instanced_base_vertex(struct at_writer *w, unsigned mode, int count,
+                                             unsigned type, const void *indices,
+                                             int instancecount, int basevertex)
+{
+    (void)mode;
+    elements(w, count, type, indices, basevertex, 1, instancecount, 0);
+}
+
+void gth_draw_elements_instanced_base_instance(struct at_writer *w, unsigned mode, int count,
+                                               unsigned type, const void *indices,
+                                               int instancecount, unsigned baseinstance)
+{
+    (void)mode;
+    elements(w, count, type, indices, 0, 1, instancecount, baseinstance);
+}
+
+void gth_draw_elements_instanced_base_vertex_base_instance(
+    struct at_writer *w, unsigned mode, int count, unsigned type, const void *indices,
+    int instancecount, int basevertex, unsigned baseinstance)
+{
+    (void)mode;
+    elements(w, count, type, indices, basevertex, 1, instancecount, baseinstance);
+}
+
+void gth_multi_draw_arrays(struct at_writer *w, unsigned mode, const int *first,
+                           const int *count, int drawcount)
+{
+    (void)mode;
+    caps c;
+    if (!begin(w, &c) || !first || !count)
+        return;
+    draw d = {0, 1, 0, 0, 0};
+    for (int i = 0; i < drawcount; ++i)
+        if (count[i] > 0 && first[i] >= 0 && (uint64_t)first[i] + (uint64_t)count[i] > d.vertices)
+            d.vertices = (uint64_t)first[i] + (uint64_t)count[i];
+    emit(w, &d, &c);
+}
+
+static void multi_elements(at_writer *w, const int *count, unsigned type,
+                           const void *const *indices, int drawcount, const int *basevertex)
+{
+    caps c;
+    if (!begin(w, &c) || !count || !indices)
+        return;
+    draw d = {0, 1, 0, 0, 0};
+    for (int i = 0; i < drawcount; ++i) {
+        int64_t n = element_vertices(&c, count[i], type, indices[i], basevertex ? basevertex[i] : 0);
+        if (n < 0)
+            return;
+        if ((uint64_t)n > d.vertices)
+            d.vertices = (uint64_t)n;
+    }
+    emit(w, &d, &c);
+}
+
+void gth_multi_draw_elements(struct at_writer *w, unsigned mode, const int *count,
+                             unsigned type, const void *const *indices, int drawcount)
+{
+    (void)mode;
+    multi_elements(w, count, type, indices, drawcount, NULL);
+}
+
+void gth_multi_draw_elements_base_vertex(struct at_writer *w, unsigned mode, const int *count,
+                                         unsigned type, const void *const *indices,
+                                         int drawcount, const int *basevertex)
+{
+    (void)mode;
+    multi_elements(w, count, type, indices, drawcount, basevertex);
+}
+
+/* ---- the pointer calls, written by hand ------------------------------------------- */
+/* As apitrace: a pointer call made while no GL_ARRAY_BUFFER is bound names client
+ * memory, which means nothing to a replayer (glretrace warns about such addresses),
+ * so it is not recorded; the fake pointer calls before each draw carry the arrays
+ * instead. With a buffer bound the call is recorded as the generated wrapper would
+ * (the pointer is an offset). Either way the hook of the annotations then runs. */
+#define GTH_EXPORT __attribute__((visibility("default")))
+
+/* The enter event of a recorded pointer call: kinds of the arguments before the
+ * pointer ('u' uint, 's' sint, 'e' GLenum, 'b' GLboolean), then the pointer. */
+static uint32_t pointer_enter(at_writer *w, const gt_func_sig *sig, const char *kinds,
+                              const int64_t *vals, const void *pointer)
+{
+    uint32_t no = at_writer_begin_enter(w, sig, gltrace_thread_no(), 0);
+    uint32_t i = 0;
+    for (; kinds[i]; ++i) {
+        at_writer_begin_arg(w, i);
+        switch (kinds[i]) {
+        case 'u': at_writer_uint(w, (uint64_t)vals[i]); break;
+        case 'e': at_writer_enum(w, &gtsig_GLenum, vals[i]); break;
+        case 'b': at_writer_enum(w, &gtsig_GLboolean, vals[i]); break;
+        default: at_writer_sint(w, vals[i]); break;
+        }
+    }
+    at_writer_begin_arg(w, i);
+    at_writer_pointer(w, (uint64_t)(uintptr_t)pointer);
+    gltrace_backtrace(w, sig->id, sig->name);
+    at_writer_end_enter(w);
+    return no;
+}
+
+static void pointer_leave(at_writer *w, uint32_t no)
+{
+    at_writer_begin_leave(w, no);
+    at_writer_end_leave(w);
+}
+
+/* Whether a call of the recording writer is to be recorded: a GL_ARRAY_BUFFER bound. */
+static at_writer *recorded_pointer_call(at_writer *writer)
+{
+    if (!writer)
+        return NULL;
+    load();
+    return geti(GL_ARRAY_BUFFER_BINDING_) != 0 ? writer : NULL;
+}
+
+typedef void (*attrib_pointer_fn)(unsigned, int, unsigned, unsigned char, int, const void *);
+typedef void (*attrib_ipointer_fn)(unsigned, int, unsigned, int, const void *);
+typedef void (*sized_pointer_fn)(int, unsigned, int, const void *);
+typedef void (*unsized_pointer_fn)(unsigned, int, const void *);
+
+static void attrib_pointer(const char *name, const gt_func_sig *sig, attrib_pointer_fn *real,
+                           unsigned index, int size, unsigned type, unsigned char normalized,
+                           int stride, const void *pointer)
+{
+    if (!*real)
+        *real = (attrib_pointer_fn)gltrace_real(name);
+    at_writer *writer = gltrace_writer(), *w = recorded_pointer_call(writer);
+    uint32_t no = 0;
+    if (w) {
+        const int64_t vals[] = {index, size, type, normalized, stride};
+        no = pointer_enter(w, sig, "usebs", vals, pointer);
+    }
+    if (*real)
+        (*real)(index, size, type, normalized, stride, pointer);
+    if (w)
+        pointer_leave(w, no);
+    if (writer)
+        gth_attrib_pointer(writer, index, size, type, normalized, stride, pointer);
+}
+
+static void attrib_ipointer(const char *name, const gt_func_sig *sig, attrib_ipointer_fn *real,
+                            unsigned index, int size, unsigned type, int stride,
+                            const void *pointer)
+{
+    if (!*real)
+        *real = (attrib_ipointer_fn)gltrace_real(name);
+    at_writer *writer = gltrace_writer(), *w = recorded_pointer_call(writer);
+    uint32_t no = 0;
+    if (w) {
+        const int64_t vals[] = {index, size, type, stride};
+        no = pointer_enter(w, sig, "uses", vals, pointer);
+    }
+    if (*real)
+        (*real)(index, size, type, stride, pointer);
+    if (w)
+        pointer_leave(w, no);
+    if (writer)
+        gth_attrib_ipointer(writer, index, size, type, stride, pointer);
+}
+
+static void sized_pointer(const char *name, const gt_func_sig *sig, sized_pointer_fn *real,
+                          int size, unsigned type, int stride, const void *pointer)
+{
+    if (!*real)
+        *real = (sized_pointer_fn)gltrace_real(name);
+    at_writer *writer = gltrace_writer(), *w = recorded_pointer_call(writer);
+    uint32_t no = 0;
+    if (w) {
+        const int64_t vals[] = {size, type, stride};
+        no = pointer_enter(w, sig, "ses", vals, pointer);
+    }
+    if (*real)
+        (*real)(size, type, stride, pointer);
+    if (w)
+        pointer_leave(w, no);
+    if (writer)
+        gth_sized_pointer(writer, size, type, stride, pointer);
+}
+
+static void unsized_pointer(const char *name, const gt_func_sig *sig, unsized_pointer_fn *real,
+                            unsigned type, int stride, const void *pointer)
+{
+    if (!*real)
+        *real = (unsized_pointer_fn)gltrace_real(name);
+    at_writer *writer = gltrace_writer(), *w = recorded_pointer_call(writer);
+    uint32_t no = 0;
+    if (w) {
+        const int64_t vals[] = {type, stride};
+        no = pointer_enter(w, sig, "es", vals, pointer);
+    }
+    if (*real)
+        (*real)(type, stride, pointer);
+    if (w)
+        pointer_leave(w, no);
+    if (writer)
+        gth_unsized_pointer(writer, type, stride, pointer);
+}
+
+#define ATTRIB_POINTER(NAME)                                                           \
+    GTH_EXPORT void NAME(unsigned index, int size, unsigned type, unsigned char normalized, \
+                         int stride, const void *pointer);                             \
+    GTH_EXPORT void NAME(unsigned index, int size, unsigned type, unsigned char normalized, \
+                         int stride, const void *pointer)                              \
+    {                                                                                  \
+        static attrib_pointer_fn real;                                                 \
+        attrib_pointer(#NAME, &gtfn_##NAME, &real, index, size, type, normalized, stride, \
+                       pointer);                                                       \
+    }
+#define ATTRIB_IPOINTER(NAME)                                                          \
+    GTH_EXPORT void NAME(unsigned index, int size, unsigned type, int stride,          \
+                         const void *pointer);                                         \
+    GTH_EXPORT void NAME(unsigned index, int size, unsigned type, int stride,          \
+                         const void *pointer)                                          \
+    {                                                                                  \
+        static attrib_ipointer_fn real;                                                \
+        attrib_ipointer(#NAME, &gtfn_##NAME, &real, index, size, type, stride, pointer); \
+    }
+#define SIZED_POINTER(NAME)                                                            \
+    GTH_EXPORT void NAME(int size, unsigned type, int stride, const void *pointer);    \
+    GTH_EXPORT void NAME(int size, unsigned type, int stride, const void *pointer)     \
+    {                                                                                  \
+        static sized_pointer_fn real;                                                  \
+        sized_pointer(#NAME, &gtfn_##NAME, &real, size, type, stride, pointer);        \
+    }
+#define UNSIZED_POINTER(NAME)                                                          \
+    GTH_EXPORT void NAME(unsigned type, int stride, const void *pointer);              \
+    GTH_EXPORT void NAME(unsigned type, int stride, const void *pointer)               \
+    {                                                                                  \
+        static unsized_pointer_fn real;                                                \
+        unsized_pointer(#NAME, &gtfn_##NAME, &real, type, stride, pointer);            \
+    }
+
+ATTRIB_POINTER(glVertexAttribPointer)
+ATTRIB_POINTER(glVertexAttribPointerARB)
+ATTRIB_IPOINTER(glVertexAttribIPointer)
+ATTRIB_IPOINTER(glVertexAttribIPointerEXT)
+SIZED_POINTER(glVertexPointer)
+SIZED_POINTER(glColorPointer)
+SIZED_POINTER(glTexCoordPointer)
+SIZED_POINTER(glSecondaryColorPointer)
+UNSIZED_POINTER(glNormalPointer)
+UNSIZED_POINTER(glFogCoordPointer)
