@@ -12,7 +12,10 @@
  *      bytes, normalized) in client memory, attribute 2 (offset) from a VBO that stays
  *      bound to GL_ARRAY_BUFFER; glDrawArrays(GL_TRIANGLES) of a fan of triangles.
  *   3. the same program, its positions drawn with glDrawElements(GL_TRIANGLES,
- *      GL_UNSIGNED_BYTE) from an element buffer, base vertex 0.
+ *      GL_UNSIGNED_BYTE) from an element buffer;
+ *   4. glDrawArraysInstanced: 3 client vertices, 4 instances, a client attribute with
+ *      divisor 1 (instance offsets);
+ *   5. glDrawElementsBaseVertex from client GLuint indices, base vertex 2.
  * The client arrays are rewritten every frame (the animation depends on the frame index
  * only), so each draw must carry its own data.
  *
@@ -44,10 +47,11 @@ static const char *vertex_src =
     "attribute vec2 a_pos;\n"
     "attribute vec4 a_color;\n"
     "attribute vec2 a_offset;\n"
+    "attribute vec2 a_inst;\n"
     "varying vec4 v_color;\n"
     "void main() {\n"
     "    v_color = a_color;\n"
-    "    gl_Position = vec4(a_pos + a_offset, 0.0, 1.0);\n"
+    "    gl_Position = vec4(a_pos + a_offset + a_inst, 0.0, 1.0);\n"
     "}\n";
 
 static const char *fragment_src =
@@ -91,6 +95,7 @@ static GLuint build_program(void)
     glBindAttribLocation(prog, 0, "a_pos");
     glBindAttribLocation(prog, 1, "a_color");
     glBindAttribLocation(prog, 2, "a_offset");
+    glBindAttribLocation(prog, 3, "a_inst");
     glLinkProgram(prog);
     glDeleteShader(vs);
     glDeleteShader(fs);
@@ -173,8 +178,8 @@ int main(int argc, char **argv)
     const char *version = (const char *)glGetString(GL_VERSION);
     int major = 0, minor = 0;
     if (!version || sscanf(version, "%d.%d", &major, &minor) != 2 ||
-        major * 10 + minor < 31) {
-        fprintf(stderr, "client_arrays_app: OpenGL 3.1 (compatibility) needed, got %s\n",
+        major * 10 + minor < 33) {
+        fprintf(stderr, "client_arrays_app: OpenGL 3.3 (compatibility) needed, got %s\n",
                 version ? version : "nothing");
         return 1;
     }
@@ -292,6 +297,36 @@ int main(int argc, char **argv)
         glDisableVertexAttribArray(1);
         glDisableVertexAttribArray(2);
         status |= check_error("glDrawElements from the element buffer", frame);
+
+        /* 4. instanced: 3 client vertices, 4 instance offsets (divisor 1) in client memory */
+        float tri3[6] = {0.0f, 0.0f, 0.12f, 0.0f, 0.06f, 0.1f};
+        float inst[8];
+        for (int i = 0; i < 4; ++i) {
+            inst[2 * i] = -0.9f + 0.25f * (float)i;
+            inst[2 * i + 1] = -0.95f + 0.02f * (float)((frame + (unsigned)i) % 3);
+        }
+        glVertexAttrib4f(1, 0.3f, 0.9f, 0.9f, 1.0f);
+        glVertexAttrib2f(2, 0.0f, 0.0f);
+        glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, tri3);
+        glEnableVertexAttribArray(0);
+        glVertexAttribPointer(3, 2, GL_FLOAT, GL_FALSE, 0, inst);
+        glVertexAttribDivisor(3, 1);
+        glEnableVertexAttribArray(3);
+        glDrawArraysInstanced(GL_TRIANGLES, 0, 3, 4);
+        glVertexAttribDivisor(3, 0);
+        glDisableVertexAttribArray(3);
+        glVertexAttrib2f(3, 0.0f, 0.0f);
+        status |= check_error("glDrawArraysInstanced", frame);
+
+        /* 5. base vertex: client GLuint indices 0..3 + 2 name vertices 2..5 of 6 */
+        float quad6[12] = {9.0f, 9.0f, 9.0f, 9.0f, /* vertices 0, 1: never drawn */
+                           0.5f, -0.95f, 0.8f, -0.95f, 0.5f, -0.7f, 0.8f, -0.7f + 0.03f * (float)(frame % 4)};
+        static const GLuint quad_idx[6] = {0, 1, 2, 1, 3, 2};
+        glVertexAttrib4f(1, 0.9f, 0.3f, 0.6f, 1.0f);
+        glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, quad6);
+        glDrawElementsBaseVertex(GL_TRIANGLES, 6, GL_UNSIGNED_INT, quad_idx, 2);
+        glDisableVertexAttribArray(0);
+        status |= check_error("glDrawElementsBaseVertex", frame);
         if (status)
             break;
 

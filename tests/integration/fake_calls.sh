@@ -178,12 +178,19 @@ elements = [F('glVertexAttribPointer(index = 0, size = 2, type = GL_FLOAT, norma
 client = [c[0] for c in calls if not c[1] and re.match(r'gl\w*Pointer\w*\(', c[0])
           and not re.search(r'pointer = (NULL|0x[0-9a-f]{1,4})\)$', c[0])]
 out(not client, 'no pointer call with a client address recorded%s' % ('' if not client else ': %r' % client[:2]))
-draws = [i for i, c in enumerate(calls) if re.match(r'glDraw(Arrays|Elements)\(', c[0])]
-out(len(draws) == 3 * frames, '%d draws (3 a frame)' % len(draws))
+# 3 vertices, 4 instances of the divisor-1 attribute
+instanced = [F('glVertexAttribPointer(index = 0, size = 2, type = GL_FLOAT, normalized = GL_FALSE, stride = 0, pointer = blob(24))'),
+             F('glVertexAttribPointer(index = 3, size = 2, type = GL_FLOAT, normalized = GL_FALSE, stride = 0, pointer = blob(32))')]
+# largest index 3 + base vertex 2: 6 vertices
+basevertex = [F('glVertexAttribPointer(index = 0, size = 2, type = GL_FLOAT, normalized = GL_FALSE, stride = 0, pointer = blob(48))')]
+kinds = [('glDrawElements(mode = GL_TRIANGLE_STRIP', strip), ('glDrawArrays(', arrays),
+         ('glDrawElements(', elements), ('glDrawArraysInstanced(', instanced),
+         ('glDrawElementsBaseVertex(', basevertex)]
+draws = [i for i, c in enumerate(calls) if re.match(r'glDraw(Arrays|Elements)\w*\(', c[0])]
+out(len(draws) == 5 * frames, '%d draws (5 a frame)' % len(draws))
 for n, i in enumerate(draws):
     name = calls[i][0]
-    want = strip if name.startswith('glDrawElements(mode = GL_TRIANGLE_STRIP') else \
-        arrays if name.startswith('glDrawArrays') else elements
+    want = next(w for prefix, w in kinds if name.startswith(prefix))
     got = calls[i - len(want):i]
     out(got == want, 'draw %d (%s): fake arrays before it%s' % (n, name[:40], '' if got == want else
         ': got %r' % (got,)))
@@ -203,7 +210,7 @@ attribs_of() {
   case $1 in
     gl33_demo.*) echo a_pos,a_color,a_uv ;;
     es2_demo.*) echo a_pos,a_uv ;;
-    client_arrays_app.*) echo a_pos,a_color,a_offset ;;
+    client_arrays_app.*) echo a_pos,a_color,a_offset,a_inst ;;
     *) echo - ;;
   esac
 }
@@ -220,10 +227,11 @@ for name in "${recorded[@]}"; do
   fi
   pass "$name: apitrace dump exits 0, stderr empty"
   if [ "$name" = glxgears ]; then w=300 h=300; else w=320 h=240; fi
-  check_dump "$WORK/$name.dump.txt" "$w" "$h" "$(attribs_of "$name")" | verdicts "$name"
+  # (process substitution, not a pipe: verdicts must count in this shell)
+  verdicts "$name" < <(check_dump "$WORK/$name.dump.txt" "$w" "$h" "$(attribs_of "$name")")
   case $name in
     client_arrays_app.*)
-      check_client_arrays "$WORK/$name.dump.txt" | verdicts "$name"
+      verdicts "$name" < <(check_client_arrays "$WORK/$name.dump.txt")
       if grep -qx 'program binary formats: 0' "$WORK/$name.out" &&
         grep -qx 'program binary length: 0' "$WORK/$name.out"; then
         pass "$name: program binaries hidden (0 formats, length 0)"
