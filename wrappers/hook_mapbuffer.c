@@ -23,7 +23,9 @@
  * memcmp of all of them at every draw, dispatch, sync or swap while any is mapped —
  * linear in the mapped size, where page protection costs only for the pages written
  * (a fault per page and frame). There is no cost at all while no persistent map is
- * live (one atomic load per draw).
+ * live (one atomic load per draw); while one is, add an msync() per map and commit
+ * (see still_mapped), and at map time a read of the whole range through the map (slow
+ * on write-combined memory of discrete GPUs).
  *
  * Maps are found by buffer name: at map time the name is read from the target's
  * binding (glGetIntegerv), as apitrace does; the thread that mapped is kept to tell
@@ -32,12 +34,14 @@
  * persistent maps) the commit points. */
 #include "hook_mapbuffer.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "gltrace_runtime.h"
@@ -208,6 +212,11 @@ static void add(at_writer *w, unsigned buffer, void *ptr, size_t length, unsigne
     struct map *old = find(buffer);
     if (old && old->thread == gltrace_thread_no())
         forget(old); /* mapped again: the old map ended without our seeing it */
+    /* Memory is mapped once: a map that overlaps the new one ended unseen (its context
+     * was destroyed, and the driver reuses the addresses). */
+    for (size_t i = 0; i < g_nmaps; ++i)
+        if (g_maps[i].ptr < (uint8_t *)ptr + length && (uint8_t *)ptr < g_maps[i].ptr + g_maps[i].length)
+            forget(&g_maps[i--]);
     if (g_nmaps == g_cap) {
         size_t cap = g_cap ? g_cap * 2 : 16;
         struct map *maps = realloc(g_maps, cap * sizeof *maps);
@@ -394,14 +403,39 @@ void gtw_prehook_named_buffer_data(at_writer *w, unsigned buffer, ...)
 
 /* ---- persistent maps -------------------------------------------------------------- */
 
+/* Whether m's memory is still mapped. A persistent map outlives its buffer when the
+ * program destroys the context (not sharing it) without unmapping or deleting: the
+ * driver may then have unmapped the memory, and reading it would crash the program.
+ * msync() on a range that is not mapped fails with ENOMEM, and costs one system call. */
+static int still_mapped(const struct map *m)
+{
+    static uintptr_t page_mask;
+    if (!page_mask) {
+        long p = sysconf(_SC_PAGESIZE);
+        page_mask = (uintptr_t)(p > 0 ? p : 4096) - 1;
+    }
+    uintptr_t start = (uintptr_t)m->ptr & ~page_mask;
+    size_t len = (size_t)((uintptr_t)m->ptr + m->length - start);
+    return msync((void *)start, len, MS_ASYNC) == 0 || errno != ENOMEM;
+}
+
 void gtw_mapped_commit(at_writer *w)
 {
     if (!atomic_load_explicit(&g_persistent, memory_order_relaxed))
         return;
     pthread_mutex_lock(&g_lock);
-    for (size_t i = 0; i < g_nmaps; ++i)
-        if (g_maps[i].shadow)
-            commit_one(w, &g_maps[i]);
+    for (size_t i = 0; i < g_nmaps; ++i) {
+        if (!g_maps[i].shadow)
+            continue;
+        if (!still_mapped(&g_maps[i])) {
+            fprintf(stderr, "gltrace: warning: the persistent map of buffer %u went away "
+                            "without glUnmapBuffer or glDeleteBuffers; no longer followed\n",
+                    g_maps[i].buffer);
+            forget(&g_maps[i--]); /* the last entry moved into slot i */
+            continue;
+        }
+        commit_one(w, &g_maps[i]);
+    }
     pthread_mutex_unlock(&g_lock);
 }
 

@@ -2,7 +2,7 @@
  * ARB_buffer_storage) whose vertex data reaches the GL only through buffer maps, for the
  * mapped-buffer recording test (tests/integration/mapped_buffers.sh).
  *
- * Six objects in a 3x2 grid, each drawn from its own VBO, refilled every frame:
+ * Eight objects in a 4x2 grid, each drawn from its own VBO, refilled every frame:
  *   A  glMapBufferRange(WRITE | INVALIDATE_BUFFER), written whole, glUnmapBuffer;
  *   B  glMapBufferRange(WRITE | FLUSH_EXPLICIT), written whole, flushed in two pieces
  *      with glFlushMappedBufferRange, glUnmapBuffer;
@@ -12,6 +12,13 @@
  *   D  glBufferStorage(MAP_WRITE | PERSISTENT), mapped once with FLUSH_EXPLICIT; each
  *      frame writes the object and flushes the bytes it wrote;
  *   E  glMapBuffer(GL_WRITE_ONLY), written whole, glUnmapBuffer;
+ *   F  glCreateBuffers + glNamedBufferStorage(MAP_WRITE | PERSISTENT), mapped once with
+ *      glMapNamedBufferRange(WRITE | PERSISTENT): neither coherent nor explicitly flushed,
+ *      the writes are made visible with glMemoryBarrier(CLIENT_MAPPED_BUFFER_BARRIER_BIT)
+ *      (apitrace 11 records nothing for such maps: its replay shows F frozen);
+ *   G  glMapNamedBufferRange(WRITE | FLUSH_EXPLICIT | INVALIDATE_BUFFER), written whole,
+ *      glFlushMappedNamedBufferRange, glUnmapNamedBuffer;
+ *   H  glMapNamedBuffer(GL_WRITE_ONLY), written whole, glUnmapNamedBuffer;
  *   and A's buffer is mapped again after the draws with READ_BIT only and checked (a
  *   read map must put no memcpy in a trace).
  * A fence after each frame's draws is waited for (glClientWaitSync) before the
@@ -36,6 +43,26 @@
 #endif
 
 typedef void (*buffer_storage_fn)(GLenum, GLsizeiptr, const void *, GLbitfield);
+typedef void (*create_buffers_fn)(GLsizei, GLuint *);
+typedef void (*named_buffer_storage_fn)(GLuint, GLsizeiptr, const void *, GLbitfield);
+typedef void (*named_buffer_data_fn)(GLuint, GLsizeiptr, const void *, GLenum);
+typedef void *(*map_named_buffer_range_fn)(GLuint, GLintptr, GLsizeiptr, GLbitfield);
+typedef void *(*map_named_buffer_fn)(GLuint, GLenum);
+typedef void (*flush_mapped_named_buffer_range_fn)(GLuint, GLintptr, GLsizeiptr);
+typedef GLboolean (*unmap_named_buffer_fn)(GLuint);
+typedef void (*memory_barrier_fn)(GLbitfield);
+
+#ifndef GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT
+#define GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT 0x00004000
+#endif
+
+static void (*proc(const char *name))(void)
+{
+    void (*p)(void) = glXGetProcAddressARB((const GLubyte *)name);
+    if (!p)
+        fprintf(stderr, "map_app: %s not available\n", name);
+    return p;
+}
 
 static const char *vertex_src =
     "#version 330 core\n"
@@ -62,11 +89,11 @@ struct vertex {
 #define STRIP_VERTS 256 /* object C */
 #define RING_SLOTS 3
 
-/* Centre of grid cell k (3 columns, 2 rows) in NDC. */
+/* Centre of grid cell k (4 columns, 2 rows) in NDC. */
 static void cell(int k, float *cx, float *cy)
 {
-    *cx = -2.0f / 3.0f + (float)(k % 3) * (2.0f / 3.0f);
-    *cy = k < 3 ? 0.5f : -0.5f;
+    *cx = -0.75f + (float)(k % 4) * 0.5f;
+    *cy = k < 4 ? 0.5f : -0.5f;
 }
 
 /* A turning hexagon in cell k, coloured by object and frame. */
@@ -79,9 +106,9 @@ static void hexagon(struct vertex *v, int k, unsigned frame)
         float a = a0 + (float)i * 1.0471976f, b = a + 1.0471976f;
         struct vertex *t = &v[i * 3];
         t[0] = (struct vertex){{cx, cy}, {1.0f, 1.0f, 1.0f}};
-        t[1] = (struct vertex){{cx + r * cosf(a) * 0.75f, cy + r * sinf(a)},
+        t[1] = (struct vertex){{cx + r * cosf(a) * 0.6f, cy + r * sinf(a)},
                                {0.2f + 0.13f * (float)k, 0.1f * (float)i, 0.9f - 0.1f * (float)(frame % 4)}};
-        t[2] = (struct vertex){{cx + r * cosf(b) * 0.75f, cy + r * sinf(b)},
+        t[2] = (struct vertex){{cx + r * cosf(b) * 0.6f, cy + r * sinf(b)},
                                {0.9f - 0.12f * (float)k, 0.5f + 0.08f * (float)i, 0.3f}};
     }
 }
@@ -92,8 +119,8 @@ static void wave(struct vertex *v, int k, unsigned frame)
     float cx, cy;
     cell(k, &cx, &cy);
     for (int i = 0; i < STRIP_VERTS / 2; i++) {
-        float x = cx - 0.3f + 0.6f * (float)i / (float)(STRIP_VERTS / 2 - 1);
-        float h = 0.08f + 0.12f * (0.5f + 0.5f * sinf(12.0f * x + 0.7f * (float)frame));
+        float x = cx - 0.22f + 0.44f * (float)i / (float)(STRIP_VERTS / 2 - 1);
+        float h = 0.08f + 0.12f * (0.5f + 0.5f * sinf(16.0f * x + 0.7f * (float)frame));
         float g = 0.3f + 0.6f * (float)i / (float)(STRIP_VERTS / 2);
         v[2 * i] = (struct vertex){{x, cy - h}, {0.9f, g, 0.2f + 0.1f * (float)(frame % 5)}};
         v[2 * i + 1] = (struct vertex){{x, cy + h}, {0.2f, g, 0.9f}};
@@ -248,24 +275,38 @@ int main(int argc, char **argv)
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
         glXSwapBuffers(dpy, win);
     }
-    if (!has_gl_extension("GL_ARB_buffer_storage")) {
-        fprintf(stderr, "map_app: GL_ARB_buffer_storage not supported\n");
+    static const char *const needed[] = {"GL_ARB_buffer_storage", "GL_ARB_direct_state_access",
+                                         "GL_ARB_shader_image_load_store"};
+    for (size_t i = 0; i < sizeof needed / sizeof *needed; i++)
+        if (!has_gl_extension(needed[i])) {
+            fprintf(stderr, "map_app: %s not supported\n", needed[i]);
+            return 1;
+        }
+    buffer_storage_fn buffer_storage = (buffer_storage_fn)proc("glBufferStorage");
+    create_buffers_fn create_buffers = (create_buffers_fn)proc("glCreateBuffers");
+    named_buffer_storage_fn named_buffer_storage =
+        (named_buffer_storage_fn)proc("glNamedBufferStorage");
+    named_buffer_data_fn named_buffer_data = (named_buffer_data_fn)proc("glNamedBufferData");
+    map_named_buffer_range_fn map_named_buffer_range =
+        (map_named_buffer_range_fn)proc("glMapNamedBufferRange");
+    map_named_buffer_fn map_named_buffer = (map_named_buffer_fn)proc("glMapNamedBuffer");
+    flush_mapped_named_buffer_range_fn flush_mapped_named_buffer_range =
+        (flush_mapped_named_buffer_range_fn)proc("glFlushMappedNamedBufferRange");
+    unmap_named_buffer_fn unmap_named_buffer = (unmap_named_buffer_fn)proc("glUnmapNamedBuffer");
+    memory_barrier_fn memory_barrier = (memory_barrier_fn)proc("glMemoryBarrier");
+    if (!buffer_storage || !create_buffers || !named_buffer_storage || !named_buffer_data ||
+        !map_named_buffer_range || !map_named_buffer || !flush_mapped_named_buffer_range ||
+        !unmap_named_buffer || !memory_barrier)
         return 1;
-    }
-    buffer_storage_fn buffer_storage =
-        (buffer_storage_fn)glXGetProcAddressARB((const GLubyte *)"glBufferStorage");
-    if (!buffer_storage) {
-        fprintf(stderr, "map_app: glBufferStorage not available\n");
-        return 1;
-    }
 
     GLuint prog = build_program();
     if (!prog)
         return 1;
 
-    enum { A, B, C, D, E, N_OBJ };
+    enum { A, B, C, D, E, F, G, H, N_OBJ };
     GLuint vbo[N_OBJ], vao[N_OBJ];
-    glGenBuffers(N_OBJ, vbo);
+    glGenBuffers(F, vbo);
+    create_buffers(N_OBJ - F, vbo + F);
     const GLsizeiptr hex_bytes = HEX_VERTS * sizeof(struct vertex);
     const GLsizeiptr slot_bytes = STRIP_VERTS * sizeof(struct vertex);
     glBindBuffer(GL_ARRAY_BUFFER, vbo[A]);
@@ -288,7 +329,12 @@ int main(int argc, char **argv)
     uint8_t *d_map = glMapBufferRange(GL_ARRAY_BUFFER, 0, d_offset + hex_bytes,
                                       GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT |
                                           GL_MAP_FLUSH_EXPLICIT_BIT);
-    if (!ring || !d_map) {
+    named_buffer_storage(vbo[F], hex_bytes, NULL, GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT);
+    uint8_t *f_map = map_named_buffer_range(vbo[F], 0, hex_bytes,
+                                            GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT);
+    named_buffer_data(vbo[G], hex_bytes, NULL, GL_DYNAMIC_DRAW);
+    named_buffer_data(vbo[H], hex_bytes, NULL, GL_DYNAMIC_DRAW);
+    if (!ring || !d_map || !f_map) {
         fprintf(stderr, "map_app: persistent map failed (GL error 0x%04x)\n", glGetError());
         return 1;
     }
@@ -365,6 +411,36 @@ int main(int argc, char **argv)
         memcpy(p, hex, sizeof hex);
         glUnmapBuffer(GL_ARRAY_BUFFER);
 
+        /* F: persistent, neither coherent nor flushed: a barrier makes it visible. */
+        hexagon(hex, 5, frame);
+        memcpy(f_map, hex, sizeof hex);
+
+        /* G: named, explicit flush. */
+        hexagon(hex, 6, frame);
+        p = map_named_buffer_range(vbo[G], 0, hex_bytes,
+                                   GL_MAP_WRITE_BIT | GL_MAP_FLUSH_EXPLICIT_BIT |
+                                       GL_MAP_INVALIDATE_BUFFER_BIT);
+        if (!p) {
+            fprintf(stderr, "map_app: map of G failed\n");
+            status = 1;
+            break;
+        }
+        memcpy(p, hex, sizeof hex);
+        flush_mapped_named_buffer_range(vbo[G], 0, hex_bytes);
+        unmap_named_buffer(vbo[G]);
+
+        /* H: glMapNamedBuffer. */
+        hexagon(hex, 7, frame);
+        p = map_named_buffer(vbo[H], GL_WRITE_ONLY);
+        if (!p) {
+            fprintf(stderr, "map_app: map of H failed\n");
+            status = 1;
+            break;
+        }
+        memcpy(p, hex, sizeof hex);
+        unmap_named_buffer(vbo[H]);
+
+        memory_barrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
         glBindVertexArray(vao[A]);
         glDrawArrays(GL_TRIANGLES, 0, HEX_VERTS);
         glBindVertexArray(vao[B]);
@@ -373,8 +449,10 @@ int main(int argc, char **argv)
         glDrawArrays(GL_TRIANGLE_STRIP, (GLint)(slot * STRIP_VERTS), STRIP_VERTS);
         glBindVertexArray(vao[D]);
         glDrawArrays(GL_TRIANGLES, (GLint)(d_offset / (GLintptr)sizeof(struct vertex)), HEX_VERTS);
-        glBindVertexArray(vao[E]);
-        glDrawArrays(GL_TRIANGLES, 0, HEX_VERTS);
+        for (int k = E; k < N_OBJ; k++) {
+            glBindVertexArray(vao[k]);
+            glDrawArrays(GL_TRIANGLES, 0, HEX_VERTS);
+        }
         fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
 
         /* A read back through a read-only map. */
@@ -411,6 +489,7 @@ int main(int argc, char **argv)
     glUnmapBuffer(GL_ARRAY_BUFFER);
     glBindBuffer(GL_ARRAY_BUFFER, vbo[D]);
     glUnmapBuffer(GL_ARRAY_BUFFER);
+    unmap_named_buffer(vbo[F]);
     free(pixels);
     glDeleteVertexArrays(N_OBJ, vao);
     glDeleteBuffers(N_OBJ, vbo);
