@@ -11,6 +11,8 @@
  *     claimed before the program starts (which checks it can be written, and keeps
  *     two runs from picking one name); the program gets its absolute path in
  *     GLTRACE_OUTPUT. When the program recorded nothing the empty file is removed.
+ *   - --backtrace=CALLSET sets GLTRACE_BACKTRACE for the program: the calls whose
+ *     stack is recorded (globs, `all`, `none`, `default`; see wrappers/backtrace.c).
  *   - PROGRAM is found like execvp does (PATH search, scripts without #! run by
  *     /bin/sh). Not found: exit 127; found but not runnable: exit 126.
  *   - The exit status is the program's, or 128 + N when signal N ended it. While it
@@ -33,7 +35,7 @@
 
 static void record_usage(FILE *f)
 {
-    fputs("usage: gltrace [-o FILE] [--] PROGRAM [ARGS...]\n"
+    fputs("usage: gltrace [-o FILE] [--backtrace=CALLSET] [--] PROGRAM [ARGS...]\n"
           "\n"
           "Runs PROGRAM with its OpenGL, GLX and EGL calls recorded into an apitrace-format\n"
           "trace, and exits with PROGRAM's status.\n"
@@ -41,10 +43,16 @@ static void record_usage(FILE *f)
           "  -o, --output FILE  where the trace goes (default: $GLTRACE_OUTPUT, else\n"
           "                     PROGRAM.trace in the current directory, or PROGRAM.N.trace\n"
           "                     for the first N free)\n"
+          "  --backtrace=CALLSET\n"
+          "                     record the caller's stack with these calls: function name\n"
+          "                     globs separated by commas (glDraw*,glClear,*SwapBuffers),\n"
+          "                     'all', 'none', or 'default' (the default: draws, dispatches,\n"
+          "                     clears, blits and swaps)\n"
           "  --                 ends the options (a program named like a command: dump...)\n"
           "\n"
-          "environment: GLTRACE_OUTPUT (the trace, as -o), GLTRACE_PRELOAD (the recording\n"
-          "library to preload instead of ../lib/libgltrace.so beside gltrace)\n",
+          "environment: GLTRACE_OUTPUT (the trace, as -o), GLTRACE_BACKTRACE (as\n"
+          "--backtrace), GLTRACE_PRELOAD (the recording library to preload instead of\n"
+          "../lib/libgltrace.so beside gltrace)\n",
           f);
 }
 
@@ -176,7 +184,7 @@ static int absolute(const char *path, char *out, size_t size)
 
 int cmd_record(int argc, char **argv)
 {
-    const char *output = NULL;
+    const char *output = NULL, *backtrace = NULL;
     int i = 1;
     for (; i < argc; ++i) {
         const char *a = argv[i];
@@ -194,6 +202,14 @@ int cmd_record(int argc, char **argv)
             output = argv[i];
         } else if (!strncmp(a, "--output=", 9)) {
             output = a + 9;
+        } else if (!strcmp(a, "--backtrace")) {
+            if (++i >= argc) {
+                fprintf(stderr, "gltrace: %s needs a call set (globs, all or none)\n", a);
+                return 2;
+            }
+            backtrace = argv[i];
+        } else if (!strncmp(a, "--backtrace=", 12)) {
+            backtrace = a + 12;
         } else if (!strncmp(a, "-o", 2)) {
             output = a + 2;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -233,7 +249,8 @@ int cmd_record(int argc, char **argv)
         unlink(trace);
         return 1;
     }
-    if (!set_preload(lib) || setenv("GLTRACE_OUTPUT", trace_abs, 1) != 0) {
+    if (!set_preload(lib) || setenv("GLTRACE_OUTPUT", trace_abs, 1) != 0 ||
+        (backtrace && setenv("GLTRACE_BACKTRACE", *backtrace ? backtrace : "none", 1) != 0)) {
         fprintf(stderr, "gltrace: cannot set the environment: %s\n", strerror(errno));
         unlink(trace);
         return 1;

@@ -38,12 +38,9 @@
 
 #include "gltrace_runtime.h"
 #include "hook_client_arrays.h"
+#include "hook_mapbuffer.h" /* gtw_mapped_commit: these draw prehooks replace its prehook */
 #include "signatures.gen.h"
 #include "wrappers.gen.h"
-
-/* From hook_mapbuffer.c when it is linked in: the persistent-map commit that these
- * draws' prehooks replace (a draw has one prehook). */
-extern void gtw_mapped_commit(at_writer *w) __attribute__((weak));
 
 enum {
     GL_UNSIGNED_BYTE_ = 0x1401, GL_UNSIGNED_SHORT_ = 0x1403, GL_UNSIGNED_INT_ = 0x1405,
@@ -415,8 +412,7 @@ static void emit(at_writer *w, draw *d, const caps *c)
 /* Common start of every draw prehook: 0 when there is nothing to do. */
 static int begin(at_writer *w, caps *c)
 {
-    if (gtw_mapped_commit)
-        gtw_mapped_commit(w);
+    gtw_mapped_commit(w); /* persistent maps first, as apitrace's commitAllWrites */
     if (!atomic_load_explicit(&generic_used, memory_order_relaxed) &&
         !atomic_load_explicit(&fixed_used, memory_order_relaxed))
         return 0;

@@ -25,6 +25,18 @@ set_target_properties(gltrace_runtime PROPERTIES
   POSITION_INDEPENDENT_CODE ON
   C_VISIBILITY_PRESET hidden)
 target_link_libraries(gltrace_runtime PUBLIC gltrace_apitrace ${CMAKE_DL_LIBS} Threads::Threads)
+# Backtraces (backtrace.c) load libunwind.so.8 and libdw.so.1 at run time with
+# RTLD_LOCAL, never as link dependencies (libunwind would interpose _Unwind_* and
+# backtrace() in every traced program); libdw's headers are only needed to build the
+# file:line and static-function lookups, which are left out without them.
+pkg_check_modules(LIBDW QUIET libdw)
+if(LIBDW_FOUND)
+  target_compile_definitions(gltrace_runtime PRIVATE GLTRACE_HAVE_LIBDW=1)
+  target_include_directories(gltrace_runtime PRIVATE ${LIBDW_INCLUDE_DIRS})
+else()
+  message(WARNING "libdw (elfutils) headers not found: backtraces will lack file:line "
+                  "and static function names (install libdw-dev: scripts/install-deps.sh)")
+endif()
 target_link_options(gltrace_runtime INTERFACE
   "LINKER:--undefined=dlopen"
   "LINKER:--undefined=glXGetProcAddress"
