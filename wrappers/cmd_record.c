@@ -10,7 +10,12 @@
  *     "<basename>.N.trace" for the first N free (apitrace's naming). The file is
  *     claimed before the program starts (which checks it can be written, and keeps
  *     two runs from picking one name); the program gets its absolute path in
- *     GLTRACE_OUTPUT. When the program recorded nothing the empty file is removed.
+ *     GLTRACE_OUTPUT, and GLTRACE_OUTPUT_READY=1 says the file is prepared. The
+ *     first process that records claims it while it is still empty; every other
+ *     process (a forked child, an exec'd program, a sibling started by a script)
+ *     writes its own "X.<pid>.trace" beside "X.trace" (wrappers/runtime.c). All the
+ *     traces written are reported; when nothing was recorded into the main file the
+ *     empty file is removed.
  *   - --backtrace=CALLSET sets GLTRACE_BACKTRACE for the program: the calls whose
  *     stack is recorded (globs, `all`, `none`, `default`; see wrappers/backtrace.c).
  *   - PROGRAM is found like execvp does (PATH search, scripts without #! run by
@@ -29,6 +34,8 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <dirent.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gltrace_cmds.h"
@@ -182,6 +189,66 @@ static int absolute(const char *path, char *out, size_t size)
     return snprintf(out, size, "%s/%s", cwd, path) < (int)size;
 }
 
+/* Whether name is main's derived name "STEM.<pid>[.<n>]EXT" (wrappers/runtime.c:
+ * EXT ".trace" when main ends so, else none). */
+static int derived_name(const char *name, const char *main_base)
+{
+    size_t len = strlen(main_base), stem = len;
+    const char *ext = "";
+    if (len > 6 && !strcmp(main_base + len - 6, ".trace")) {
+        stem = len - 6;
+        ext = ".trace";
+    }
+    if (strncmp(name, main_base, stem) || name[stem] != '.')
+        return 0;
+    const char *p = name + stem + 1;
+    for (int part = 0; part < 2; ++part) {
+        if (*p < '0' || *p > '9')
+            return 0;
+        while (*p >= '0' && *p <= '9')
+            ++p;
+        if (!strcmp(p, ext))
+            return 1;
+        if (*p != '.')
+            return 0;
+        ++p;
+    }
+    return 0;
+}
+
+/* Reports the traces other processes of the run wrote beside main (modified since
+ * start). Returns how many. */
+static int report_other_traces(const char *main_path, const struct timespec *start)
+{
+    const char *slash = strrchr(main_path, '/');
+    const char *base = slash ? slash + 1 : main_path;
+    int prefix = (int)(base - main_path); /* the folder with its '/', or nothing */
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%.*s", prefix ? prefix : 1, prefix ? main_path : ".");
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int count = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (!derived_name(e->d_name, base))
+            continue;
+        char path[PATH_MAX];
+        if (snprintf(path, sizeof path, "%.*s%s", prefix, main_path, e->d_name) >=
+            (int)sizeof path)
+            continue;
+        struct stat st;
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+            st.st_mtim.tv_sec < start->tv_sec ||
+            (st.st_mtim.tv_sec == start->tv_sec && st.st_mtim.tv_nsec < start->tv_nsec))
+            continue;
+        fprintf(stderr, "gltrace: trace of another process written to %s\n", path);
+        ++count;
+    }
+    closedir(d);
+    return count;
+}
+
 int cmd_record(int argc, char **argv)
 {
     const char *output = NULL, *backtrace = NULL;
@@ -250,6 +317,7 @@ int cmd_record(int argc, char **argv)
         return 1;
     }
     if (!set_preload(lib) || setenv("GLTRACE_OUTPUT", trace_abs, 1) != 0 ||
+        setenv("GLTRACE_OUTPUT_READY", "1", 1) != 0 ||
         (backtrace && setenv("GLTRACE_BACKTRACE", *backtrace ? backtrace : "none", 1) != 0)) {
         fprintf(stderr, "gltrace: cannot set the environment: %s\n", strerror(errno));
         unlink(trace);
@@ -268,6 +336,9 @@ int cmd_record(int argc, char **argv)
     sigemptyset(&ign.sa_mask);
     fwd.sa_handler = forward_signal;
     sigemptyset(&fwd.sa_mask);
+    /* File times come from the coarse clock: files made after this are not older. */
+    struct timespec start;
+    clock_gettime(CLOCK_REALTIME_COARSE, &start);
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
@@ -333,6 +404,7 @@ int cmd_record(int argc, char **argv)
         rc = 1;
     }
 
+    int others = report_other_traces(trace, &start);
     struct stat st;
     if (stat(trace, &st) == 0 && st.st_size > 2) {
         fprintf(stderr, "gltrace: trace written to %s\n", trace);
@@ -341,7 +413,7 @@ int cmd_record(int argc, char **argv)
                 trace, program);
     } else if (stat(trace, &st) == 0) {
         unlink(trace); /* still the empty file we claimed */
-        if (!exec_errno)
+        if (!exec_errno && !others)
             fprintf(stderr, "gltrace: %s made no GL calls; no trace written\n", program);
     } else if (!exec_errno) {
         fprintf(stderr, "gltrace: no trace at %s\n", trace);

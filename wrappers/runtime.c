@@ -6,20 +6,52 @@
  * the writer's own lock. Everything slow (opening the file, finding real functions,
  * warnings) happens once and is cached by the caller.
  *
- * Lifetime of the writer:
- *   - opened on the first recorded call (pthread_once): GLTRACE_OUTPUT names the file
- *     (the `gltrace` launcher always sets it; an empty value turns recording off);
- *     without it "<program>.trace" in the current directory, or "<program>.N.trace"
- *     for the first N that is free (apitrace's naming), created with O_EXCL;
- *   - finished at exit by an atexit handler registered from our constructor, so it
- *     runs after the handlers the program registers in main() (their GL calls are
- *     recorded), and by our destructor as a fallback (library unloaded, odd exits);
- *     when other threads are still running the writer is flushed but not freed, so a
- *     thread still inside a wrapper cannot touch freed memory;
- *   - a forked child stops recording (pthread_atfork handler): it must never write
- *     into the parent's file, and for now it does not open one of its own. Children
- *     created without fork handlers (raw clone syscalls) are not covered; the exit
- *     path checks the pid so such a child at least never flushes into the file. */
+ * Which file a process writes. Every process that has libgltrace.so preloaded and
+ * makes a GL call writes its own trace, and no process ever writes into another's:
+ *   - GLTRACE_OUTPUT names the trace (the `gltrace` launcher always sets it; an empty
+ *     value turns recording off). The launcher creates the file empty and sets
+ *     GLTRACE_OUTPUT_READY=1. The first process to record CLAIMS it: under an
+ *     exclusive flock(2) of the file, it is ours only while it is still empty (size
+ *     0); opening it writes the container magic at once, so the next claimant sees a
+ *     non-empty file. That keeps wrapper scripts working (`gltrace run.sh`: the shell
+ *     makes no GL call, the GL program it starts takes the name) and keeps a second
+ *     GL program (an exec'd child, a sibling) from truncating the first one's trace.
+ *   - every other process writes a DERIVED name: "X.trace" -> "X.<pid>.trace" (a name
+ *     without ".trace" gets ".<pid>" appended), created with O_EXCL, and
+ *     "X.<pid>.<n>.trace" for the first n free when taken (pid reuse; a process that
+ *     exec'd a second GL program into the same pid). The launcher lists them.
+ *   - a forked child (fork() without exec, pthread_atfork handler below) always takes
+ *     a derived name, even when its parent had not claimed the main name yet, so a
+ *     program that forks before its first GL call leaves the main name to the parent.
+ *     In the child the inherited writer is dropped WITHOUT being flushed, closed or
+ *     freed: its pending bytes are the parent's (the parent writes them), its file
+ *     descriptor is the parent's file, and its lock may have been held by another
+ *     thread of the parent at the moment of the fork (only the forking thread exists
+ *     in the child), so even free() of it could act on state that is not ours. Its
+ *     memory (two chunk buffers, ~2.2 MiB, copy-on-write and never touched again) is
+ *     leaked on purpose; the inherited descriptor is close-on-exec. The child opens
+ *     its own file on its next GL call.
+ *   - without GLTRACE_OUTPUT: "<program>.trace" in the current directory, or
+ *     "<program>.N.trace" for the first N that is free (apitrace's naming), created
+ *     with O_EXCL; a forked child derives its name from its parent's file (or from
+ *     "<program>.trace" when the parent had none yet).
+ *   - GLTRACE_OUTPUT set by hand (LD_PRELOAD without the launcher, so no
+ *     GLTRACE_OUTPUT_READY): our constructor does the launcher's part once, in the
+ *     first process (creates/truncates the file, sets GLTRACE_OUTPUT_READY=1 for its
+ *     descendants), before main and so before the program's threads.
+ *
+ * When the trace is written (with runtime_safety.c): chunks of 1 MiB as the stream
+ * fills them; every second by a flusher thread (so SIGKILL loses at most about a
+ * second of calls); on fatal and terminating signals; at exit by an atexit handler
+ * registered from our constructor, so it runs after the handlers the program
+ * registers in main() (their GL calls are recorded), and by our destructor as a
+ * fallback (library unloaded, odd exits); and in _exit/_Exit, which we interpose
+ * (they skip atexit handlers). When other threads are still running at exit the
+ * writer is flushed but not freed, so a thread still inside a wrapper cannot touch
+ * freed memory. Not covered: exec without fork (the pending bytes of the image that
+ * execs are lost, up to a second; the new image writes a derived name), children
+ * created by raw clone syscalls without fork handlers (the exit paths check the pid,
+ * so such a child at least never flushes into its parent's file). */
 #define _GNU_SOURCE
 #include "gltrace_runtime.h"
 
@@ -32,7 +64,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Internal interface shared with override_dlopen.c and override_getprocaddress.c
@@ -46,9 +82,11 @@ enum { STATE_UNINIT, STATE_ON, STATE_OFF };
 
 static at_writer *_Atomic g_writer;        /* non-NULL while recording */
 static _Atomic int g_state = STATE_UNINIT; /* STATE_OFF: never (again) recording */
-static pthread_once_t g_once = PTHREAD_ONCE_INIT;
-static pid_t g_owner_pid;                  /* process that opened g_writer */
+static pthread_mutex_t g_open_lock = PTHREAD_MUTEX_INITIALIZER; /* opening g_writer */
+static _Atomic pid_t g_owner_pid;          /* process that opened g_writer */
 static char g_path[PATH_MAX];              /* the writer keeps a pointer to it */
+static int g_forked;                       /* a fork()ed copy of a recording process */
+static char g_parent_path[PATH_MAX];       /* the parent's trace, when forked */
 
 /* ---- output file ------------------------------------------------------------------ */
 
@@ -86,6 +124,21 @@ static char *read_proc(const char *path, size_t *len)
     return buf;
 }
 
+/* Creates out exclusively; 1 when it is ours now, 0 when it exists, -1 (message
+ * printed) on any other error. */
+static int create_excl(const char *out)
+{
+    int fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0) {
+        close(fd); /* at_writer_open truncates and reopens the file we own now */
+        return 1;
+    }
+    if (errno == EEXIST)
+        return 0;
+    fprintf(stderr, "gltrace: cannot create %s: %s; not recording\n", out, strerror(errno));
+    return -1;
+}
+
 /* "<basename of the executable>[.N].trace" in the current directory, the first that
  * can be created exclusively. Returns 0 with a message when none can be. */
 static int default_path(const char *exe, char *out, size_t size)
@@ -99,30 +152,86 @@ static int default_path(const char *exe, char *out, size_t size)
                     : snprintf(out, size, "%s.trace", base);
         if (len < 0 || (size_t)len >= size)
             break;
-        int fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0) {
-            close(fd); /* at_writer_open truncates and reopens the file we own now */
-            return 1;
-        }
-        if (errno != EEXIST) {
-            fprintf(stderr, "gltrace: cannot create %s: %s; not recording\n", out,
-                    strerror(errno));
-            return 0;
-        }
+        int r = create_excl(out);
+        if (r)
+            return r > 0;
     }
     fprintf(stderr, "gltrace: no free name for %s.trace; not recording\n", base);
     return 0;
 }
 
-static pthread_mutex_t g_seen_lock = PTHREAD_MUTEX_INITIALIZER; /* gltrace_first_time */
-
-static void child_after_fork(void)
+/* The derived name of main for this process: "X.trace" -> "X.<pid>.trace", else
+ * "X.<pid>"; "X.<pid>.<n>.trace" for the first n free. Created exclusively. */
+static int derived_path(const char *main_path, char *out, size_t size)
 {
-    /* The parent's writer (its buffer, its lock, its file) stays untouched here. */
-    atomic_store(&g_writer, NULL);
-    atomic_store(&g_state, STATE_OFF);
-    /* Another thread may have held it at the fork; only this thread exists now. */
-    pthread_mutex_init(&g_seen_lock, NULL);
+    size_t len = strlen(main_path);
+    size_t stem = len;
+    const char *ext = "";
+    if (len > 6 && !strcmp(main_path + len - 6, ".trace")) {
+        stem = len - 6;
+        ext = ".trace";
+    }
+    unsigned pid = (unsigned)getpid();
+    for (unsigned n = 0; n < 10000; ++n) {
+        int k = n ? snprintf(out, size, "%.*s.%u.%u%s", (int)stem, main_path, pid, n, ext)
+                  : snprintf(out, size, "%.*s.%u%s", (int)stem, main_path, pid, ext);
+        if (k < 0 || (size_t)k >= size)
+            break;
+        int r = create_excl(out);
+        if (r)
+            return r > 0;
+    }
+    fprintf(stderr, "gltrace: no free name for the trace of process %u beside %s; "
+                    "not recording\n", pid, main_path);
+    return 0;
+}
+
+static at_writer *open_at(const char *path, const char *exe)
+{
+    size_t len = 0;
+    char *cmdline = read_proc("/proc/self/cmdline", &len);
+    if (cmdline) { /* arguments are NUL-separated (and NUL-terminated): join with spaces */
+        while (len && cmdline[len - 1] == '\0')
+            --len;
+        for (size_t i = 0; i < len; ++i)
+            if (cmdline[i] == '\0')
+                cmdline[i] = ' ';
+        cmdline[len] = '\0';
+    }
+    at_writer_property props[] = {
+        {"process.commandLine", cmdline ? cmdline : exe},
+        {"process.name", exe},
+    };
+    gt_error err;
+    gt_error_clear(&err);
+    at_writer *w = at_writer_open(path, props, sizeof props / sizeof *props, &err);
+    free(cmdline);
+    if (!w)
+        fprintf(stderr, "gltrace: %s; not recording\n", err.msg);
+    return w;
+}
+
+/* Claims GLTRACE_OUTPUT (see the top of the file): opens the writer on it when it is
+ * still empty. Returns the writer, or NULL with *taken set when another process has
+ * it (then the caller takes a derived name), or NULL on an error (message printed). */
+static at_writer *claim_main(const char *path, const char *exe, int *taken)
+{
+    *taken = 0;
+    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        fprintf(stderr, "gltrace: cannot open %s: %s; not recording\n", path, strerror(errno));
+        return NULL;
+    }
+    while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
+        ;
+    struct stat st;
+    at_writer *w = NULL;
+    if (fstat(fd, &st) != 0 || st.st_size != 0)
+        *taken = 1;
+    else
+        w = open_at(path, exe); /* writes the magic before we let the lock go */
+    close(fd);                  /* releases the flock */
+    return w;
 }
 
 static void open_writer(void)
@@ -140,60 +249,76 @@ static void open_writer(void)
     if (!exe[0])
         strcpy(exe, "unknown");
 
-    if (env) {
-        if (strlen(env) >= sizeof g_path) {
-            fprintf(stderr, "gltrace: GLTRACE_OUTPUT is too long; not recording\n");
-            atomic_store(&g_state, STATE_OFF);
-            return;
+    at_writer *w = NULL;
+    if (env && strlen(env) >= sizeof g_path - 32) {
+        fprintf(stderr, "gltrace: GLTRACE_OUTPUT is too long; not recording\n");
+    } else if (env) {
+        int taken = 1;
+        if (!g_forked) {
+            strcpy(g_path, env);
+            w = claim_main(g_path, exe, &taken);
         }
-        strcpy(g_path, env);
+        if (taken && derived_path(env, g_path, sizeof g_path))
+            w = open_at(g_path, exe);
+    } else if (g_forked) { /* beside the parent's trace, or its default name */
+        const char *base = strrchr(exe, '/');
+        char main_path[PATH_MAX];
+        snprintf(main_path, sizeof main_path, "%s.trace", base ? base + 1 : exe);
+        if (derived_path(g_parent_path[0] ? g_parent_path : main_path, g_path, sizeof g_path))
+            w = open_at(g_path, exe);
     } else if (default_path(exe, g_path, sizeof g_path)) {
         fprintf(stderr, "gltrace: recording to %s\n", g_path);
-    } else {
-        atomic_store(&g_state, STATE_OFF);
-        return;
+        w = open_at(g_path, exe);
     }
-
-    size_t len = 0;
-    char *cmdline = read_proc("/proc/self/cmdline", &len);
-    if (cmdline) { /* arguments are NUL-separated (and NUL-terminated): join with spaces */
-        while (len && cmdline[len - 1] == '\0')
-            --len;
-        for (size_t i = 0; i < len; ++i)
-            if (cmdline[i] == '\0')
-                cmdline[i] = ' ';
-        cmdline[len] = '\0';
-    }
-    at_writer_property props[] = {
-        {"process.commandLine", cmdline ? cmdline : exe},
-        {"process.name", exe},
-    };
-    gt_error err;
-    gt_error_clear(&err);
-    at_writer *w = at_writer_open(g_path, props, sizeof props / sizeof *props, &err);
-    free(cmdline);
     if (!w) {
-        fprintf(stderr, "gltrace: %s; not recording\n", err.msg);
         atomic_store(&g_state, STATE_OFF);
         return;
     }
-    g_owner_pid = getpid();
+    atomic_store(&g_owner_pid, getpid());
     atomic_store(&g_writer, w);
     atomic_store(&g_state, STATE_ON);
     gltrace_safety_start();
+}
+
+static pthread_mutex_t g_seen_lock = PTHREAD_MUTEX_INITIALIZER; /* gltrace_first_time */
+static void restart_thread_numbers(void);
+
+static void child_after_fork(void)
+{
+    /* Drop the parent's writer untouched (see the top of the file). */
+    at_writer *w = atomic_exchange(&g_writer, NULL);
+    g_forked = 1;
+    if (w) {
+        memcpy(g_parent_path, g_path, sizeof g_path);
+        atomic_store(&g_state, STATE_UNINIT); /* our own file at our next GL call */
+    } else if (atomic_load(&g_state) == STATE_ON) {
+        atomic_store(&g_state, STATE_OFF); /* the parent had finished its trace */
+    }
+    atomic_store(&g_owner_pid, 0);
+    /* Another thread may have held these at the fork; only this thread exists now. */
+    pthread_mutex_init(&g_open_lock, NULL);
+    pthread_mutex_init(&g_seen_lock, NULL);
+    restart_thread_numbers(); /* the child's trace numbers its threads from 0 */
 }
 
 static at_writer *writer_slow(void)
 {
     if (atomic_load_explicit(&g_state, memory_order_relaxed) == STATE_OFF)
         return NULL;
-    pthread_once(&g_once, open_writer);
+    pthread_mutex_lock(&g_open_lock);
+    if (atomic_load(&g_state) == STATE_UNINIT)
+        open_writer();
+    pthread_mutex_unlock(&g_open_lock);
     return atomic_load_explicit(&g_writer, memory_order_acquire);
 }
 
 at_writer *gltrace_writer_if_open(void)
 {
-    return atomic_load_explicit(&g_writer, memory_order_acquire);
+    at_writer *w = atomic_load_explicit(&g_writer, memory_order_acquire);
+    /* A child made by a raw clone (no fork handlers) sees its parent's writer. */
+    if (w && getpid() != atomic_load_explicit(&g_owner_pid, memory_order_relaxed))
+        return NULL;
+    return w;
 }
 
 at_writer *gltrace_writer(void)
@@ -228,7 +353,7 @@ static int other_threads(void)
 
 static void finish(void)
 {
-    if (!atomic_load(&g_writer) || getpid() != g_owner_pid)
+    if (!atomic_load(&g_writer) || getpid() != atomic_load(&g_owner_pid))
         return;
     at_writer *w = atomic_exchange(&g_writer, NULL);
     atomic_store(&g_state, STATE_OFF); /* calls from later exit handlers go unrecorded */
@@ -246,8 +371,54 @@ static void finish(void)
         fprintf(stderr, "gltrace: %s\n", err.msg);
 }
 
+/* _exit and _Exit skip atexit handlers and destructors: write the pending calls
+ * first, then end the process as glibc's _exit does (exit_group). Only the process
+ * that opened the writer flushes it: a vfork()ed child (which shares our memory,
+ * and calls _exit when its exec fails) must not. It never waits for the writer's lock
+ * for long (the caller may be a signal handler that interrupted this very thread
+ * inside the writer): up to 200 tries 1 ms apart, then the pending calls are lost. */
+static void flush_before_exit(void)
+{
+    at_writer *w = gltrace_writer_if_open();
+    if (!w)
+        return;
+    for (int i = 0; i < 200; ++i) {
+        if (at_writer_try_flush(w))
+            return;
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+__attribute__((visibility("default"), noreturn)) void _exit(int status)
+{
+    flush_before_exit();
+    for (;;)
+        syscall(SYS_exit_group, status);
+}
+
+__attribute__((visibility("default"), noreturn)) void _Exit(int status)
+{
+    flush_before_exit();
+    for (;;)
+        syscall(SYS_exit_group, status);
+}
+
+/* GLTRACE_OUTPUT set by hand: the first process prepares the file (see the top). */
+static void prepare_output(void)
+{
+    const char *env = getenv("GLTRACE_OUTPUT");
+    if (!env || !*env || getenv("GLTRACE_OUTPUT_READY"))
+        return;
+    int fd = open(env, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd >= 0)
+        close(fd); /* an error is reported when the first GL call opens it */
+    setenv("GLTRACE_OUTPUT_READY", "1", 1);
+}
+
 __attribute__((constructor)) static void runtime_init(void)
 {
+    prepare_output();
     pthread_atfork(NULL, NULL, child_after_fork);
     atexit(finish);
 }
@@ -260,6 +431,13 @@ static _Atomic uint32_t g_next_thread;
 /* initial-exec: libgltrace.so is preloaded, so its TLS is in the static block and a
  * thread's number is one load (no __tls_get_addr call). Stored plus one; 0: unset. */
 static __thread uint32_t t_thread_no __attribute__((tls_model("initial-exec")));
+
+/* In a forked child: the forking thread (the only one) becomes thread 0. */
+static void restart_thread_numbers(void)
+{
+    atomic_store(&g_next_thread, 1);
+    t_thread_no = 1;
+}
 
 uint32_t gltrace_thread_no(void)
 {
