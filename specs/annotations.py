@@ -11,8 +11,8 @@ class Annotations:
     returns: dict = field(default_factory=dict)    # func -> (kind, [args])
     overrides: dict = field(default_factory=dict)  # func -> source file of the hand-written wrapper
     skip: set = field(default_factory=set)         # functions not exported (see the file)
-    hooks: dict = field(default_factory=dict)      # func -> C function called after the call
-    prehooks: dict = field(default_factory=dict)   # func -> C function called before it
+    hooks: dict = field(default_factory=dict)      # func -> [C functions called after the call]
+    prehooks: dict = field(default_factory=dict)   # func -> [C functions called before it]
 
 
 def load(path):
@@ -30,15 +30,18 @@ def load(path):
                                                                        "elements"):
                 ann.compsize[rest[0]] = (rest[1], rest[2])
             elif word == "param" and len(rest) >= 2:
+                if rest[0] in ann.params:
+                    raise SystemExit(f"{where}: {rest[0]} is annotated twice")
                 ann.params[rest[0]] = (rest[1], rest[2:])
             elif word == "return" and len(rest) >= 2:
                 ann.returns[rest[0]] = (rest[1], rest[2:])
             elif word == "override" and len(rest) == 2:
                 ann.overrides[rest[0]] = rest[1]
-            elif word == "hook" and len(rest) == 2:
-                ann.hooks[rest[0]] = rest[1]
-            elif word == "prehook" and len(rest) == 2:
-                ann.prehooks[rest[0]] = rest[1]
+            elif word in ("hook", "prehook") and len(rest) == 2:
+                table = ann.hooks if word == "hook" else ann.prehooks
+                if rest[1] in table.setdefault(rest[0], []):
+                    raise SystemExit(f"{where}: {word} {rest[0]} {rest[1]} listed twice")
+                table[rest[0]].append(rest[1])  # several run in file order
             elif word == "skip" and len(rest) == 1:
                 ann.skip.add(rest[0])
             else:

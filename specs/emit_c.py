@@ -230,8 +230,8 @@ def wrapper(cmd, plans, fid, groups, override, hook, prehook):
             "    }",
             ]
     hook_args = ", ".join(["gt_w"] + [p.name for p in cmd.params])
-    if prehook:  # hand-written code that may write fake calls before this one
-        out.append(f"    {prehook}({hook_args});")
+    for fn in prehook or ():  # hand-written code that may write fake calls before this one
+        out.append(f"    {fn}({hook_args});")
     out += [f"    uint32_t gt_no = at_writer_begin_enter(gt_w, &gtfn_{n}, gltrace_thread_no(), 0);"]
     for i, (p, plan) in enumerate(zip(cmd.params, params)):
         if plan.output:
@@ -252,8 +252,8 @@ def wrapper(cmd, plans, fid, groups, override, hook, prehook):
         out.append("    at_writer_begin_return(gt_w);")
         out += ["    " + s for s in value_write(ret_plan, "gt_ret", None, groups, cmd.ret)]
     out += ["    at_writer_end_leave(gt_w);"]
-    if hook:  # hand-written code run after the call, with its result
-        out.append(f"    {hook}({hook_args}{', gt_ret' if has_ret else ''});")
+    for fn in hook or ():  # hand-written code run after the call, with its result
+        out.append(f"    {fn}({hook_args}{', gt_ret' if has_ret else ''});")
     if has_ret:
         out.append("    return gt_ret;")
     out += ["}", ""]

@@ -38,7 +38,6 @@
 
 #include "gltrace_runtime.h"
 #include "hook_client_arrays.h"
-#include "hook_mapbuffer.h" /* gtw_mapped_commit: these draw prehooks replace its prehook */
 #include "signatures.gen.h"
 #include "wrappers.gen.h"
 
@@ -412,7 +411,7 @@ static void emit(at_writer *w, draw *d, const caps *c)
 /* Common start of every draw prehook: 0 when there is nothing to do. */
 static int begin(at_writer *w, caps *c)
 {
-    gtw_mapped_commit(w); /* persistent maps first, as apitrace's commitAllWrites */
+    (void)w; /* persistent maps were committed by their own prehook, listed first */
     if (!atomic_load_explicit(&generic_used, memory_order_relaxed) &&
         !atomic_load_explicit(&fixed_used, memory_order_relaxed))
         return 0;
