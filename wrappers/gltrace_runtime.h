@@ -28,7 +28,8 @@ at_writer *gltrace_writer(void);
 at_writer *gltrace_writer_if_open(void);
 
 /* Installs the crash-safety net (runtime_safety.c): flush on fatal signals and on a
- * timer. Called once, when the trace file is opened. */
+ * timer. Called when a process opens its trace file (signal handlers are installed
+ * once per program; each process gets its own flusher thread). */
 void gltrace_safety_start(void);
 
 /* Writes the caller's stack as the call's backtrace when the function was chosen
