@@ -19,6 +19,24 @@ static void usage(FILE *f, const char *argv0)
             "                 frame, never saved), so that glretrace on Mesa replays frame 0\n"
             "                 at the full window size (see README.md)\n",
             argv0, APP_DEFAULT_FRAMES);
+    if (app_extra_usage)
+        fputs(app_extra_usage, f);
+}
+
+const char *app_extra_usage = NULL;
+
+int app_take_flag(int *argc, char **argv, const char *flag)
+{
+    int found = 0, out = 1;
+    for (int i = 1; i < *argc; i++) {
+        if (strcmp(argv[i], flag) == 0)
+            found++;
+        else
+            argv[out++] = argv[i];
+    }
+    argv[out] = NULL;
+    *argc = out;
+    return found;
 }
 
 /* If argv[*i] is `name` or `name=VALUE`, returns the value (taking the next argument for the

@@ -22,6 +22,16 @@ struct app_options {
  * and exits 2. */
 void app_parse_options(int argc, char **argv, struct app_options *opt);
 
+/* An app's own extra usage lines (each ending in a newline), printed after the common ones;
+ * NULL (the default) for none. Set it before app_parse_options. */
+extern const char *app_extra_usage;
+
+/* An app's own flag: removes every argument equal to `flag` from argv (updating *argc, keeping
+ * argv NULL-terminated) and returns how many there were. Call it before app_parse_options,
+ * which rejects arguments it does not know. (A --save PREFIX spelled like the flag would be
+ * taken too: use --save=PREFIX for such a prefix.) */
+int app_take_flag(int *argc, char **argv, const char *flag);
+
 /* Creates, maps and waits for a fixed-size APP_WIDTH x APP_HEIGHT window with the given visual.
  * Returns 0 on failure (message on stderr). */
 Window app_create_window(Display *dpy, const XVisualInfo *vi, const char *title);

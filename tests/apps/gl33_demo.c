@@ -6,12 +6,18 @@
  *   2. into the 320x240 window, sampling the FBO's colour texture.
  * Animation depends only on the frame index; there is no timing. See README.md.
  *
+ * With --thread, a second thread owns a second 3.3 core context sharing the first one's objects
+ * (current on a 16x16 pbuffer). Before each frame it rewrites the checkerboard texture with a
+ * pattern of the frame index (glTexSubImage2D, glGenerateMipmap, glFinish) while the main
+ * thread waits; the two threads strictly alternate, so the calls' order is fixed too.
+ *
  * GL entry points beyond 1.1 come from libGL's exports (GL_GLEXT_PROTOTYPES, Mesa/glvnd export
  * them); glXCreateContextAttribsARB is fetched with glXGetProcAddressARB. */
 #define GL_GLEXT_PROTOTYPES 1
 #include <GL/gl.h>
 #include <GL/glx.h>
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,18 +130,34 @@ static GLuint build_program(void)
     return prog;
 }
 
-static GLuint make_checker_texture(void)
+/* The texels of the checkerboard: frame < 0 gives the initial pattern (glTexImage2D), frame
+ * >= 0 the pattern --thread's worker writes before that frame (squares shifting by 2 texels a
+ * frame, colours cycling with the frame index). */
+static void checker_pixels(uint8_t pixels[CHECKER_SIZE * CHECKER_SIZE * 4], int frame)
 {
-    static uint8_t pixels[CHECKER_SIZE * CHECKER_SIZE * 4];
     for (int y = 0; y < CHECKER_SIZE; y++)
         for (int x = 0; x < CHECKER_SIZE; x++) {
             uint8_t *p = &pixels[(y * CHECKER_SIZE + x) * 4];
-            int on = ((x / 8) + (y / 8)) & 1;
-            p[0] = on ? 240 : 40;
-            p[1] = on ? 220 : 60;
-            p[2] = on ? 180 : (uint8_t)(80 + 2 * x);
+            if (frame < 0) {
+                int on = ((x / 8) + (y / 8)) & 1;
+                p[0] = on ? 240 : 40;
+                p[1] = on ? 220 : 60;
+                p[2] = on ? 180 : (uint8_t)(80 + 2 * x);
+            } else {
+                int on = (((x + 2 * frame) / 8) + (y / 8)) & 1;
+                int k = frame % 6;
+                p[0] = on ? (uint8_t)(250 - 30 * k) : (uint8_t)(20 + 3 * y);
+                p[1] = on ? (uint8_t)(90 + 30 * k) : 40;
+                p[2] = on ? 60 : (uint8_t)(200 - 20 * k);
+            }
             p[3] = 255;
         }
+}
+
+static GLuint make_checker_texture(void)
+{
+    static uint8_t pixels[CHECKER_SIZE * CHECKER_SIZE * 4];
+    checker_pixels(pixels, -1);
     GLuint tex;
     glGenTextures(1, &tex);
     glBindTexture(GL_TEXTURE_2D, tex);
@@ -167,11 +189,134 @@ static int has_extension(const char *list, const char *name)
     return 0;
 }
 
+/* --thread: the second thread and its hand-over with the main one. `turn` says whose turn it
+ * is; the main thread sets the command and turn = WORKER, the worker does it and sets
+ * turn = MAIN. Only one of them makes GL or X calls at a time. */
+enum worker_cmd { CMD_SETUP, CMD_FRAME, CMD_QUIT };
+struct worker {
+    Display *dpy;
+    GLXFBConfig config;
+    GLXContext share;
+    PFNGLXCREATECONTEXTATTRIBSARBPROC create_context;
+    const int *ctx_attribs;
+    GLuint texture; /* the checkerboard, set before the first CMD_FRAME */
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    enum { TURN_MAIN, TURN_WORKER } turn;
+    enum worker_cmd cmd;
+    unsigned frame;
+    int failed; /* set by the worker (message on stderr); it then only answers CMD_QUIT */
+};
+
+static int worker_setup(struct worker *w, GLXContext *ctx, GLXPbuffer *pb)
+{
+    static const int pb_attribs[] = {GLX_PBUFFER_WIDTH, 16, GLX_PBUFFER_HEIGHT, 16, None};
+    *pb = glXCreatePbuffer(w->dpy, w->config, pb_attribs);
+    if (!*pb) {
+        fprintf(stderr, "gl33_demo: worker: glXCreatePbuffer failed\n");
+        return -1;
+    }
+    ctx_error = 0;
+    int (*old_handler)(Display *, XErrorEvent *) = XSetErrorHandler(on_x_error);
+    *ctx = w->create_context(w->dpy, w->config, w->share, True, w->ctx_attribs);
+    XSync(w->dpy, False);
+    XSetErrorHandler(old_handler);
+    if (!*ctx || ctx_error) {
+        fprintf(stderr, "gl33_demo: worker: cannot create a shared 3.3 core context\n");
+        *ctx = NULL;
+        return -1;
+    }
+    if (!glXMakeContextCurrent(w->dpy, *pb, *pb, *ctx)) {
+        fprintf(stderr, "gl33_demo: worker: glXMakeContextCurrent failed\n");
+        return -1;
+    }
+    return 0;
+}
+
+static int worker_frame(struct worker *w)
+{
+    static uint8_t pixels[CHECKER_SIZE * CHECKER_SIZE * 4];
+    checker_pixels(pixels, (int)w->frame);
+    glBindTexture(GL_TEXTURE_2D, w->texture);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, CHECKER_SIZE, CHECKER_SIZE, GL_RGBA, GL_UNSIGNED_BYTE,
+                    pixels);
+    glGenerateMipmap(GL_TEXTURE_2D);
+    glFinish(); /* the main context sees the new texels once it binds the texture again */
+    GLenum err = glGetError();
+    if (err != GL_NO_ERROR) {
+        fprintf(stderr, "gl33_demo: worker: GL error 0x%04x before frame %u\n", err, w->frame);
+        return -1;
+    }
+    return 0;
+}
+
+static void *worker_main(void *arg)
+{
+    struct worker *w = arg;
+    GLXContext ctx = NULL;
+    GLXPbuffer pb = 0;
+    for (;;) {
+        pthread_mutex_lock(&w->lock);
+        while (w->turn != TURN_WORKER)
+            pthread_cond_wait(&w->cond, &w->lock);
+        enum worker_cmd cmd = w->cmd;
+        int failed = w->failed;
+        pthread_mutex_unlock(&w->lock);
+
+        if (cmd == CMD_QUIT)
+            break;
+        if (!failed)
+            failed = (cmd == CMD_SETUP ? worker_setup(w, &ctx, &pb) : worker_frame(w)) != 0;
+
+        pthread_mutex_lock(&w->lock);
+        w->failed = failed;
+        w->turn = TURN_MAIN;
+        pthread_cond_broadcast(&w->cond);
+        pthread_mutex_unlock(&w->lock);
+    }
+    if (ctx) {
+        glXMakeContextCurrent(w->dpy, None, None, NULL);
+        glXDestroyContext(w->dpy, ctx);
+    }
+    if (pb)
+        glXDestroyPbuffer(w->dpy, pb);
+    return NULL;
+}
+
+/* Hands `cmd` to the worker and waits until it is done (CMD_QUIT: until it has ended).
+ * Returns 0, or -1 if the worker has failed. */
+static int worker_do(struct worker *w, enum worker_cmd cmd, unsigned frame)
+{
+    pthread_mutex_lock(&w->lock);
+    w->cmd = cmd;
+    w->frame = frame;
+    w->turn = TURN_WORKER;
+    pthread_cond_broadcast(&w->cond);
+    if (cmd != CMD_QUIT)
+        while (w->turn != TURN_MAIN)
+            pthread_cond_wait(&w->cond, &w->lock);
+    int failed = w->failed;
+    pthread_mutex_unlock(&w->lock);
+    if (cmd == CMD_QUIT)
+        pthread_join(w->thread, NULL);
+    return failed ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     struct app_options opt;
+    app_extra_usage = "  --thread       a second thread with a shared context rewrites the checkerboard\n"
+                      "                 texture before each frame (see README.md)\n";
+    int use_thread = app_take_flag(&argc, argv, "--thread") > 0;
     app_parse_options(argc, argv, &opt);
 
+    /* Both threads use the one Display. Without --thread, Xlib is left as it was. */
+    if (use_thread && !XInitThreads()) {
+        fprintf(stderr, "gl33_demo: XInitThreads failed\n");
+        return 1;
+    }
     Display *dpy = XOpenDisplay(NULL);
     if (!dpy) {
         fprintf(stderr, "gl33_demo: cannot open X display (is DISPLAY set?)\n");
@@ -191,9 +336,10 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    static const int fb_attribs[] = {
+    /* fb_attribs[3]: --thread's worker needs a pbuffer of the same config */
+    int fb_attribs[] = {
         GLX_X_RENDERABLE, True,
-        GLX_DRAWABLE_TYPE, GLX_WINDOW_BIT,
+        GLX_DRAWABLE_TYPE, use_thread ? GLX_WINDOW_BIT | GLX_PBUFFER_BIT : GLX_WINDOW_BIT,
         GLX_RENDER_TYPE, GLX_RGBA_BIT,
         GLX_X_VISUAL_TYPE, GLX_TRUE_COLOR,
         GLX_RED_SIZE, 8,
@@ -285,6 +431,30 @@ int main(int argc, char **argv)
 
     GLuint checker = make_checker_texture();
 
+    struct worker worker;
+    if (use_thread) {
+        memset(&worker, 0, sizeof worker);
+        worker.dpy = dpy;
+        worker.config = config;
+        worker.share = ctx;
+        worker.create_context = create_context;
+        worker.ctx_attribs = ctx_attribs;
+        worker.texture = checker;
+        worker.turn = TURN_MAIN;
+        pthread_mutex_init(&worker.lock, NULL);
+        pthread_cond_init(&worker.cond, NULL);
+        if (pthread_create(&worker.thread, NULL, worker_main, &worker) != 0) {
+            fprintf(stderr, "gl33_demo: cannot start the second thread\n");
+            return 1;
+        }
+        /* glFinish first: the worker's context must see the texture's initial contents */
+        glFinish();
+        if (worker_do(&worker, CMD_SETUP, 0) != 0) {
+            worker_do(&worker, CMD_QUIT, 0);
+            return 1;
+        }
+    }
+
     /* Offscreen target: colour texture + depth renderbuffer. */
     GLuint fbo_tex, depth_rb, fbo;
     glGenTextures(1, &fbo_tex);
@@ -323,6 +493,11 @@ int main(int argc, char **argv)
     for (unsigned frame = 0; frame < opt.frames; frame++) {
         float t = (float)frame;
         float proj[16], view[16], rx[16], ry[16], model[16], mvp[16];
+
+        if (use_thread && worker_do(&worker, CMD_FRAME, frame) != 0) {
+            status = 1;
+            break;
+        }
 
         /* Pass 1: checkerboard cube into the FBO. */
         glBindFramebuffer(GL_FRAMEBUFFER, fbo);
@@ -375,6 +550,11 @@ int main(int argc, char **argv)
         glXSwapBuffers(dpy, win);
     }
 
+    if (use_thread) {
+        worker_do(&worker, CMD_QUIT, 0);
+        pthread_cond_destroy(&worker.cond);
+        pthread_mutex_destroy(&worker.lock);
+    }
     free(pixels);
     glDeleteFramebuffers(1, &fbo);
     glDeleteRenderbuffers(1, &depth_rb);
