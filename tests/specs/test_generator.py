@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Unit tests of the wrapper generator (specs/): classification rules, the
+stop-on-unclassified promise, annotation parsing and the emitted C.
+
+Run: python3 tests/specs/test_generator.py [REGISTRY_DIR]   (standard library only)
+"""
+import os
+import sys
+import tempfile
+import textwrap
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SPECS = os.path.join(HERE, "..", "..", "specs")
+sys.path.insert(0, SPECS)
+
+import annotations  # noqa: E402
+import classify  # noqa: E402
+import emit_c  # noqa: E402
+import registry  # noqa: E402
+
+REGISTRY_DIR = "/usr/share/khronos-api"
+
+MINI_XML = """<registry>
+  <enums namespace="GL" group="ClearBufferMask" type="bitmask">
+    <enum value="0x00004000" name="GL_COLOR_BUFFER_BIT" group="ClearBufferMask"/>
+    <enum value="0x00000100" name="GL_DEPTH_BUFFER_BIT" group="ClearBufferMask"/>
+  </enums>
+  <enums namespace="GL">
+    <enum value="0x0DE1" name="GL_TEXTURE_2D"/>
+    <enum value="0x8D40" name="GL_FRAMEBUFFER_OES"/>
+    <enum value="0x8D40" name="GL_FRAMEBUFFER"/>
+  </enums>
+  <commands namespace="GL">
+    <command><proto>void <name>glClear</name></proto>
+      <param group="ClearBufferMask"><ptype>GLbitfield</ptype> <name>mask</name></param></command>
+    <command><proto>void <name>glGetFloatv</name></proto>
+      <param><ptype>GLenum</ptype> <name>pname</name></param>
+      <param len="COMPSIZE(pname)"><ptype>GLfloat</ptype> *<name>data</name></param></command>
+    <command><proto>void <name>glBufferData</name></proto>
+      <param><ptype>GLenum</ptype> <name>target</name></param>
+      <param><ptype>GLsizeiptr</ptype> <name>size</name></param>
+      <param len="size">const void *<name>data</name></param>
+      <param><ptype>GLenum</ptype> <name>usage</name></param></command>
+    <command><proto>void <name>glBindAttribLocation</name></proto>
+      <param><ptype>GLuint</ptype> <name>program</name></param>
+      <param><ptype>GLuint</ptype> <name>index</name></param>
+      <param>const <ptype>GLchar</ptype> *<name>name</name></param></command>
+    <command><proto>void <name>glGenBuffers</name></proto>
+      <param><ptype>GLsizei</ptype> <name>n</name></param>
+      <param len="n"><ptype>GLuint</ptype> *<name>buffers</name></param></command>
+    <command><proto>void <name>glMystery</name></proto>
+      <param><ptype>GLint</ptype> *<name>values</name></param></command>
+  </commands>
+  <feature api="gl" name="GL_VERSION_1_0" number="1.0"><require>
+    <command name="glClear"/><command name="glGetFloatv"/></require></feature>
+</registry>
+"""
+
+MINI_ANNOTATIONS = """
+type GLenum enum:GLenum
+type GLbitfield bitmask
+type GLint sint
+type GLuint uint
+type GLsizei sint
+type GLsizeiptr sint
+type GLfloat float
+compsize COMPSIZE(pname) helper gtsz_pname
+"""
+
+
+def write(tmp, name, text):
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write(textwrap.dedent(text))
+    return path
+
+
+class Mini(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.reg = registry.load([write(self.tmp, "gl.xml", MINI_XML)])
+        self.ann = annotations.load(write(self.tmp, "annotations.txt", MINI_ANNOTATIONS))
+
+    def plan(self, cmd, param):
+        c = self.reg.commands[cmd]
+        p = next(p for p in c.params if p.name == param)
+        return classify.param_plan(c, p, self.ann)
+
+    def test_scalar_kinds(self):
+        self.assertEqual(self.plan("glClear", "mask").scalar, "bitmask")
+        self.assertEqual(self.plan("glBufferData", "usage").scalar, "enum:GLenum")
+
+    def test_pointer_rules(self):
+        blob = self.plan("glBufferData", "data")
+        self.assertEqual((blob.kind, blob.args, blob.output), ("blob", ["size"], False))
+        self.assertEqual(self.plan("glBindAttribLocation", "name").kind, "string")
+        out = self.plan("glGenBuffers", "buffers")
+        self.assertEqual((out.kind, out.args, out.output, out.scalar), ("array", ["n"], True, "uint"))
+        get = self.plan("glGetFloatv", "data")
+        self.assertEqual((get.kind, get.args, get.output), ("array", ["gtsz_pname(pname)"], True))
+
+    def test_unclassified_names_the_command(self):
+        with self.assertRaises(classify.Unclassified) as e:
+            self.plan("glMystery", "values")
+        self.assertIn("glMystery.values", str(e.exception))
+
+    def test_annotation_overrides_the_rules(self):
+        self.ann.params["glMystery.values"] = ("array", ["4"])
+        self.assertEqual(self.plan("glMystery", "values").args, ["4"])
+
+    def test_apis(self):
+        self.assertEqual(self.reg.commands["glClear"].apis, {"gl", "glcore"})
+        self.assertEqual(self.reg.commands["glMystery"].apis, set())
+
+    def test_core_enum_name_preferred(self):
+        values = dict((v, n) for n, v in reversed(emit_c.enum_values(self.reg, "GLenum")))
+        self.assertEqual(values[0x8D40], "GL_FRAMEBUFFER")
+
+    def test_wrapper_text(self):
+        c = self.reg.commands["glGenBuffers"]
+        plans = ([classify.param_plan(c, p, self.ann) for p in c.params], None)
+        text = "\n".join(emit_c.wrapper(c, plans, 7, set(), None, None, None))
+        self.assertIn('const gt_func_sig gtfn_glGenBuffers = {7, "glGenBuffers", 2', text)
+        # the output array is written after the real call, in the leave event
+        self.assertLess(text.index("gt_real(n, buffers);\n    at_writer_begin_leave"),
+                        text.index("at_writer_begin_arg(gt_w, 1);"))
+
+
+class AnnotationFile(unittest.TestCase):
+    def test_duplicate_param_is_an_error(self):
+        tmp = tempfile.mkdtemp()
+        path = write(tmp, "a.txt", "param glFoo.x pointer\nparam glFoo.x string\n")
+        with self.assertRaises(SystemExit) as e:
+            annotations.load(path)
+        self.assertIn("a.txt:2", str(e.exception))
+
+    def test_unknown_line_is_an_error(self):
+        tmp = tempfile.mkdtemp()
+        with self.assertRaises(SystemExit):
+            annotations.load(write(tmp, "a.txt", "frobnicate glFoo\n"))
+
+    def test_hooks_keep_file_order(self):
+        tmp = tempfile.mkdtemp()
+        ann = annotations.load(write(tmp, "a.txt", "prehook glDraw a\nprehook glDraw b\n"))
+        self.assertEqual(ann.prehooks["glDraw"], ["a", "b"])
+
+
+class RealRegistry(unittest.TestCase):
+    """The project's real inputs: every command classified."""
+
+    def test_every_command_is_classified(self):
+        import gen_wrappers
+        reg, ann = gen_wrappers.load(REGISTRY_DIR)
+        plans = gen_wrappers.plan_all(reg, ann)
+        self.assertEqual(len(plans), len(reg.commands))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and not sys.argv[1].startswith("-"):
+        REGISTRY_DIR = sys.argv.pop(1)
+    unittest.main(verbosity=1)
