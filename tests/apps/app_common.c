@@ -93,6 +93,14 @@ void app_parse_options(int argc, char **argv, struct app_options *opt)
     }
 }
 
+Display *app_open_display(const char *tag)
+{
+    Display *dpy = XOpenDisplay(NULL);
+    if (!dpy)
+        fprintf(stderr, "%s: cannot open X display (is DISPLAY set?)\n", tag);
+    return dpy;
+}
+
 Window app_create_window(Display *dpy, const XVisualInfo *vi, const char *title)
 {
     Window root = RootWindow(dpy, vi->screen);
@@ -134,6 +142,16 @@ void app_destroy_window(Display *dpy, Window win)
     XDestroyWindow(dpy, win);
     if (cmap)
         XFreeColormap(dpy, cmap);
+}
+
+int app_frame_buffer(const char *tag, const struct app_options *opt, uint8_t **pixels)
+{
+    *pixels = opt->save_prefix ? malloc((size_t)APP_WIDTH * APP_HEIGHT * 4) : NULL;
+    if (opt->save_prefix && !*pixels) {
+        fprintf(stderr, "%s: out of memory\n", tag);
+        return -1;
+    }
+    return 0;
 }
 
 int app_save_frame(const char *prefix, unsigned frame, const uint8_t *rgba)

@@ -1,5 +1,5 @@
 /* Shared pieces of the deterministic demo apps (gl33_demo, es2_demo): command-line options,
- * the X11 window, frame saving and a few column-major 4x4 matrix helpers. No GL calls here:
+ * the X display and window, frame saving and a few column-major 4x4 matrix helpers. No GL calls here:
  * each app does its own glReadPixels and hands the pixels to app_save_frame. */
 #ifndef GLTRACE_APPS_APP_COMMON_H
 #define GLTRACE_APPS_APP_COMMON_H
@@ -32,10 +32,18 @@ extern const char *app_extra_usage;
  * taken too: use --save=PREFIX for such a prefix.) */
 int app_take_flag(int *argc, char **argv, const char *flag);
 
+/* XOpenDisplay(NULL); on failure prints "TAG: cannot open X display (is DISPLAY set?)" on
+ * stderr and returns NULL. */
+Display *app_open_display(const char *tag);
+
 /* Creates, maps and waits for a fixed-size APP_WIDTH x APP_HEIGHT window with the given visual.
  * Returns 0 on failure (message on stderr). */
 Window app_create_window(Display *dpy, const XVisualInfo *vi, const char *title);
 void app_destroy_window(Display *dpy, Window win);
+
+/* The pixels buffer of --save (APP_WIDTH x APP_HEIGHT x 4 bytes) into *pixels, or NULL
+ * without --save. Returns 0, or -1 when out of memory ("TAG: out of memory" on stderr). */
+int app_frame_buffer(const char *tag, const struct app_options *opt, uint8_t **pixels);
 
 /* Writes `rgba` (APP_WIDTH x APP_HEIGHT, tightly packed RGBA8, bottom-up rows as glReadPixels
  * returns them) to PREFIX%010u.png (frame = the app's 0-based frame index) as an RGB PNG with

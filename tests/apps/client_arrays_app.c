@@ -36,6 +36,8 @@
 #include <string.h>
 
 #include "app_common.h"
+#include "gl_util.h"
+#include "glx_util.h"
 
 #define STRIPS 3
 #define STRIP_QUADS 4
@@ -67,49 +69,6 @@ struct ff_vertex {
     float pad[1]; /* stride 16: the array is not tightly packed */
 };
 
-static GLuint compile_shader(GLenum type, const char *src)
-{
-    GLuint s = glCreateShader(type);
-    glShaderSource(s, 1, &src, NULL);
-    glCompileShader(s);
-    GLint ok = GL_FALSE;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[1024] = "";
-        glGetShaderInfoLog(s, sizeof log, NULL, log);
-        fprintf(stderr, "client_arrays_app: shader compile failed: %s\n", log);
-        return 0;
-    }
-    return s;
-}
-
-static GLuint build_program(void)
-{
-    GLuint vs = compile_shader(GL_VERTEX_SHADER, vertex_src);
-    GLuint fs = compile_shader(GL_FRAGMENT_SHADER, fragment_src);
-    if (!vs || !fs)
-        return 0;
-    GLuint prog = glCreateProgram();
-    glAttachShader(prog, vs);
-    glAttachShader(prog, fs);
-    glBindAttribLocation(prog, 0, "a_pos");
-    glBindAttribLocation(prog, 1, "a_color");
-    glBindAttribLocation(prog, 2, "a_offset");
-    glBindAttribLocation(prog, 3, "a_inst");
-    glLinkProgram(prog);
-    glDeleteShader(vs);
-    glDeleteShader(fs);
-    GLint ok = GL_FALSE;
-    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[1024] = "";
-        glGetProgramInfoLog(prog, sizeof log, NULL, log);
-        fprintf(stderr, "client_arrays_app: program link failed: %s\n", log);
-        return 0;
-    }
-    return prog;
-}
-
 /* The strips of quads for frame t, and their indices with restart indices between. */
 static void build_strips(struct ff_vertex *v, GLushort *idx, size_t *nidx, unsigned frame)
 {
@@ -138,13 +97,7 @@ static void build_strips(struct ff_vertex *v, GLushort *idx, size_t *nidx, unsig
 
 static int check_error(const char *what, unsigned frame)
 {
-    GLenum err = glGetError();
-    if (err != GL_NO_ERROR) {
-        fprintf(stderr, "client_arrays_app: GL error 0x%04x after %s in frame %u\n", err, what,
-                frame);
-        return 1;
-    }
-    return 0;
+    return app_check_gl_error("client_arrays_app", what, frame);
 }
 
 int main(int argc, char **argv)
@@ -152,11 +105,9 @@ int main(int argc, char **argv)
     struct app_options opt;
     app_parse_options(argc, argv, &opt);
 
-    Display *dpy = XOpenDisplay(NULL);
-    if (!dpy) {
-        fprintf(stderr, "client_arrays_app: cannot open X display (is DISPLAY set?)\n");
+    Display *dpy = app_open_display("client_arrays_app");
+    if (!dpy)
         return 1;
-    }
     int visual_attribs[] = {GLX_RGBA, GLX_RED_SIZE, 8, GLX_GREEN_SIZE, 8, GLX_BLUE_SIZE, 8,
                             GLX_DOUBLEBUFFER, None};
     XVisualInfo *vi = glXChooseVisual(dpy, DefaultScreen(dpy), visual_attribs);
@@ -185,13 +136,12 @@ int main(int argc, char **argv)
     }
 
     if (opt.warmup) {
-        glViewport(0, 0, APP_WIDTH, APP_HEIGHT);
-        glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
-        glClear(GL_COLOR_BUFFER_BIT);
+        app_warmup_clear(GL_COLOR_BUFFER_BIT);
         glXSwapBuffers(dpy, win);
     }
 
-    GLuint prog = build_program();
+    static const char *const attribs[] = {"a_pos", "a_color", "a_offset", "a_inst", NULL};
+    GLuint prog = app_build_program("client_arrays_app", vertex_src, fragment_src, attribs);
     if (!prog)
         return 1;
     GLint formats = -1, length = -1;
@@ -225,7 +175,9 @@ int main(int argc, char **argv)
     GLushort strip_idx[STRIPS * (STRIP_VERTS + 1)];
     float fan_pos[(FAN + 2) * 2], tri_pos[(FAN + 2) * 2];
     GLubyte fan_color[(FAN + 2) * 4];
-    GLubyte *pixels = opt.save_prefix ? malloc((size_t)APP_WIDTH * APP_HEIGHT * 4) : NULL;
+    uint8_t *pixels;
+    if (app_frame_buffer("client_arrays_app", &opt, &pixels) != 0)
+        return 1;
     int status = 0;
 
     glPrimitiveRestartIndex(0xFFFF);
@@ -330,13 +282,9 @@ int main(int argc, char **argv)
         if (status)
             break;
 
-        if (pixels) {
-            glPixelStorei(GL_PACK_ALIGNMENT, 1);
-            glReadPixels(0, 0, APP_WIDTH, APP_HEIGHT, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
-            if (app_save_frame(opt.save_prefix, frame, pixels) != 0) {
-                status = 1;
-                break;
-            }
+        if (pixels && app_read_frame(opt.save_prefix, frame, pixels) != 0) {
+            status = 1;
+            break;
         }
         glXSwapBuffers(dpy, win);
     }
@@ -345,9 +293,6 @@ int main(int argc, char **argv)
     glDeleteBuffers(1, &ebo);
     glDeleteBuffers(1, &vbo);
     glDeleteProgram(prog);
-    glXMakeCurrent(dpy, None, NULL);
-    glXDestroyContext(dpy, ctx);
-    app_destroy_window(dpy, win);
-    XCloseDisplay(dpy);
+    app_glx_close(dpy, win, ctx);
     return status;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "app_common.h"
+#include "gl_util.h"
 
 #define CHECKER_SIZE 32
 #define STAR_POINTS 5
@@ -43,49 +44,6 @@ static const char *fragment_src =
     "    gl_FragColor = texture2D(u_tex, v_uv) * u_color;\n"
     "}\n";
 
-static GLuint compile_shader(GLenum type, const char *src)
-{
-    GLuint s = glCreateShader(type);
-    glShaderSource(s, 1, &src, NULL);
-    glCompileShader(s);
-    GLint ok = GL_FALSE;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[1024] = "";
-        glGetShaderInfoLog(s, sizeof log, NULL, log);
-        fprintf(stderr, "es2_demo: shader compile failed: %s\n", log);
-        glDeleteShader(s);
-        return 0;
-    }
-    return s;
-}
-
-static GLuint build_program(void)
-{
-    GLuint vs = compile_shader(GL_VERTEX_SHADER, vertex_src);
-    GLuint fs = compile_shader(GL_FRAGMENT_SHADER, fragment_src);
-    if (!vs || !fs)
-        return 0;
-    GLuint prog = glCreateProgram();
-    glAttachShader(prog, vs);
-    glAttachShader(prog, fs);
-    glBindAttribLocation(prog, 0, "a_pos");
-    glBindAttribLocation(prog, 1, "a_uv");
-    glLinkProgram(prog);
-    glDeleteShader(vs);
-    glDeleteShader(fs);
-    GLint ok = GL_FALSE;
-    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[1024] = "";
-        glGetProgramInfoLog(prog, sizeof log, NULL, log);
-        fprintf(stderr, "es2_demo: program link failed: %s\n", log);
-        glDeleteProgram(prog);
-        return 0;
-    }
-    return prog;
-}
-
 static GLuint make_checker_texture(void)
 {
     static GLubyte pixels[CHECKER_SIZE * CHECKER_SIZE * 4];
@@ -98,17 +56,7 @@ static GLuint make_checker_texture(void)
             p[2] = on ? 250 : (GLubyte)(200 - 4 * x);
             p[3] = 255;
         }
-    GLuint tex;
-    glGenTextures(1, &tex);
-    glBindTexture(GL_TEXTURE_2D, tex);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, CHECKER_SIZE, CHECKER_SIZE, 0, GL_RGBA,
-                 GL_UNSIGNED_BYTE, pixels);
-    glGenerateMipmap(GL_TEXTURE_2D);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
-    return tex;
+    return app_repeat_texture(GL_RGBA, CHECKER_SIZE, pixels);
 }
 
 /* Interleaved x, y, u, v: the full-screen quad, then the star (centre + alternating tips). */
@@ -142,11 +90,9 @@ int main(int argc, char **argv)
     struct app_options opt;
     app_parse_options(argc, argv, &opt);
 
-    Display *xdpy = XOpenDisplay(NULL);
-    if (!xdpy) {
-        fprintf(stderr, "es2_demo: cannot open X display (is DISPLAY set?)\n");
+    Display *xdpy = app_open_display("es2_demo");
+    if (!xdpy)
         return 1;
-    }
     EGLDisplay dpy = eglGetDisplay((EGLNativeDisplayType)xdpy);
     EGLint egl_major = 0, egl_minor = 0;
     if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, &egl_major, &egl_minor)) {
@@ -205,13 +151,12 @@ int main(int argc, char **argv)
     }
 
     if (opt.warmup) {
-        glViewport(0, 0, APP_WIDTH, APP_HEIGHT);
-        glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
-        glClear(GL_COLOR_BUFFER_BIT);
+        app_warmup_clear(GL_COLOR_BUFFER_BIT);
         eglSwapBuffers(dpy, surface);
     }
 
-    GLuint prog = build_program();
+    static const char *const attribs[] = {"a_pos", "a_uv", NULL};
+    GLuint prog = app_build_program("es2_demo", vertex_src, fragment_src, attribs);
     if (!prog)
         return 1;
     GLint u_xform = glGetUniformLocation(prog, "u_xform");
@@ -242,11 +187,9 @@ int main(int argc, char **argv)
     glUniform1i(u_tex, 0);
     glViewport(0, 0, APP_WIDTH, APP_HEIGHT);
 
-    GLubyte *pixels = opt.save_prefix ? malloc((size_t)APP_WIDTH * APP_HEIGHT * 4) : NULL;
-    if (opt.save_prefix && !pixels) {
-        fprintf(stderr, "es2_demo: out of memory\n");
+    uint8_t *pixels;
+    if (app_frame_buffer("es2_demo", &opt, &pixels) != 0)
         return 1;
-    }
 
     const float aspect = (float)APP_HEIGHT / APP_WIDTH; /* keeps the stars round */
     int status = 0;
@@ -281,19 +224,10 @@ int main(int argc, char **argv)
             glDrawElements(GL_TRIANGLES, N_STAR_INDICES, GL_UNSIGNED_SHORT, (const void *)0);
         }
 
-        GLenum err = glGetError();
-        if (err != GL_NO_ERROR) {
-            fprintf(stderr, "es2_demo: GL error 0x%04x in frame %u\n", err, frame);
+        if (app_check_gl_error("es2_demo", NULL, frame) ||
+            (pixels && app_read_frame(opt.save_prefix, frame, pixels) != 0)) {
             status = 1;
             break;
-        }
-        if (pixels) {
-            glPixelStorei(GL_PACK_ALIGNMENT, 1);
-            glReadPixels(0, 0, APP_WIDTH, APP_HEIGHT, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
-            if (app_save_frame(opt.save_prefix, frame, pixels) != 0) {
-                status = 1;
-                break;
-            }
         }
         if (!eglSwapBuffers(dpy, surface)) {
             fprintf(stderr, "es2_demo: eglSwapBuffers failed (0x%x)\n", (unsigned)eglGetError());

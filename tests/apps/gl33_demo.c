@@ -24,6 +24,8 @@
 #include <string.h>
 
 #include "app_common.h"
+#include "gl_util.h"
+#include "glx_util.h"
 
 #define FBO_SIZE 128
 #define CHECKER_SIZE 64
@@ -89,47 +91,6 @@ static void build_cube(struct vertex v[24], GLushort idx[36])
     }
 }
 
-static GLuint compile_shader(GLenum type, const char *src)
-{
-    GLuint s = glCreateShader(type);
-    glShaderSource(s, 1, &src, NULL);
-    glCompileShader(s);
-    GLint ok = GL_FALSE;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[1024] = "";
-        glGetShaderInfoLog(s, sizeof log, NULL, log);
-        fprintf(stderr, "gl33_demo: shader compile failed: %s\n", log);
-        glDeleteShader(s);
-        return 0;
-    }
-    return s;
-}
-
-static GLuint build_program(void)
-{
-    GLuint vs = compile_shader(GL_VERTEX_SHADER, vertex_src);
-    GLuint fs = compile_shader(GL_FRAGMENT_SHADER, fragment_src);
-    if (!vs || !fs)
-        return 0;
-    GLuint prog = glCreateProgram();
-    glAttachShader(prog, vs);
-    glAttachShader(prog, fs);
-    glLinkProgram(prog);
-    glDeleteShader(vs);
-    glDeleteShader(fs);
-    GLint ok = GL_FALSE;
-    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[1024] = "";
-        glGetProgramInfoLog(prog, sizeof log, NULL, log);
-        fprintf(stderr, "gl33_demo: program link failed: %s\n", log);
-        glDeleteProgram(prog);
-        return 0;
-    }
-    return prog;
-}
-
 /* The texels of the checkerboard: frame < 0 gives the initial pattern (glTexImage2D), frame
  * >= 0 the pattern --thread's worker writes before that frame (squares shifting by 2 texels a
  * frame, colours cycling with the frame index). */
@@ -158,35 +119,7 @@ static GLuint make_checker_texture(void)
 {
     static uint8_t pixels[CHECKER_SIZE * CHECKER_SIZE * 4];
     checker_pixels(pixels, -1);
-    GLuint tex;
-    glGenTextures(1, &tex);
-    glBindTexture(GL_TEXTURE_2D, tex);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, CHECKER_SIZE, CHECKER_SIZE, 0, GL_RGBA,
-                 GL_UNSIGNED_BYTE, pixels);
-    glGenerateMipmap(GL_TEXTURE_2D);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
-    return tex;
-}
-
-static int ctx_error;
-static int on_x_error(Display *dpy, XErrorEvent *ev)
-{
-    (void)dpy;
-    (void)ev;
-    ctx_error = 1;
-    return 0;
-}
-
-static int has_extension(const char *list, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *p = list; p && (p = strstr(p, name)); p += n)
-        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-            return 1;
-    return 0;
+    return app_repeat_texture(GL_RGBA8, CHECKER_SIZE, pixels);
 }
 
 /* --thread: the second thread and its hand-over with the main one. `turn` says whose turn it
@@ -198,7 +131,6 @@ struct worker {
     GLXFBConfig config;
     GLXContext share;
     PFNGLXCREATECONTEXTATTRIBSARBPROC create_context;
-    const int *ctx_attribs;
     GLuint texture; /* the checkerboard, set before the first CMD_FRAME */
     pthread_t thread;
     pthread_mutex_t lock;
@@ -217,14 +149,10 @@ static int worker_setup(struct worker *w, GLXContext *ctx, GLXPbuffer *pb)
         fprintf(stderr, "gl33_demo: worker: glXCreatePbuffer failed\n");
         return -1;
     }
-    ctx_error = 0;
-    int (*old_handler)(Display *, XErrorEvent *) = XSetErrorHandler(on_x_error);
-    *ctx = w->create_context(w->dpy, w->config, w->share, True, w->ctx_attribs);
-    XSync(w->dpy, False);
-    XSetErrorHandler(old_handler);
-    if (!*ctx || ctx_error) {
+    *ctx = app_glx_create_context(w->dpy, w->create_context, w->config, w->share,
+                                  app_glx_core33_attribs);
+    if (!*ctx) {
         fprintf(stderr, "gl33_demo: worker: cannot create a shared 3.3 core context\n");
-        *ctx = NULL;
         return -1;
     }
     if (!glXMakeContextCurrent(w->dpy, *pb, *pb, *ctx)) {
@@ -317,22 +245,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "gl33_demo: XInitThreads failed\n");
         return 1;
     }
-    Display *dpy = XOpenDisplay(NULL);
-    if (!dpy) {
-        fprintf(stderr, "gl33_demo: cannot open X display (is DISPLAY set?)\n");
+    Display *dpy = app_open_display("gl33_demo");
+    if (!dpy)
         return 1;
-    }
-    int screen = DefaultScreen(dpy);
     int glx_major = 0, glx_minor = 0;
     if (!glXQueryVersion(dpy, &glx_major, &glx_minor) || glx_major < 1 ||
         (glx_major == 1 && glx_minor < 3)) {
         fprintf(stderr, "gl33_demo: GLX 1.3 or later needed\n");
-        return 1;
-    }
-    const char *glx_exts = glXQueryExtensionsString(dpy, screen);
-    if (!has_extension(glx_exts, "GLX_ARB_create_context") ||
-        !has_extension(glx_exts, "GLX_ARB_create_context_profile")) {
-        fprintf(stderr, "gl33_demo: GLX_ARB_create_context(_profile) not supported\n");
         return 1;
     }
 
@@ -349,57 +268,21 @@ int main(int argc, char **argv)
         GLX_DOUBLEBUFFER, True,
         None,
     };
-    int n_configs = 0;
-    GLXFBConfig *configs = glXChooseFBConfig(dpy, screen, fb_attribs, &n_configs);
-    if (!configs || n_configs == 0) {
-        fprintf(stderr, "gl33_demo: no suitable GLXFBConfig\n");
-        return 1;
-    }
-    GLXFBConfig config = configs[0]; /* sorted best first; single-sampled ones come first */
-    XFree(configs);
-    XVisualInfo *vi = glXGetVisualFromFBConfig(dpy, config);
-    if (!vi) {
-        fprintf(stderr, "gl33_demo: GLXFBConfig has no X visual\n");
-        return 1;
-    }
-    Window win = app_create_window(dpy, vi, "gl33_demo");
-    XFree(vi);
+    GLXFBConfig config;
+    Window win = app_glx_window(dpy, fb_attribs, "gl33_demo", &config);
     if (!win)
         return 1;
-
-    PFNGLXCREATECONTEXTATTRIBSARBPROC create_context = (PFNGLXCREATECONTEXTATTRIBSARBPROC)
-        glXGetProcAddressARB((const GLubyte *)"glXCreateContextAttribsARB");
-    if (!create_context) {
-        fprintf(stderr, "gl33_demo: glXCreateContextAttribsARB not available\n");
+    PFNGLXCREATECONTEXTATTRIBSARBPROC create_context;
+    GLXContext ctx = app_glx_core33_context(dpy, win, config, "gl33_demo", &create_context);
+    if (!ctx)
         return 1;
-    }
-    static const int ctx_attribs[] = {
-        GLX_CONTEXT_MAJOR_VERSION_ARB, 3,
-        GLX_CONTEXT_MINOR_VERSION_ARB, 3,
-        GLX_CONTEXT_PROFILE_MASK_ARB, GLX_CONTEXT_CORE_PROFILE_BIT_ARB,
-        None,
-    };
-    int (*old_handler)(Display *, XErrorEvent *) = XSetErrorHandler(on_x_error);
-    GLXContext ctx = create_context(dpy, config, NULL, True, ctx_attribs);
-    XSync(dpy, False);
-    XSetErrorHandler(old_handler);
-    if (!ctx || ctx_error) {
-        fprintf(stderr, "gl33_demo: cannot create an OpenGL 3.3 core profile context\n");
-        return 1;
-    }
-    if (!glXMakeCurrent(dpy, win, ctx)) {
-        fprintf(stderr, "gl33_demo: glXMakeCurrent failed\n");
-        return 1;
-    }
 
     if (opt.warmup) {
-        glViewport(0, 0, APP_WIDTH, APP_HEIGHT);
-        glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
-        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+        app_warmup_clear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
         glXSwapBuffers(dpy, win);
     }
 
-    GLuint prog = build_program();
+    GLuint prog = app_build_program("gl33_demo", vertex_src, fragment_src, NULL);
     if (!prog)
         return 1;
     GLint u_mvp = glGetUniformLocation(prog, "u_mvp");
@@ -438,7 +321,6 @@ int main(int argc, char **argv)
         worker.config = config;
         worker.share = ctx;
         worker.create_context = create_context;
-        worker.ctx_attribs = ctx_attribs;
         worker.texture = checker;
         worker.turn = TURN_MAIN;
         pthread_mutex_init(&worker.lock, NULL);
@@ -483,11 +365,9 @@ int main(int argc, char **argv)
     glEnable(GL_DEPTH_TEST);
     glEnable(GL_CULL_FACE);
 
-    uint8_t *pixels = opt.save_prefix ? malloc((size_t)APP_WIDTH * APP_HEIGHT * 4) : NULL;
-    if (opt.save_prefix && !pixels) {
-        fprintf(stderr, "gl33_demo: out of memory\n");
+    uint8_t *pixels;
+    if (app_frame_buffer("gl33_demo", &opt, &pixels) != 0)
         return 1;
-    }
 
     int status = 0;
     for (unsigned frame = 0; frame < opt.frames; frame++) {
@@ -533,19 +413,10 @@ int main(int argc, char **argv)
         glUniform4f(u_tint, 1.0f, 0.9f + 0.02f * (float)(frame % 5), 0.95f, 1.0f);
         glDrawElements(GL_TRIANGLES, 36, GL_UNSIGNED_SHORT, (const void *)0);
 
-        GLenum err = glGetError();
-        if (err != GL_NO_ERROR) {
-            fprintf(stderr, "gl33_demo: GL error 0x%04x in frame %u\n", err, frame);
+        if (app_check_gl_error("gl33_demo", NULL, frame) ||
+            (pixels && app_read_frame(opt.save_prefix, frame, pixels) != 0)) {
             status = 1;
             break;
-        }
-        if (pixels) {
-            glPixelStorei(GL_PACK_ALIGNMENT, 1);
-            glReadPixels(0, 0, APP_WIDTH, APP_HEIGHT, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
-            if (app_save_frame(opt.save_prefix, frame, pixels) != 0) {
-                status = 1;
-                break;
-            }
         }
         glXSwapBuffers(dpy, win);
     }
@@ -564,9 +435,6 @@ int main(int argc, char **argv)
     glDeleteBuffers(1, &vbo);
     glDeleteVertexArrays(1, &vao);
     glDeleteProgram(prog);
-    glXMakeCurrent(dpy, None, NULL);
-    glXDestroyContext(dpy, ctx);
-    app_destroy_window(dpy, win);
-    XCloseDisplay(dpy);
+    app_glx_close(dpy, win, ctx);
     return status;
 }

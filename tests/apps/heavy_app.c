@@ -30,6 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gl_util.h"
+
 enum { IMM_VERTS = 2400, UNIFORMS = 400, SUBDATA = 200, BUF_FLOATS = SUBDATA * 16 };
 
 static Display *dpy;
@@ -65,12 +67,8 @@ static GLuint make_program(void)
     const char *srcs[2] = {vs_src, fs_src};
     GLenum types[2] = {GL_VERTEX_SHADER, GL_FRAGMENT_SHADER};
     for (int i = 0; i < 2; ++i) {
-        GLuint s = glCreateShader(types[i]);
-        glShaderSource(s, 1, &srcs[i], NULL);
-        glCompileShader(s);
-        GLint ok = 0;
-        glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-        if (!ok)
+        GLuint s = app_compile_shader("heavy_app", types[i], srcs[i]);
+        if (!s)
             die("shader compilation failed");
         glAttachShader(p, s);
         glDeleteShader(s);

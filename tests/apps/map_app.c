@@ -36,6 +36,8 @@
 #include <string.h>
 
 #include "app_common.h"
+#include "gl_util.h"
+#include "glx_util.h"
 
 #ifndef GL_MAP_PERSISTENT_BIT
 #define GL_MAP_PERSISTENT_BIT 0x0040
@@ -127,43 +129,6 @@ static void wave(struct vertex *v, int k, unsigned frame)
     }
 }
 
-static GLuint compile_shader(GLenum type, const char *src)
-{
-    GLuint s = glCreateShader(type);
-    glShaderSource(s, 1, &src, NULL);
-    glCompileShader(s);
-    GLint ok = GL_FALSE;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[1024] = "";
-        glGetShaderInfoLog(s, sizeof log, NULL, log);
-        fprintf(stderr, "map_app: shader compile failed: %s\n", log);
-        return 0;
-    }
-    return s;
-}
-
-static GLuint build_program(void)
-{
-    GLuint vs = compile_shader(GL_VERTEX_SHADER, vertex_src);
-    GLuint fs = compile_shader(GL_FRAGMENT_SHADER, fragment_src);
-    if (!vs || !fs)
-        return 0;
-    GLuint prog = glCreateProgram();
-    glAttachShader(prog, vs);
-    glAttachShader(prog, fs);
-    glLinkProgram(prog);
-    glDeleteShader(vs);
-    glDeleteShader(fs);
-    GLint ok = GL_FALSE;
-    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        fprintf(stderr, "map_app: program link failed\n");
-        return 0;
-    }
-    return prog;
-}
-
 /* A VAO reading struct vertex from vbo. */
 static GLuint make_vao(GLuint vbo)
 {
@@ -178,24 +143,6 @@ static GLuint make_vao(GLuint vbo)
     glEnableVertexAttribArray(0);
     glEnableVertexAttribArray(1);
     return vao;
-}
-
-static int ctx_error;
-static int on_x_error(Display *dpy, XErrorEvent *ev)
-{
-    (void)dpy;
-    (void)ev;
-    ctx_error = 1;
-    return 0;
-}
-
-static int has_extension(const char *list, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *p = list; p && (p = strstr(p, name)); p += n)
-        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-            return 1;
-    return 0;
 }
 
 static int has_gl_extension(const char *name)
@@ -213,66 +160,24 @@ int main(int argc, char **argv)
     struct app_options opt;
     app_parse_options(argc, argv, &opt);
 
-    Display *dpy = XOpenDisplay(NULL);
-    if (!dpy) {
-        fprintf(stderr, "map_app: cannot open X display (is DISPLAY set?)\n");
+    Display *dpy = app_open_display("map_app");
+    if (!dpy)
         return 1;
-    }
-    int screen = DefaultScreen(dpy);
-    const char *glx_exts = glXQueryExtensionsString(dpy, screen);
-    if (!has_extension(glx_exts, "GLX_ARB_create_context") ||
-        !has_extension(glx_exts, "GLX_ARB_create_context_profile")) {
-        fprintf(stderr, "map_app: GLX_ARB_create_context(_profile) not supported\n");
-        return 1;
-    }
     static const int fb_attribs[] = {
         GLX_X_RENDERABLE, True, GLX_DRAWABLE_TYPE, GLX_WINDOW_BIT, GLX_RENDER_TYPE, GLX_RGBA_BIT,
         GLX_X_VISUAL_TYPE, GLX_TRUE_COLOR, GLX_RED_SIZE, 8, GLX_GREEN_SIZE, 8, GLX_BLUE_SIZE, 8,
         GLX_DEPTH_SIZE, 24, GLX_DOUBLEBUFFER, True, None,
     };
-    int n_configs = 0;
-    GLXFBConfig *configs = glXChooseFBConfig(dpy, screen, fb_attribs, &n_configs);
-    if (!configs || n_configs == 0) {
-        fprintf(stderr, "map_app: no suitable GLXFBConfig\n");
-        return 1;
-    }
-    GLXFBConfig config = configs[0];
-    XFree(configs);
-    XVisualInfo *vi = glXGetVisualFromFBConfig(dpy, config);
-    if (!vi) {
-        fprintf(stderr, "map_app: GLXFBConfig has no X visual\n");
-        return 1;
-    }
-    Window win = app_create_window(dpy, vi, "map_app");
-    XFree(vi);
+    GLXFBConfig config;
+    Window win = app_glx_window(dpy, fb_attribs, "map_app", &config);
     if (!win)
         return 1;
-    PFNGLXCREATECONTEXTATTRIBSARBPROC create_context = (PFNGLXCREATECONTEXTATTRIBSARBPROC)
-        glXGetProcAddressARB((const GLubyte *)"glXCreateContextAttribsARB");
-    if (!create_context) {
-        fprintf(stderr, "map_app: glXCreateContextAttribsARB not available\n");
+    PFNGLXCREATECONTEXTATTRIBSARBPROC create_context;
+    GLXContext ctx = app_glx_core33_context(dpy, win, config, "map_app", &create_context);
+    if (!ctx)
         return 1;
-    }
-    static const int ctx_attribs[] = {
-        GLX_CONTEXT_MAJOR_VERSION_ARB, 3, GLX_CONTEXT_MINOR_VERSION_ARB, 3,
-        GLX_CONTEXT_PROFILE_MASK_ARB, GLX_CONTEXT_CORE_PROFILE_BIT_ARB, None,
-    };
-    int (*old_handler)(Display *, XErrorEvent *) = XSetErrorHandler(on_x_error);
-    GLXContext ctx = create_context(dpy, config, NULL, True, ctx_attribs);
-    XSync(dpy, False);
-    XSetErrorHandler(old_handler);
-    if (!ctx || ctx_error) {
-        fprintf(stderr, "map_app: cannot create an OpenGL 3.3 core profile context\n");
-        return 1;
-    }
-    if (!glXMakeCurrent(dpy, win, ctx)) {
-        fprintf(stderr, "map_app: glXMakeCurrent failed\n");
-        return 1;
-    }
     if (opt.warmup) {
-        glViewport(0, 0, APP_WIDTH, APP_HEIGHT);
-        glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
-        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+        app_warmup_clear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
         glXSwapBuffers(dpy, win);
     }
     static const char *const needed[] = {"GL_ARB_buffer_storage", "GL_ARB_direct_state_access",
@@ -299,7 +204,7 @@ int main(int argc, char **argv)
         !unmap_named_buffer || !memory_barrier)
         return 1;
 
-    GLuint prog = build_program();
+    GLuint prog = app_build_program("map_app", vertex_src, fragment_src, NULL);
     if (!prog)
         return 1;
 
@@ -341,11 +246,9 @@ int main(int argc, char **argv)
     for (int k = 0; k < N_OBJ; k++)
         vao[k] = make_vao(vbo[k]);
 
-    uint8_t *pixels = opt.save_prefix ? malloc((size_t)APP_WIDTH * APP_HEIGHT * 4) : NULL;
-    if (opt.save_prefix && !pixels) {
-        fprintf(stderr, "map_app: out of memory\n");
+    uint8_t *pixels;
+    if (app_frame_buffer("map_app", &opt, &pixels) != 0)
         return 1;
-    }
     glUseProgram(prog);
     glViewport(0, 0, APP_WIDTH, APP_HEIGHT);
 
@@ -466,19 +369,10 @@ int main(int argc, char **argv)
         if (r)
             glUnmapBuffer(GL_ARRAY_BUFFER);
 
-        GLenum err = glGetError();
-        if (err != GL_NO_ERROR) {
-            fprintf(stderr, "map_app: GL error 0x%04x in frame %u\n", err, frame);
+        if (app_check_gl_error("map_app", NULL, frame) ||
+            (pixels && app_read_frame(opt.save_prefix, frame, pixels) != 0)) {
             status = 1;
             break;
-        }
-        if (pixels) {
-            glPixelStorei(GL_PACK_ALIGNMENT, 1);
-            glReadPixels(0, 0, APP_WIDTH, APP_HEIGHT, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
-            if (app_save_frame(opt.save_prefix, frame, pixels) != 0) {
-                status = 1;
-                break;
-            }
         }
         glXSwapBuffers(dpy, win);
     }
@@ -494,9 +388,6 @@ int main(int argc, char **argv)
     glDeleteVertexArrays(N_OBJ, vao);
     glDeleteBuffers(N_OBJ, vbo);
     glDeleteProgram(prog);
-    glXMakeCurrent(dpy, None, NULL);
-    glXDestroyContext(dpy, ctx);
-    app_destroy_window(dpy, win);
-    XCloseDisplay(dpy);
+    app_glx_close(dpy, win, ctx);
     return status;
 }

@@ -19,6 +19,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+# shellcheck source=tests/xvfb.sh
+. "$here/../xvfb.sh"
 
 runs=7
 out=
@@ -50,12 +52,9 @@ for t in apitrace python3; do
 done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gltrace-bench.XXXXXX")
-xvfb_pid=
+XVFB_PID=
 cleanup() {
-  if [ -n "$xvfb_pid" ]; then
-    kill "$xvfb_pid" 2>/dev/null || true
-    wait "$xvfb_pid" 2>/dev/null || true
-  fi
+  xvfb_stop
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -75,23 +74,7 @@ if [ "$record" = 1 ]; then
   for t in Xvfb glxgears es2gears_x11 glmark2; do
     command -v "$t" >/dev/null || { echo "bench_dump: -r needs '$t'" >&2; exit 2; }
   done
-  for n in $(seq 90 150); do
-    [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ] && continue
-    Xvfb ":$n" -screen 0 1024x768x24 -nolisten tcp >/dev/null 2>&1 &
-    pid=$!
-    for _ in $(seq 100); do
-      [ -S "/tmp/.X11-unix/X$n" ] && break
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.1
-    done
-    if [ -S "/tmp/.X11-unix/X$n" ] && kill -0 "$pid" 2>/dev/null; then
-      xvfb_pid=$pid
-      export DISPLAY=":$n"
-      break
-    fi
-    kill "$pid" 2>/dev/null || true
-  done
-  [ -n "$xvfb_pid" ] || { echo "bench_dump: could not start Xvfb" >&2; exit 2; }
+  xvfb_spawn 1024x768x24 || { echo "bench_dump: could not start Xvfb" >&2; exit 2; }
   export LIBGL_ALWAYS_SOFTWARE=1
   echo "bench_dump: recording traces on $DISPLAY ..." >&2
   timeout -s INT 3 apitrace trace -o "$work/rec_glxgears.trace" glxgears >/dev/null 2>&1 || true

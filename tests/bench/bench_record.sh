@@ -21,6 +21,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+# shellcheck source=tests/xvfb.sh
+. "$here/../xvfb.sh"
 
 runs=5
 frames=600
@@ -52,35 +54,15 @@ for t in apitrace Xvfb python3; do
 done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gltrace-bench-record.XXXXXX")
-xvfb_pid=
+XVFB_PID=
 cleanup() {
-  if [ -n "$xvfb_pid" ]; then
-    kill "$xvfb_pid" 2>/dev/null || true
-    wait "$xvfb_pid" 2>/dev/null || true
-  fi
+  xvfb_stop
   rm -rf "$work"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-for n in $(seq 90 150); do
-  [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ] && continue
-  Xvfb ":$n" -screen 0 640x480x24 -nolisten tcp >/dev/null 2>&1 &
-  pid=$!
-  for _ in $(seq 100); do
-    [ -S "/tmp/.X11-unix/X$n" ] && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if [ -S "/tmp/.X11-unix/X$n" ] && kill -0 "$pid" 2>/dev/null; then
-    xvfb_pid=$pid
-    export DISPLAY=":$n"
-    break
-  fi
-  kill "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-done
-[ -n "$xvfb_pid" ] || { echo "bench_record: could not start Xvfb" >&2; exit 2; }
+xvfb_spawn 640x480x24 || { echo "bench_record: could not start Xvfb" >&2; exit 2; }
 export LIBGL_ALWAYS_SOFTWARE=1
 unset GLTRACE_OUTPUT GLTRACE_OUTPUT_READY TRACE_FILE || true
 

@@ -37,37 +37,8 @@ require_file "$bin/../lib/libgltrace.so" "build libgltrace.so first (GLTRACE_REC
 require_tool apitrace Xvfb glxinfo cc timeout
 
 # ---- our own X server --------------------------------------------------------------
-xvfb_pid=
-display=
-for n in $(seq 90 150); do
-  [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ] && continue
-  Xvfb ":$n" -screen 0 640x480x24 -nolisten tcp >"$WORK/xvfb.$n.log" 2>&1 &
-  pid=$!
-  for _ in $(seq 100); do
-    [ -S "/tmp/.X11-unix/X$n" ] && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if [ -S "/tmp/.X11-unix/X$n" ] && kill -0 "$pid" 2>/dev/null; then
-    xvfb_pid=$pid
-    display=":$n"
-    break
-  fi
-  kill "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-done
-[ -n "$xvfb_pid" ] || die "could not start Xvfb on any display :90..:150"
-(
-  while kill -0 $$ 2>/dev/null; do sleep 1; done
-  kill "$xvfb_pid" 2>/dev/null
-  rm -rf "$WORK"
-) >/dev/null 2>&1 </dev/null &
-watchdog_pid=$!
-it_on_exit "kill $xvfb_pid $watchdog_pid 2>/dev/null; wait $xvfb_pid $watchdog_pid 2>/dev/null"
-echo "crash_safety: Xvfb on $display (pid $xvfb_pid)"
-export DISPLAY=$display
-export LIBGL_ALWAYS_SOFTWARE=1
-unset WAYLAND_DISPLAY GLTRACE_OUTPUT GLTRACE_OUTPUT_READY || true
+start_xvfb 640x480x24
+unset GLTRACE_OUTPUT_READY || true
 
 # ---- the test programs -------------------------------------------------------------
 src="$WORK/src"

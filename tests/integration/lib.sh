@@ -226,31 +226,17 @@ repack_vs_apitrace() {
   rm -f "$WORK/repacked.trace"
 }
 
-# start_xvfb: starts a private Xvfb on the first free display of :90..:150 and
+# shellcheck source=tests/xvfb.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../xvfb.sh"
+
+# start_xvfb [SCREEN]: starts a private Xvfb (xvfb_spawn, tests/xvfb.sh: the first free
+# display of :90..:150, -screen 0 SCREEN, default 1024x768x24, its log in $WORK) and
 # exports DISPLAY (and LIBGL_ALWAYS_SOFTWARE=1 for Mesa llvmpipe). The server is
 # stopped when the test ends, and by a watchdog even if the test is killed outright
 # (ctest's timeout).
 start_xvfb() {
-  local n pid
-  XVFB_PID=
-  for n in $(seq 90 150); do
-    { [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ]; } && continue
-    Xvfb ":$n" -screen 0 1024x768x24 -nolisten tcp >"$WORK/xvfb.$n.log" 2>&1 &
-    pid=$!
-    for _ in $(seq 100); do
-      [ -S "/tmp/.X11-unix/X$n" ] && break
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.1
-    done
-    if [ -S "/tmp/.X11-unix/X$n" ] && kill -0 "$pid" 2>/dev/null; then
-      XVFB_PID=$pid
-      export DISPLAY=":$n"
-      break
-    fi
-    kill "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  done
-  [ -n "$XVFB_PID" ] || die "could not start Xvfb on any display :90..:150"
+  xvfb_spawn "${1:-1024x768x24}" "$WORK" ||
+    die "could not start Xvfb on any display :90..:150"
   (
     while kill -0 $$ 2>/dev/null; do sleep 1; done
     kill "$XVFB_PID" 2>/dev/null
