@@ -13,6 +13,8 @@ class Annotations:
     skip: set = field(default_factory=set)         # functions not exported (see the file)
     hooks: dict = field(default_factory=dict)      # func -> [C functions called after the call]
     prehooks: dict = field(default_factory=dict)   # func -> [C functions called before it]
+    retrace: dict = field(default_factory=dict)    # func or func.param -> [[what, args...]] (replay
+                                                   # facts, read by gen_retrace.py only)
 
 
 def load(path):
@@ -42,6 +44,8 @@ def load(path):
                 if rest[1] in table.setdefault(rest[0], []):
                     raise SystemExit(f"{where}: {word} {rest[0]} {rest[1]} listed twice")
                 table[rest[0]].append(rest[1])  # several run in file order
+            elif word == "retrace" and len(rest) >= 2:
+                ann.retrace.setdefault(rest[0], []).append(rest[1:])
             elif word == "skip" and len(rest) == 1:
                 ann.skip.add(rest[0])
             else:

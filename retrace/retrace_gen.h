@@ -1,0 +1,68 @@
+/* The runtime of the generated GL replayers (specs/gen_retrace.py): what their code
+ * calls beyond retrace.h. Implemented in retrace/retrace_values.c (values, scratch,
+ * name and pointer maps, uniform locations) and retrace/retrace_memcpy.c (the fake
+ * memcpy and the buffer map hooks named by `retrace` lines in specs/annotations.txt). */
+#ifndef RETRACE_GEN_H
+#define RETRACE_GEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "retrace.h"
+
+typedef struct retrace_entry {
+    const char *name;
+    retrace_fn fn;
+} retrace_entry;
+
+/* The generated sorted table: every replayed GL function, plus "memcpy" (the fake
+ * call of mapped-buffer writes). NULL for names it lacks (GLX/EGL: the core's). */
+retrace_fn retrace_gl_lookup(const char *name);
+extern const unsigned retrace_gl_count;
+void retrace_memcpy(const gt_call *call);
+
+/* Scratch memory of the calling thread, valid until the next generated replayer of
+ * this thread starts (each starts with retrace_scratch_reset). Never NULL. */
+void *retrace_scratch(size_t size);
+void retrace_scratch_reset(void);
+
+/* Client memory the GL reads after the call (vertex arrays given as blobs): a copy that
+ * outlives the call, kept until enough later ones replace it (a draw's arrays are
+ * re-sent before each draw that reads them). Other values as retrace_pointer. */
+const void *retrace_pointer_keep(const gt_value *v);
+
+/* Outputs: the number of elements the trace recorded for V, or N if larger (N < 0
+ * counts as 0); and zeroed scratch that large (NULL where the trace has NULL). */
+size_t retrace_out_count(const gt_value *v, int64_t n);
+void *retrace_out(const gt_value *v, int64_t count, size_t elem_size);
+
+/* Arrays of object names: remapped into scratch (elements of elem_size bytes); the
+ * names GL created mapped from the traced ones; deleted names forgotten. */
+const void *retrace_map_names(const char *ns, const gt_value *v, size_t elem_size);
+void retrace_map_set_names(const char *ns, const gt_value *traced, const void *replayed,
+                           size_t elem_size, size_t n);
+void retrace_unmap_names(const char *ns, const gt_value *v);
+/* Ranges of consecutive names (display lists). */
+void retrace_map_range(const char *ns, const gt_value *traced, uint64_t replayed, int64_t range);
+void retrace_unmap_range(const char *ns, uint64_t traced, int64_t range);
+
+/* Uniform locations, per (replayed) program: unknown locations map to themselves. */
+int64_t retrace_location_get(uint64_t program, int64_t traced);
+void retrace_location_set(uint64_t program, int64_t traced, int64_t replayed);
+uint64_t retrace_current_program(void);
+
+/* Mapped regions with the buffer they belong to (key), for unmapping; a lookup of any
+ * address inside a region, with the bytes left in it. */
+void retrace_ptr_set_key(uint64_t traced, void *replayed, uint64_t size, uint64_t key);
+void retrace_ptr_del_key(uint64_t key);
+void *retrace_ptr_lookup(uint64_t traced, uint64_t *room);
+
+/* Hooks named in specs/annotations.txt (`retrace F hook FN`, `retrace F prehook FN`). */
+void retrace_hook_map_buffer(const gt_call *call, void *ret);
+void retrace_hook_map_buffer_range(const gt_call *call, void *ret);
+void retrace_hook_map_named_buffer(const gt_call *call, void *ret);
+void retrace_hook_map_named_buffer_range(const gt_call *call, void *ret);
+void retrace_hook_unmap_buffer(const gt_call *call, void *ret);
+void retrace_hook_unmap_named_buffer(const gt_call *call, void *ret);
+
+#endif
