@@ -236,6 +236,7 @@ typedef struct name_map {
 static const char *const namespaces[] = {
     "buffer", "texture", "framebuffer", "renderbuffer", "program", "shader", "vertex array",
     "query", "sampler", "transform feedback", "program pipeline", "display list", "sync",
+    "handleARB", /* GL_ARB_shader_objects: programs and shaders alike */
 };
 enum { NUM_NS = sizeof namespaces / sizeof *namespaces };
 static name_map maps[NUM_NS + 8];

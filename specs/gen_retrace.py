@@ -43,6 +43,20 @@ LOCATION_CMD = re.compile(r"^gl(Program)?Uniform")
 QUERY_CMD = re.compile(r"^gl(Get|Is|Are)[A-Z]")
 
 
+def name_ns(p):
+    """The namespace of the object names P holds, or "": gl.xml's class=, and the
+    handles of GL_ARB_shader_objects (GLhandleARB), which have no class=."""
+    if p.obj_class in NAME_CLASSES:
+        return p.obj_class
+    if p.base == "GLhandleARB":
+        return "handleARB"
+    return ""
+
+
+def is_program(p):
+    return p.obj_class == "program" or (p.base == "GLhandleARB" and p.name == "programObj")
+
+
 class Skip(Exception):
     """A command that is not replayed; the message says why."""
 
@@ -149,13 +163,13 @@ def _c_str(s):
 
 def scalar_expr(kind, ctype, arg, p, cmd):
     """Expression converting the traced scalar ARG to the epoxy type CTYPE."""
-    if p is not None and p.obj_class in NAME_CLASSES:
-        return f"({ctype})retrace_map_get({_c_str(p.obj_class)}, retrace_uint({arg}))"
+    if p is not None and name_ns(p):
+        return f"({ctype})retrace_map_get({_c_str(name_ns(p))}, retrace_uint({arg}))"
     if p is not None and p.name == "location" and LOCATION_CMD.match(cmd.name):
-        prog = next((q for q in cmd.params if q.obj_class == "program"), None)
+        prog = next((q for q in cmd.params if is_program(q)), None)
         if prog is not None:
             i = cmd.params.index(prog)
-            pexpr = f'retrace_map_get("program", retrace_uint(&call->args[{i}]))'
+            pexpr = f'retrace_map_get("{name_ns(prog)}", retrace_uint(&call->args[{i}]))'
         else:
             pexpr = "retrace_current_program()"
         return f"({ctype})retrace_location_get({pexpr}, retrace_sint({arg}))"
@@ -192,12 +206,12 @@ def plan_replayer(cmd, plans, ann, ep, ret_class):
         k = plan.kind
         keep = retrace_notes(ann, f"{n}.{p.name}", "keep")
         if plan.output:
-            if p.obj_class in NAME_CLASSES and k == "array":
+            if name_ns(p) and k == "array":
                 # glGen*/glCreate* names: created into scratch, then mapped from the traced ones
                 count = _count_expr(cmd, plan)
                 pre.append(f"size_t gt_n{i} = retrace_out_count({arg}, {count});")
                 pre.append(f"{p.base} *gt_out{i} = retrace_scratch(gt_n{i} * sizeof({p.base}));")
-                post.append(f"retrace_map_set_names({_c_str(p.obj_class)}, {arg}, gt_out{i}, "
+                post.append(f"retrace_map_set_names({_c_str(name_ns(p))}, {arg}, gt_out{i}, "
                             f"sizeof({p.base}), gt_n{i});")
                 call_args.append(f"gt_out{i}")
                 continue
@@ -217,8 +231,8 @@ def plan_replayer(cmd, plans, ann, ep, ret_class):
             raise Skip(f"{p.name}: an opaque {p.base} of the recording process")
         elif keep:
             call_args.append(f"({ctype})retrace_pointer_keep({arg})")
-        elif k == "array" and p.obj_class in NAME_CLASSES:
-            call_args.append(f"({ctype})retrace_map_names({_c_str(p.obj_class)}, {arg}, "
+        elif k == "array" and name_ns(p):
+            call_args.append(f"({ctype})retrace_map_names({_c_str(name_ns(p))}, {arg}, "
                              f"sizeof({p.base}))")
         elif k in ("array", "attribs"):
             ek = ELEM_KIND.get(plan.scalar, "u" if plan.scalar.startswith("enum:") else None)
@@ -231,14 +245,14 @@ def plan_replayer(cmd, plans, ann, ep, ret_class):
             call_args.append(f"({ctype})retrace_pointer({arg}, 'p', sizeof(void *))")
         else:
             raise Skip(f"{p.name}: parameter of kind {k}")
-        if p.obj_class in NAME_CLASSES and n.startswith("glDelete"):
+        if name_ns(p) and n.startswith("glDelete"):
             if k == "array":
-                post.append(f"retrace_unmap_names({_c_str(p.obj_class)}, {arg});")
+                post.append(f"retrace_unmap_names({_c_str(name_ns(p))}, {arg});")
             elif p.obj_class == "display list":
                 post.append(f'retrace_unmap_range("display list", retrace_uint({arg}), '
                             f"retrace_sint(&call->args[{i + 1}]));")
             else:
-                post.append(f"retrace_map_del({_c_str(p.obj_class)}, retrace_uint({arg}));")
+                post.append(f"retrace_map_del({_c_str(name_ns(p))}, retrace_uint({arg}));")
         if p.obj_class == "sync" and n.startswith("glDelete"):
             post.append(f'retrace_map_del("sync", retrace_uint({arg}));')
 
@@ -256,11 +270,13 @@ def plan_replayer(cmd, plans, ann, ep, ret_class):
             else:
                 post.append(f"if (call->ret)")
                 post.append(f"    retrace_map_set({_c_str(ret_class)}, retrace_uint(call->ret), {rv});")
-        if retrace_notes(ann, n, "return") == [["location"]]:
-            prog = next(i for i, p in enumerate(cmd.params) if p.obj_class == "program"
-                        or p.name in ("program", "programObj"))
+        if cmd.ret_base == "GLhandleARB":
             post.append("if (call->ret)")
-            post.append(f'    retrace_location_set(retrace_map_get("program", '
+            post.append('    retrace_map_set("handleARB", retrace_uint(call->ret), (uint64_t)gt_ret);')
+        if retrace_notes(ann, n, "return") == [["location"]]:
+            prog = next(i for i, p in enumerate(cmd.params) if is_program(p))
+            post.append("if (call->ret)")
+            post.append(f'    retrace_location_set(retrace_map_get("{name_ns(cmd.params[prog])}", '
                         f"retrace_uint(&call->args[{prog}])), retrace_sint(call->ret), gt_ret);")
     ret_ptr = "(void *)gt_ret" if has_ret and ep.ret.endswith("*") else "NULL"
     for (fn,) in retrace_notes(ann, n, "prehook"):

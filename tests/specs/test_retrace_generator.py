@@ -200,6 +200,12 @@ class Real(unittest.TestCase):
         self.assertIn('retrace_map_set("sync"', "\n".join(self.replayers["glFenceSync"]))
         self.assertIn('retrace_map_get("sync"', "\n".join(self.replayers["glClientWaitSync"]))
 
+    def test_shader_object_handles_are_mapped(self):
+        self.assertIn('retrace_map_set("handleARB"', "\n".join(self.replayers["glCreateShaderObjectARB"]))
+        self.assertIn('retrace_map_get("handleARB"', "\n".join(self.replayers["glAttachObjectARB"]))
+        self.assertIn('retrace_location_set(retrace_map_get("handleARB"',
+                      "\n".join(self.replayers["glGetUniformLocationARB"]))
+
     def test_queries_are_skipped(self):
         for n in ("glGetIntegerv", "glGetShaderiv", "glGetError", "glIsTexture"):
             self.assertIn(n, self.skipped)
