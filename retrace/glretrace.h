@@ -1,0 +1,57 @@
+/* glretrace's hand-written core: the pieces the main loop (glretrace_main.c), the
+ * window system (ws_glx_egl.c) and snapshots (snapshot.c) share. The generated GL
+ * replayers see only retrace.h. */
+#ifndef GLRETRACE_H
+#define GLRETRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gt_callset.h"
+#include "gt_error.h"
+#include "retrace.h"
+
+/* The generated GL replayers' table (build/gen/retrace, specs/gen_retrace.py); a
+ * build without them links a stand-in that knows no function. */
+retrace_fn retrace_gl_lookup(const char *name);
+
+/* ---- options and state of the run (glretrace_main.c) ---- */
+typedef struct glretrace_state {
+    bool benchmark, headless;
+    int verbose;
+    const char *snapshot_prefix; /* NULL: no snapshots */
+    gt_callset snapshot_calls;   /* which calls -s/-S snapshot */
+    uint64_t frames;             /* swaps replayed */
+} glretrace_state;
+extern glretrace_state g_retrace;
+
+/* Called by the window system around a SwapBuffers-class call: the snapshot, when
+ * the call is in the set, is taken before the swap; the frame ends after it. */
+void glretrace_before_swap(const gt_call *call);
+void glretrace_after_swap(const gt_call *call);
+
+/* ---- window system (ws_glx_egl.c): GLX/EGL calls on SDL2 windows and contexts ---- */
+/* Starts SDL's video (offscreen driver with headless). 0 with err set on failure. */
+int ws_init(bool headless, gt_error *err);
+void ws_shutdown(void);
+/* The replayer of a GLX or EGL function (and of glViewport, which resizes windows), or NULL. */
+retrace_fn ws_lookup(const char *name);
+/* Makes the traced thread's current context (if any) current: calls of every traced
+ * thread replay serialised on one thread, each traced thread keeping its own
+ * current context and drawable. */
+void ws_switch_thread(uint32_t thread);
+/* Whether a GL context is current for the replayed thread. */
+bool ws_has_current(void);
+/* For a GL call with no context current: creates a default compatibility context
+ * and window once (warned by the caller) and makes it current. 0 on failure. */
+int ws_make_default_current(void);
+/* Size of the current drawable in pixels; 0 when none is current. */
+void ws_current_size(int *w, int *h);
+
+/* ---- snapshots (snapshot.c) ---- */
+/* Reads the current drawable (the back buffer of the window system framebuffer, or
+ * the bound draw framebuffer when from_draw_fbo) and writes PREFIX%010u.png. 0 with
+ * err set on failure. */
+int snapshot_write(const char *prefix, uint32_t call_no, bool from_draw_fbo, gt_error *err);
+
+#endif

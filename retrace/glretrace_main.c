@@ -1,0 +1,428 @@
+/* glretrace: replays apitrace-format traces of OpenGL programs (GLX and EGL, desktop
+ * GL and GLES) on SDL2 windows and contexts, with apitrace glretrace's options.
+ *
+ * Main loop: calls come from the reader in trace order; each is dispatched by name
+ * (cached per function signature): the window system's table (ws_glx_egl.c) first,
+ * then the generated GL replayers (retrace_gl_lookup). Functions without a replayer
+ * are warned about once and skipped, unless they have no side effects (queries).
+ * Traced threads replay serialised in call order, each with its own current context
+ * (see ws_glx_egl.c). Outside benchmark mode glGetError is checked after every GL
+ * call (not between glBegin and glEnd, where it is an error itself) and reported as
+ * apitrace does. */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <epoxy/gl.h>
+
+#include "at_dump.h"
+#include "at_reader.h"
+#include "glretrace.h"
+#include "gt_strbuf.h"
+
+glretrace_state g_retrace;
+
+#ifndef GLRETRACE_HAVE_GL
+/* Built without the generated GL replayers: every GL function is unknown. */
+retrace_fn retrace_gl_lookup(const char *name)
+{
+    (void)name;
+    return NULL;
+}
+#endif
+
+enum {
+    K_UNRESOLVED = 0,
+    K_NONE,    /* no replayer */
+    K_WS,      /* window system */
+    K_MAKECURRENT,
+    K_GL,
+    K_BEGIN,
+    K_END,
+};
+
+typedef struct dispatch {
+    retrace_fn fn;
+    unsigned char kind;
+    bool warned;
+} dispatch;
+
+static struct {
+    dispatch *table; /* by signature id */
+    size_t n;
+    bool in_begin_end;
+    bool saw_makecurrent;
+    bool warned_default, warned_nocontext;
+    uint64_t call_limit; /* UINT64_MAX: none */
+    long loop;           /* 0: no loop; < 0: forever */
+    gt_call **held, **prev;
+    size_t nheld, capheld, nprev, capprev;
+    at_reader *reader;
+    gt_strbuf verbose_out;
+    at_dump_options dump_opt;
+} m = {.call_limit = UINT64_MAX};
+
+retrace_fn retrace_lookup(const char *name)
+{
+    retrace_fn fn = ws_lookup(name);
+    return fn ? fn : retrace_gl_lookup(name);
+}
+
+void retrace_warning(const gt_call *call, const char *fmt, ...)
+{
+    if (g_retrace.benchmark)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%u: %s: warning: ", call->no, call->sig ? call->sig->name : "?");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static dispatch *resolve(const gt_call *c)
+{
+    uint32_t id = c->sig->id;
+    if (id >= m.n) {
+        size_t n = m.n ? m.n : 256;
+        while (n <= id)
+            n *= 2;
+        dispatch *t = realloc(m.table, n * sizeof *t);
+        if (!t)
+            return NULL;
+        memset(t + m.n, 0, (n - m.n) * sizeof *t);
+        m.table = t;
+        m.n = n;
+    }
+    dispatch *d = &m.table[id];
+    if (d->kind != K_UNRESOLVED)
+        return d;
+    const char *name = c->sig->name;
+    if ((d->fn = ws_lookup(name))) {
+        bool gl = !strncmp(name, "gl", 2) && strncmp(name, "glX", 3);
+        d->kind = strstr(name, "MakeCurrent") || strstr(name, "MakeContextCurrent") ? K_MAKECURRENT
+                  : gl                                                              ? K_GL
+                                                                                    : K_WS;
+    } else if ((d->fn = retrace_gl_lookup(name))) {
+        d->kind = !strcmp(name, "glBegin") ? K_BEGIN : !strcmp(name, "glEnd") ? K_END : K_GL;
+    } else {
+        d->kind = K_NONE;
+    }
+    return d;
+}
+
+static const char *gl_error_name(GLenum e)
+{
+    switch (e) {
+    case GL_INVALID_ENUM: return "GL_INVALID_ENUM";
+    case GL_INVALID_VALUE: return "GL_INVALID_VALUE";
+    case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
+    case GL_STACK_OVERFLOW: return "GL_STACK_OVERFLOW";
+    case GL_STACK_UNDERFLOW: return "GL_STACK_UNDERFLOW";
+    case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
+    case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION";
+    case 0x0507: return "GL_CONTEXT_LOST";
+    default: return NULL;
+    }
+}
+
+static void check_gl_error(const gt_call *c)
+{
+    for (int i = 0; i < 8; ++i) { /* a lost context may report errors forever */
+        GLenum e = glGetError();
+        if (e == GL_NO_ERROR)
+            return;
+        const char *n = gl_error_name(e);
+        if (n)
+            retrace_warning(c, "glGetError(%s) = %s", c->sig->name, n);
+        else
+            retrace_warning(c, "glGetError(%s) = 0x%04x", c->sig->name, (unsigned)e);
+    }
+}
+
+static void take_snapshot(const gt_call *c, bool from_draw_fbo)
+{
+    gt_error err;
+    gt_error_clear(&err);
+    if (!ws_has_current())
+        return;
+    if (!snapshot_write(g_retrace.snapshot_prefix, c->no, from_draw_fbo, &err))
+        retrace_warning(c, "snapshot failed: %s", err.msg);
+}
+
+static bool wants_snapshot(const gt_call *c)
+{
+    return g_retrace.snapshot_prefix && gt_callset_contains(&g_retrace.snapshot_calls, c->no, c->flags);
+}
+
+void glretrace_before_swap(const gt_call *call)
+{
+    if (wants_snapshot(call))
+        take_snapshot(call, false);
+}
+
+void glretrace_after_swap(const gt_call *call)
+{
+    (void)call;
+    ++g_retrace.frames;
+}
+
+static void replay_call(gt_call *c)
+{
+    if (!c->sig)
+        return;
+    ws_switch_thread(c->thread);
+    dispatch *d = resolve(c);
+    if (!d)
+        return;
+    if (g_retrace.verbose) {
+        at_dump_call(&m.verbose_out, c, &m.dump_opt);
+        gt_strbuf_flush(&m.verbose_out, stdout);
+        fflush(stdout);
+    }
+    if (d->kind == K_NONE) {
+        if (!d->warned && !(c->flags & GT_CALL_FLAG_NO_SIDE_EFFECTS))
+            retrace_warning(c, "unsupported call, skipped (warned once)");
+        d->warned = true;
+        return;
+    }
+    if (d->kind == K_MAKECURRENT)
+        m.saw_makecurrent = true;
+    bool gl = d->kind == K_GL || d->kind == K_BEGIN || d->kind == K_END;
+    if (gl && !ws_has_current()) {
+        if (m.saw_makecurrent) {
+            if (!m.warned_nocontext)
+                retrace_warning(c, "no current context: GL calls without one are skipped");
+            m.warned_nocontext = true;
+            return;
+        }
+        if (!m.warned_default)
+            retrace_warning(c, "no context was made current before this call: replaying on a "
+                               "default compatibility context");
+        m.warned_default = true;
+        if (!ws_make_default_current()) {
+            m.saw_makecurrent = true; /* do not try again */
+            return;
+        }
+    }
+    d->fn(c);
+    if (d->kind == K_BEGIN)
+        m.in_begin_end = true;
+    else if (d->kind == K_END)
+        m.in_begin_end = false;
+    if (gl && !g_retrace.benchmark && !m.in_begin_end && ws_has_current())
+        check_gl_error(c);
+    if (!(c->flags & GT_CALL_FLAG_END_FRAME) && wants_snapshot(c))
+        take_snapshot(c, true);
+}
+
+/* --loop: the calls of the last complete frame are kept (not released) */
+static void hold(gt_call *c)
+{
+    if (m.nheld == m.capheld) {
+        size_t n = m.capheld ? m.capheld * 2 : 1024;
+        gt_call **a = realloc(m.held, n * sizeof *a);
+        if (!a) {
+            at_reader_release(m.reader, c);
+            return;
+        }
+        m.held = a;
+        m.capheld = n;
+    }
+    m.held[m.nheld++] = c;
+    if (c->flags & GT_CALL_FLAG_END_FRAME) { /* this frame becomes the one to loop */
+        for (size_t i = 0; i < m.nprev; ++i)
+            at_reader_release(m.reader, m.prev[i]);
+        gt_call **t = m.prev;
+        size_t tcap = m.capprev;
+        m.prev = m.held;
+        m.nprev = m.nheld;
+        m.capprev = m.capheld;
+        m.held = t;
+        m.capheld = tcap;
+        m.nheld = 0;
+    }
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void usage(FILE *f)
+{
+    fputs("usage: glretrace [OPTIONS] TRACE\n"
+          "Replay an apitrace-format trace of an OpenGL program.\n"
+          "\n"
+          "  -h, --help                show this help and exit\n"
+          "  -b, --benchmark           benchmark mode (no error checking or warning messages)\n"
+          "  -s, --snapshot-prefix=PREFIX  take snapshots, written as PREFIX%010u.png\n"
+          "                            (the call number; a swap is snapshot before it swaps)\n"
+          "  -S, --snapshot=CALLSET    calls to snapshot (default is every frame)\n"
+          "      --headless            replay without an X server (SDL's offscreen driver)\n"
+          "      --loop[=N]            replay the final frame N more times (N<0: forever)\n"
+          "      --call-limit=N        replay no call numbered above N\n"
+          "  -v, --verbose             print each call as it is replayed\n",
+          f);
+}
+
+enum { OPT_HEADLESS = 256, OPT_LOOP, OPT_CALL_LIMIT };
+
+static const struct option long_options[] = {
+    {"help", no_argument, 0, 'h'},
+    {"benchmark", no_argument, 0, 'b'},
+    {"snapshot-prefix", required_argument, 0, 's'},
+    {"snapshot", required_argument, 0, 'S'},
+    {"headless", no_argument, 0, OPT_HEADLESS},
+    {"loop", optional_argument, 0, OPT_LOOP},
+    {"call-limit", required_argument, 0, OPT_CALL_LIMIT},
+    {"verbose", no_argument, 0, 'v'},
+    {0, 0, 0, 0},
+};
+
+static int parse_number(const char *opt, const char *s, long long *out)
+{
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (!*s || *end) {
+        fprintf(stderr, "glretrace: %s: expected a number, got \"%s\"\n", opt, s);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    int c;
+    bool have_S = false;
+    gt_error err;
+    gt_error_clear(&err);
+    if (!gt_callset_init_all(&g_retrace.snapshot_calls)) {
+        fprintf(stderr, "glretrace: out of memory\n");
+        return 1;
+    }
+    while ((c = getopt_long(argc, argv, "hbs:S:v", long_options, NULL)) != -1) {
+        long long n;
+        switch (c) {
+        case 'h': usage(stdout); return 0;
+        case 'b': g_retrace.benchmark = true; break;
+        case 's': g_retrace.snapshot_prefix = optarg; break;
+        case 'S':
+            if (!gt_callset_merge(&g_retrace.snapshot_calls, optarg, &err)) {
+                fprintf(stderr, "glretrace: -S: %s\n", err.msg);
+                return 2;
+            }
+            have_S = true;
+            break;
+        case 'v': g_retrace.verbose++; break;
+        case OPT_HEADLESS: g_retrace.headless = true; break;
+        case OPT_LOOP:
+            if (!optarg)
+                m.loop = 1;
+            else if (!parse_number("--loop", optarg, &n))
+                return 2;
+            else
+                m.loop = (long)n;
+            break;
+        case OPT_CALL_LIMIT:
+            if (!parse_number("--call-limit", optarg, &n) || n < 0) {
+                if (n < 0)
+                    fprintf(stderr, "glretrace: --call-limit: expected N >= 0\n");
+                return 2;
+            }
+            m.call_limit = (uint64_t)n;
+            break;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "glretrace: no trace file given\n");
+        usage(stderr);
+        return 2;
+    }
+    if (optind + 1 < argc)
+        fprintf(stderr, "glretrace: warning: replaying only the first trace, %s\n", argv[optind]);
+    if (g_retrace.snapshot_prefix && !strcmp(g_retrace.snapshot_prefix, "-")) {
+        fprintf(stderr, "glretrace: -s -: PNM output to stdout is not supported\n");
+        return 2;
+    }
+    if (have_S && !g_retrace.snapshot_prefix)
+        g_retrace.snapshot_prefix = "";
+    if (!have_S && !gt_callset_merge(&g_retrace.snapshot_calls, "frame", &err)) {
+        fprintf(stderr, "glretrace: %s\n", err.msg);
+        return 1;
+    }
+    if (g_retrace.benchmark && g_retrace.snapshot_prefix) /* as apitrace: -b takes none */
+        g_retrace.snapshot_prefix = NULL;
+
+    const char *path = argv[optind];
+    at_reader_options ropt = {.skip_blob_data = false};
+    at_reader *r = at_reader_open(path, &ropt, &err);
+    if (!r) {
+        fprintf(stderr, "error: %s\n", err.msg);
+        return 1;
+    }
+    m.reader = r;
+    if (!ws_init(g_retrace.headless, &err)) {
+        fprintf(stderr, "glretrace: error: %s\n", err.msg);
+        at_reader_close(r);
+        return 1;
+    }
+    gt_strbuf_init(&m.verbose_out);
+    at_dump_default_options(&m.dump_opt);
+    m.dump_opt.color = false;
+
+    double start = now();
+    gt_call *call;
+    while ((call = at_reader_next(r))) {
+        if (call->no > m.call_limit) {
+            at_reader_release(r, call);
+            break;
+        }
+        replay_call(call);
+        if (m.loop)
+            hold(call);
+        else
+            at_reader_release(r, call);
+    }
+    int status = 0;
+    if (at_reader_error(r)) {
+        fprintf(stderr, "error: %s\n", at_reader_error(r));
+        status = 1;
+    } else if (at_reader_warning(r) &&
+               (g_retrace.verbose || strstr(at_reader_warning(r), "truncated"))) {
+        /* a cut file is worth a word; calls merely left open by a killed program
+         * replay silently, as in apitrace */
+        fprintf(stderr, "warning: %s\n", at_reader_warning(r));
+    }
+    if (status == 0 && m.loop && m.nprev) {
+        for (long i = 0; m.loop < 0 || i < m.loop; ++i)
+            for (size_t k = 0; k < m.nprev; ++k)
+                replay_call(m.prev[k]);
+    }
+    double secs = now() - start;
+    if (status == 0) {
+        double fps = secs > 0 ? (double)g_retrace.frames / secs : 0.0;
+        printf("Rendered %llu frames in %g secs, average of %g fps\n",
+               (unsigned long long)g_retrace.frames, secs, fps);
+        fflush(stdout);
+    }
+    for (size_t i = 0; i < m.nheld; ++i)
+        at_reader_release(r, m.held[i]);
+    for (size_t i = 0; i < m.nprev; ++i)
+        at_reader_release(r, m.prev[i]);
+    free(m.held);
+    free(m.prev);
+    free(m.table);
+    gt_strbuf_free(&m.verbose_out);
+    ws_shutdown();
+    at_reader_close(r);
+    gt_callset_free(&g_retrace.snapshot_calls);
+    return status;
+}

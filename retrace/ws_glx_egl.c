@@ -1,0 +1,795 @@
+/* GLX and EGL calls of a trace replayed on SDL2 windows and GL contexts.
+ *
+ * Traced contexts (pointers) map to SDL_GLContexts, created lazily at their first
+ * MakeCurrent because SDL needs a window to create one; the profile and version come
+ * from the creating call (glXCreateContext*: compatibility, glXCreateContextAttribsARB
+ * and eglCreateContext: their attribute lists, EGL's API from eglBindAPI). Traced
+ * drawables (GLX XIDs, EGL surfaces) map to one SDL window each, 32x32 at first and
+ * grown when a glViewport reaches past their size (the recorder's fake glViewport at
+ * the first MakeCurrent gives the real size). Pbuffers are hidden windows.
+ *
+ * Threads are serialised: calls replay in trace order on one thread; each traced
+ * thread keeps its own current context and drawable, made current again when the
+ * trace switches threads. That keeps the trace's global order (which recorders
+ * fixed with their locks) without any cross-thread synchronisation, and one SDL
+ * context is never current on two OS threads. */
+#include <SDL.h>
+#include <epoxy/gl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "glretrace.h"
+
+#define DEFAULT_SIZE 32
+
+typedef struct ws_profile {
+    int api;   /* 0 desktop GL, 1 OpenGL ES */
+    int major, minor;
+    int profile_mask; /* SDL_GL_CONTEXT_PROFILE_* (desktop) */
+    int flags;        /* SDL_GL_CONTEXT_*_FLAG */
+} ws_profile;
+
+typedef struct ws_context {
+    uint64_t traced;
+    uint64_t share; /* traced share context, 0 none */
+    ws_profile prof;
+    SDL_GLContext ctx; /* NULL until first made current */
+    bool dead;
+} ws_context;
+
+typedef struct ws_drawable {
+    uint64_t traced;
+    SDL_Window *win;
+    int w, h;
+    bool pbuffer;
+} ws_drawable;
+
+typedef struct ws_thread {
+    uint32_t id;
+    ws_context *ctx;
+    ws_drawable *draw;
+} ws_thread;
+
+static struct {
+    bool inited, headless;
+    ws_context **ctxs;
+    size_t nctx, capctx;
+    ws_drawable **draws;
+    size_t ndraw, capdraw;
+    ws_thread *threads;
+    size_t nthreads, capthreads;
+    ws_thread *cur;          /* the replayed traced thread */
+    SDL_GLContext sdl_ctx;   /* what SDL has current now */
+    SDL_Window *sdl_win;
+    int egl_api;             /* per process here: eglBindAPI's last value; 0 = ES */
+    ws_context *default_ctx;
+    SDL_Window *helper; /* hidden 1x1, for rebinding after resizes */
+} ws;
+
+/* ---- values ---------------------------------------------------------------------- */
+
+static uint64_t v_u64(const gt_value *v)
+{
+    if (!v)
+        return 0;
+    switch (v->kind) {
+    case GT_BOOL: return v->b;
+    case GT_SINT: return (uint64_t)v->i;
+    case GT_UINT:
+    case GT_POINTER: return v->u;
+    case GT_ENUM: return (uint64_t)v->en.v;
+    case GT_BITMASK: return v->bm.v;
+    case GT_FLOAT: return (uint64_t)(int64_t)v->f;
+    case GT_DOUBLE: return (uint64_t)(int64_t)v->d;
+    case GT_REPR: return v_u64(v->repr.machine);
+    case GT_ARRAY: return v->arr.n ? v_u64(&v->arr.items[0]) : 0; /* &value outputs */
+    default: return 0;
+    }
+}
+
+static int64_t v_int(const gt_value *v) { return (int64_t)v_u64(v); }
+
+static const gt_value *arg(const gt_call *c, unsigned i)
+{
+    return i < c->num_args ? &c->args[i] : NULL;
+}
+
+/* The value after key in a 0/None-terminated attribute list, or def. */
+static int64_t attrib(const gt_value *list, int64_t key, int64_t terminator, int64_t def)
+{
+    if (!list || list->kind != GT_ARRAY)
+        return def;
+    for (size_t i = 0; i + 1 < list->arr.n; i += 2) {
+        int64_t k = v_int(&list->arr.items[i]);
+        if (k == terminator)
+            break;
+        if (k == key)
+            return v_int(&list->arr.items[i + 1]);
+    }
+    return def;
+}
+
+/* ---- tables ---------------------------------------------------------------------- */
+
+static void *grow(void *p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return p;
+    size_t n = *cap ? *cap * 2 : 8;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(p, n * elem);
+    if (q)
+        *cap = n;
+    return q;
+}
+
+static ws_context *find_ctx(uint64_t traced)
+{
+    for (size_t i = 0; i < ws.nctx; ++i)
+        if (ws.ctxs[i]->traced == traced && !ws.ctxs[i]->dead)
+            return ws.ctxs[i];
+    return NULL;
+}
+
+static ws_context *add_ctx(uint64_t traced, const ws_profile *prof, uint64_t share)
+{
+    ws_context **a = grow(ws.ctxs, &ws.capctx, ws.nctx + 1, sizeof *a);
+    ws_context *c = calloc(1, sizeof *c);
+    if (!a || !c) {
+        free(c);
+        return NULL;
+    }
+    ws.ctxs = a;
+    c->traced = traced;
+    c->prof = *prof;
+    c->share = share;
+    ws.ctxs[ws.nctx++] = c;
+    return c;
+}
+
+static ws_drawable *find_draw(uint64_t traced)
+{
+    for (size_t i = 0; i < ws.ndraw; ++i)
+        if (ws.draws[i]->traced == traced)
+            return ws.draws[i];
+    return NULL;
+}
+
+static ws_drawable *add_draw(uint64_t traced, int w, int h, bool pbuffer)
+{
+    ws_drawable **a = grow(ws.draws, &ws.capdraw, ws.ndraw + 1, sizeof *a);
+    ws_drawable *d = calloc(1, sizeof *d);
+    if (!a || !d) {
+        free(d);
+        return NULL;
+    }
+    ws.draws = a;
+    d->traced = traced;
+    d->w = w > 0 ? w : DEFAULT_SIZE;
+    d->h = h > 0 ? h : DEFAULT_SIZE;
+    d->pbuffer = pbuffer;
+    ws.draws[ws.ndraw++] = d;
+    return d;
+}
+
+static ws_thread *get_thread(uint32_t id)
+{
+    for (size_t i = 0; i < ws.nthreads; ++i)
+        if (ws.threads[i].id == id)
+            return &ws.threads[i];
+    size_t cur = ws.cur ? (size_t)(ws.cur - ws.threads) : SIZE_MAX;
+    ws_thread *a = grow(ws.threads, &ws.capthreads, ws.nthreads + 1, sizeof *a);
+    if (!a)
+        return NULL;
+    ws.threads = a;
+    if (cur != SIZE_MAX) /* the array may have moved */
+        ws.cur = &ws.threads[cur];
+    ws_thread *t = &ws.threads[ws.nthreads++];
+    memset(t, 0, sizeof *t);
+    t->id = id;
+    return t;
+}
+
+/* ---- SDL ------------------------------------------------------------------------- */
+
+static void set_gl_attributes(const ws_profile *p)
+{
+    SDL_GL_ResetAttributes();
+    SDL_GL_SetAttribute(SDL_GL_RED_SIZE, 8);
+    SDL_GL_SetAttribute(SDL_GL_GREEN_SIZE, 8);
+    SDL_GL_SetAttribute(SDL_GL_BLUE_SIZE, 8);
+    SDL_GL_SetAttribute(SDL_GL_ALPHA_SIZE, 8);
+    SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
+    SDL_GL_SetAttribute(SDL_GL_STENCIL_SIZE, 8);
+    SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+    if (p->api == 1) {
+        SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_ES);
+        SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, p->major ? p->major : 1);
+        SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, p->minor);
+    } else {
+        SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, p->profile_mask);
+        SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, p->major ? p->major : 2);
+        SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, p->major ? p->minor : 1);
+    }
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, p->flags);
+}
+
+static int ensure_window(ws_drawable *d, const ws_profile *p)
+{
+    if (d->win)
+        return 1;
+    set_gl_attributes(p);
+    Uint32 fl = SDL_WINDOW_OPENGL | (d->pbuffer ? SDL_WINDOW_HIDDEN : SDL_WINDOW_SHOWN);
+    d->win = SDL_CreateWindow("glretrace", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
+                              d->w, d->h, fl);
+    if (!d->win) {
+        fprintf(stderr, "glretrace: warning: cannot create a %dx%d window: %s\n", d->w, d->h,
+                SDL_GetError());
+        return 0;
+    }
+    return 1;
+}
+
+static int sdl_make_current(SDL_Window *win, SDL_GLContext ctx)
+{
+    if (win == ws.sdl_win && ctx == ws.sdl_ctx)
+        return 1;
+    if (SDL_GL_MakeCurrent(win, ctx) != 0)
+        return 0;
+    ws.sdl_win = win;
+    ws.sdl_ctx = ctx;
+    return 1;
+}
+
+/* Creates c's SDL context on window win (sharing with its share context, created
+ * first on the same window when needed). */
+static int ensure_context(ws_context *c, ws_drawable *d)
+{
+    if (c->ctx)
+        return 1;
+    ws_context *share = c->share ? find_ctx(c->share) : NULL;
+    if (share && share != c && !ensure_context(share, d))
+        share = NULL;
+    if (!ensure_window(d, &c->prof))
+        return 0;
+    set_gl_attributes(&c->prof);
+    if (share && share->ctx) {
+        if (!sdl_make_current(d->win, share->ctx))
+            share = NULL;
+        SDL_GL_SetAttribute(SDL_GL_SHARE_WITH_CURRENT_CONTEXT, share ? 1 : 0);
+    }
+    c->ctx = SDL_GL_CreateContext(d->win);
+    if (!c->ctx) {
+        fprintf(stderr, "glretrace: warning: cannot create a GL%s %d.%d context: %s\n",
+                c->prof.api ? " ES" : "", c->prof.major, c->prof.minor, SDL_GetError());
+        return 0;
+    }
+    ws.sdl_win = d->win; /* SDL_GL_CreateContext makes it current */
+    ws.sdl_ctx = c->ctx;
+    SDL_GL_SetSwapInterval(0);
+    return 1;
+}
+
+static int bind_thread(ws_thread *t)
+{
+    if (!t->ctx || !t->draw)
+        return sdl_make_current(ws.sdl_win, NULL);
+    if (!ensure_context(t->ctx, t->draw))
+        return 0;
+    return sdl_make_current(t->draw->win, t->ctx->ctx);
+}
+
+/* ---- the replayers --------------------------------------------------------------- */
+
+static void ws_ignore(const gt_call *call) { (void)call; }
+
+static void make_current(const gt_call *call, uint64_t draw, uint64_t ctx)
+{
+    ws_thread *t = ws.cur;
+    if (!t)
+        return;
+    if (!ctx) {
+        t->ctx = NULL;
+        t->draw = NULL;
+        sdl_make_current(ws.sdl_win, NULL);
+        return;
+    }
+    ws_context *c = find_ctx(ctx);
+    if (!c) {
+        retrace_warning(call, "unknown context 0x%llx: made with a compatibility profile",
+                        (unsigned long long)ctx);
+        ws_profile p = {.profile_mask = SDL_GL_CONTEXT_PROFILE_COMPATIBILITY};
+        c = add_ctx(ctx, &p, 0);
+        if (!c)
+            return;
+    }
+    ws_drawable *d = draw ? find_draw(draw) : NULL;
+    if (!d && draw)
+        d = add_draw(draw, 0, 0, false);
+    if (!d) /* surfaceless: a hidden window stands in */
+        d = find_draw(0) ? find_draw(0) : add_draw(0, DEFAULT_SIZE, DEFAULT_SIZE, true);
+    if (!d)
+        return;
+    t->ctx = c;
+    t->draw = d;
+    if (!bind_thread(t))
+        retrace_warning(call, "cannot make the context current: %s", SDL_GetError());
+}
+
+static void glx_make_current(const gt_call *call)
+{
+    make_current(call, v_u64(arg(call, 1)), v_u64(arg(call, 2)));
+}
+
+/* glXMakeContextCurrent(dpy, draw, read, ctx) and eglMakeCurrent(dpy, draw, read, ctx) */
+static void make_context_current(const gt_call *call)
+{
+    make_current(call, v_u64(arg(call, 1)), v_u64(arg(call, 3)));
+}
+
+static void new_context(const gt_call *call, const ws_profile *p, uint64_t share)
+{
+    uint64_t traced = v_u64(call->ret);
+    if (!traced)
+        return; /* creation failed when traced */
+    if (!add_ctx(traced, p, share))
+        retrace_warning(call, "out of memory");
+}
+
+/* glXCreateContext(dpy, vis, shareList, direct) */
+static void glx_create_context(const gt_call *call)
+{
+    ws_profile p = {.profile_mask = SDL_GL_CONTEXT_PROFILE_COMPATIBILITY};
+    new_context(call, &p, v_u64(arg(call, 2)));
+}
+
+/* glXCreateNewContext(dpy, config, renderType, shareList, direct) */
+static void glx_create_new_context(const gt_call *call)
+{
+    ws_profile p = {.profile_mask = SDL_GL_CONTEXT_PROFILE_COMPATIBILITY};
+    new_context(call, &p, v_u64(arg(call, 3)));
+}
+
+/* glXCreateContextAttribsARB(dpy, config, share_context, direct, attrib_list) */
+static void glx_create_context_attribs(const gt_call *call)
+{
+    const gt_value *a = arg(call, 4);
+    ws_profile p = {0};
+    p.major = (int)attrib(a, 0x2091 /* GLX_CONTEXT_MAJOR_VERSION_ARB */, 0, 1);
+    p.minor = (int)attrib(a, 0x2092 /* GLX_CONTEXT_MINOR_VERSION_ARB */, 0, 0);
+    int64_t mask = attrib(a, 0x9126 /* GLX_CONTEXT_PROFILE_MASK_ARB */, 0, 1);
+    int64_t flags = attrib(a, 0x2094 /* GLX_CONTEXT_FLAGS_ARB */, 0, 0);
+    if (mask & 0x4) { /* GLX_CONTEXT_ES2_PROFILE_BIT_EXT */
+        p.api = 1;
+    } else if ((mask & 0x1) && (p.major > 3 || (p.major == 3 && p.minor >= 2))) {
+        p.profile_mask = SDL_GL_CONTEXT_PROFILE_CORE;
+    } else {
+        p.profile_mask = SDL_GL_CONTEXT_PROFILE_COMPATIBILITY;
+    }
+    if (p.major < 2 && !p.api) { /* 1.x: any compatibility context will do */
+        p.major = 0;
+        p.minor = 0;
+    }
+    if (flags & 0x1)
+        p.flags |= SDL_GL_CONTEXT_DEBUG_FLAG;
+    if (flags & 0x2)
+        p.flags |= SDL_GL_CONTEXT_FORWARD_COMPATIBLE_FLAG;
+    new_context(call, &p, v_u64(arg(call, 2)));
+}
+
+/* eglBindAPI(api) */
+static void egl_bind_api(const gt_call *call)
+{
+    int64_t api = v_int(arg(call, 0));
+    ws.egl_api = api == 0x30A2 /* EGL_OPENGL_API */ ? 1 : 0;
+}
+
+/* eglCreateContext(dpy, config, share_context, attrib_list) */
+static void egl_create_context(const gt_call *call)
+{
+    const gt_value *a = arg(call, 3);
+    ws_profile p = {0};
+    const int64_t none = 0x3038; /* EGL_NONE */
+    if (ws.egl_api == 1) {
+        p.major = (int)attrib(a, 0x3098 /* EGL_CONTEXT_MAJOR_VERSION */, none, 0);
+        p.minor = (int)attrib(a, 0x30FB /* EGL_CONTEXT_MINOR_VERSION */, none, 0);
+        int64_t mask = attrib(a, 0x30FD /* EGL_CONTEXT_OPENGL_PROFILE_MASK */, none, 1);
+        if ((mask & 1) && (p.major > 3 || (p.major == 3 && p.minor >= 2)))
+            p.profile_mask = SDL_GL_CONTEXT_PROFILE_CORE;
+        else
+            p.profile_mask = SDL_GL_CONTEXT_PROFILE_COMPATIBILITY;
+        if (p.major < 2) {
+            p.major = 0;
+            p.minor = 0;
+        }
+    } else {
+        p.api = 1;
+        p.major = (int)attrib(a, 0x3098 /* EGL_CONTEXT_CLIENT_VERSION */, none, 1);
+        p.minor = (int)attrib(a, 0x30FB, none, 0);
+    }
+    if (attrib(a, 0x31B0 /* EGL_CONTEXT_OPENGL_DEBUG */, none, 0))
+        p.flags |= SDL_GL_CONTEXT_DEBUG_FLAG;
+    new_context(call, &p, v_u64(arg(call, 2)));
+}
+
+/* eglCreateWindowSurface(dpy, config, win, attrib_list) and the platform variants */
+static void egl_create_window_surface(const gt_call *call)
+{
+    uint64_t s = v_u64(call->ret);
+    if (s && !find_draw(s))
+        add_draw(s, 0, 0, false);
+}
+
+/* eglCreatePbufferSurface(dpy, config, attrib_list) */
+static void egl_create_pbuffer(const gt_call *call)
+{
+    uint64_t s = v_u64(call->ret);
+    const gt_value *a = arg(call, 2);
+    if (s && !find_draw(s))
+        add_draw(s, (int)attrib(a, 0x3057 /* EGL_WIDTH */, 0x3038, 0),
+                 (int)attrib(a, 0x3056 /* EGL_HEIGHT */, 0x3038, 0), true);
+}
+
+/* glXCreatePbuffer(dpy, config, attribList) */
+static void glx_create_pbuffer(const gt_call *call)
+{
+    uint64_t s = v_u64(call->ret);
+    const gt_value *a = arg(call, 2);
+    if (s && !find_draw(s))
+        add_draw(s, (int)attrib(a, 0x8041 /* GLX_PBUFFER_WIDTH */, 0, 0),
+                 (int)attrib(a, 0x8040 /* GLX_PBUFFER_HEIGHT */, 0, 0), true);
+}
+
+/* glXCreateWindow(dpy, config, win, attribList): the GLXWindow is the drawable */
+static void glx_create_window(const gt_call *call)
+{
+    uint64_t s = v_u64(call->ret);
+    if (s && !find_draw(s))
+        add_draw(s, 0, 0, false);
+}
+
+static void destroy_drawable(uint64_t traced)
+{
+    for (size_t i = 0; i < ws.ndraw; ++i) {
+        ws_drawable *d = ws.draws[i];
+        if (d->traced != traced)
+            continue;
+        bool used = false;
+        for (size_t t = 0; t < ws.nthreads; ++t)
+            if (ws.threads[t].draw == d)
+                used = true; /* still current: EGL destroys it when released */
+        if (used)
+            return;
+        if (d->win) {
+            if (ws.sdl_win == d->win)
+                sdl_make_current(d->win, NULL), ws.sdl_win = NULL;
+            SDL_DestroyWindow(d->win);
+        }
+        free(d);
+        ws.draws[i] = ws.draws[--ws.ndraw];
+        return;
+    }
+}
+
+/* eglDestroySurface(dpy, surface), glXDestroyPbuffer(dpy, pbuf), glXDestroyWindow(dpy, win) */
+static void destroy_surface(const gt_call *call)
+{
+    destroy_drawable(v_u64(arg(call, 1)));
+}
+
+/* glXDestroyContext(dpy, ctx), eglDestroyContext(dpy, ctx) */
+static void destroy_context(const gt_call *call)
+{
+    ws_context *c = find_ctx(v_u64(arg(call, 1)));
+    if (!c)
+        return;
+    for (size_t t = 0; t < ws.nthreads; ++t)
+        if (ws.threads[t].ctx == c)
+            return; /* current somewhere: GLX/EGL destroy it once released; keep it */
+    if (c->ctx) {
+        if (ws.sdl_ctx == c->ctx)
+            sdl_make_current(ws.sdl_win, NULL);
+        SDL_GL_DeleteContext(c->ctx);
+        c->ctx = NULL;
+    }
+    c->dead = true;
+}
+
+static void swap(const gt_call *call, uint64_t traced)
+{
+    ws_drawable *d = find_draw(traced);
+    ws_thread *t = ws.cur;
+    if (!d || !d->win) {
+        /* a drawable never made current: swap what this thread draws to */
+        d = t ? t->draw : NULL;
+    }
+    glretrace_before_swap(call);
+    if (d && d->win)
+        SDL_GL_SwapWindow(d->win);
+    else
+        retrace_warning(call, "no window to swap");
+    glretrace_after_swap(call);
+}
+
+/* glXSwapBuffers(dpy, drawable), eglSwapBuffers(dpy, surface) and the WithDamage variants */
+static void swap_buffers(const gt_call *call)
+{
+    swap(call, v_u64(arg(call, 1)));
+}
+
+/* Resizes d's window and waits (200 ms at most) until the window system says it has
+ * the new size, as apitrace waits for X's ConfigureNotify: GL must not see the old
+ * size at its next validation of the drawable. */
+static void resize_window(ws_drawable *d)
+{
+    if (ws.headless) {
+        /* SDL's offscreen windows are EGL pbuffers, which keep their size: the
+         * drawable moves to a new window of the new size (a resize loses the
+         * contents anyway) */
+        set_gl_attributes(&ws.cur->ctx->prof);
+        SDL_Window *win = SDL_CreateWindow("glretrace", SDL_WINDOWPOS_UNDEFINED,
+                                           SDL_WINDOWPOS_UNDEFINED, d->w, d->h,
+                                           SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN);
+        if (!win)
+            return;
+        SDL_Window *old = d->win;
+        d->win = win;
+        if (ws.sdl_win == old) {
+            ws.sdl_win = NULL; /* force the bind */
+            sdl_make_current(win, ws.sdl_ctx);
+        }
+        SDL_DestroyWindow(old);
+        return;
+    }
+    SDL_SetWindowSize(d->win, d->w, d->h);
+    Uint32 id = SDL_GetWindowID(d->win);
+    Uint32 t0 = SDL_GetTicks();
+    for (;;) {
+        SDL_PumpEvents();
+        SDL_Event ev[16];
+        int n = SDL_PeepEvents(ev, 16, SDL_GETEVENT, SDL_WINDOWEVENT, SDL_WINDOWEVENT);
+        for (int i = 0; i < n; ++i)
+            if (ev[i].window.windowID == id && ev[i].window.event == SDL_WINDOWEVENT_SIZE_CHANGED &&
+                ev[i].window.data1 >= d->w && ev[i].window.data2 >= d->h)
+                return;
+        if (ws.headless || SDL_GetTicks() - t0 > 200)
+            return;
+        SDL_Delay(1);
+    }
+}
+
+/* glViewport(x, y, width, height): grows the current window to hold the viewport
+ * (the recorder's fake glViewport gives each drawable its size), then replays it. */
+static void gl_viewport(const gt_call *call)
+{
+    int x = (int)v_int(arg(call, 0)), y = (int)v_int(arg(call, 1));
+    int w = (int)v_int(arg(call, 2)), h = (int)v_int(arg(call, 3));
+    if (!ws_has_current())
+        return;
+    ws_drawable *d = ws.cur->draw;
+    if (d && d->win && !d->pbuffer && x >= 0 && y >= 0 && w > 0 && h > 0 && w <= 16384 &&
+        h <= 16384 && (x + w > d->w || y + h > d->h)) {
+        if (x + w > d->w)
+            d->w = x + w;
+        if (y + h > d->h)
+            d->h = y + h;
+        resize_window(d);
+        if (ws.headless)
+            goto done;
+        /* Mesa's software GLX reads a drawable's size again only after a swap or
+         * when a context comes to it from another drawable (apitrace's glretrace
+         * does neither: it draws the frame before the first swap at its old size):
+         * bind a hidden helper window, then the resized one again. */
+        if (!ws.helper) {
+            set_gl_attributes(&ws.cur->ctx->prof);
+            ws.helper = SDL_CreateWindow("glretrace", SDL_WINDOWPOS_UNDEFINED,
+                                         SDL_WINDOWPOS_UNDEFINED, 1, 1,
+                                         SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN);
+        }
+        if (ws.helper && SDL_GL_MakeCurrent(ws.helper, ws.sdl_ctx) == 0)
+            SDL_GL_MakeCurrent(d->win, ws.sdl_ctx);
+    }
+done:
+    glViewport(x, y, w, h);
+}
+
+typedef struct ws_entry {
+    const char *name;
+    retrace_fn fn;
+} ws_entry;
+
+/* Sorted by name (strcmp) for bsearch. */
+static const ws_entry ws_table[] = {
+    {"eglBindAPI", egl_bind_api},
+    {"eglChooseConfig", ws_ignore},
+    {"eglCreateContext", egl_create_context},
+    {"eglCreatePbufferSurface", egl_create_pbuffer},
+    {"eglCreatePlatformWindowSurface", egl_create_window_surface},
+    {"eglCreatePlatformWindowSurfaceEXT", egl_create_window_surface},
+    {"eglCreateWindowSurface", egl_create_window_surface},
+    {"eglDestroyContext", destroy_context},
+    {"eglDestroySurface", destroy_surface},
+    {"eglGetConfigAttrib", ws_ignore},
+    {"eglGetConfigs", ws_ignore},
+    {"eglGetCurrentContext", ws_ignore},
+    {"eglGetCurrentDisplay", ws_ignore},
+    {"eglGetCurrentSurface", ws_ignore},
+    {"eglGetDisplay", ws_ignore},
+    {"eglGetError", ws_ignore},
+    {"eglGetPlatformDisplay", ws_ignore},
+    {"eglGetPlatformDisplayEXT", ws_ignore},
+    {"eglGetProcAddress", ws_ignore},
+    {"eglInitialize", ws_ignore},
+    {"eglMakeCurrent", make_context_current},
+    {"eglQueryAPI", ws_ignore},
+    {"eglQueryContext", ws_ignore},
+    {"eglQueryString", ws_ignore},
+    {"eglQuerySurface", ws_ignore},
+    {"eglReleaseThread", ws_ignore},
+    {"eglSurfaceAttrib", ws_ignore},
+    {"eglSwapBuffers", swap_buffers},
+    {"eglSwapBuffersWithDamageEXT", swap_buffers},
+    {"eglSwapBuffersWithDamageKHR", swap_buffers},
+    {"eglSwapInterval", ws_ignore},
+    {"eglTerminate", ws_ignore},
+    {"eglWaitClient", ws_ignore},
+    {"eglWaitGL", ws_ignore},
+    {"eglWaitNative", ws_ignore},
+    {"glViewport", gl_viewport},
+    {"glXChooseFBConfig", ws_ignore},
+    {"glXChooseVisual", ws_ignore},
+    {"glXCreateContext", glx_create_context},
+    {"glXCreateContextAttribsARB", glx_create_context_attribs},
+    {"glXCreateNewContext", glx_create_new_context},
+    {"glXCreatePbuffer", glx_create_pbuffer},
+    {"glXCreateWindow", glx_create_window},
+    {"glXDestroyContext", destroy_context},
+    {"glXDestroyPbuffer", destroy_surface},
+    {"glXDestroyWindow", destroy_surface},
+    {"glXGetClientString", ws_ignore},
+    {"glXGetConfig", ws_ignore},
+    {"glXGetCurrentContext", ws_ignore},
+    {"glXGetCurrentDisplay", ws_ignore},
+    {"glXGetCurrentDrawable", ws_ignore},
+    {"glXGetCurrentReadDrawable", ws_ignore},
+    {"glXGetFBConfigAttrib", ws_ignore},
+    {"glXGetFBConfigs", ws_ignore},
+    {"glXGetProcAddress", ws_ignore},
+    {"glXGetProcAddressARB", ws_ignore},
+    {"glXGetSelectedEvent", ws_ignore},
+    {"glXGetVisualFromFBConfig", ws_ignore},
+    {"glXIsDirect", ws_ignore},
+    {"glXMakeContextCurrent", make_context_current},
+    {"glXMakeCurrent", glx_make_current},
+    {"glXQueryContext", ws_ignore},
+    {"glXQueryCurrentRendererIntegerMESA", ws_ignore},
+    {"glXQueryCurrentRendererStringMESA", ws_ignore},
+    {"glXQueryDrawable", ws_ignore},
+    {"glXQueryExtension", ws_ignore},
+    {"glXQueryExtensionsString", ws_ignore},
+    {"glXQueryRendererIntegerMESA", ws_ignore},
+    {"glXQueryRendererStringMESA", ws_ignore},
+    {"glXQueryServerString", ws_ignore},
+    {"glXQueryVersion", ws_ignore},
+    {"glXSelectEvent", ws_ignore},
+    {"glXSwapBuffers", swap_buffers},
+    {"glXSwapIntervalEXT", ws_ignore},
+    {"glXSwapIntervalMESA", ws_ignore},
+    {"glXSwapIntervalSGI", ws_ignore},
+    {"glXWaitGL", ws_ignore},
+    {"glXWaitX", ws_ignore},
+};
+
+static int cmp_entry(const void *key, const void *e)
+{
+    return strcmp((const char *)key, ((const ws_entry *)e)->name);
+}
+
+retrace_fn ws_lookup(const char *name)
+{
+    const ws_entry *e = bsearch(name, ws_table, sizeof ws_table / sizeof ws_table[0],
+                                sizeof ws_table[0], cmp_entry);
+    return e ? e->fn : NULL;
+}
+
+/* ---- the rest of the interface --------------------------------------------------- */
+
+int ws_init(bool headless, gt_error *err)
+{
+    ws.headless = headless;
+    if (headless)
+        SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
+    SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0");
+    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+        gt_error_set(err, "cannot start SDL's video%s: %s", headless ? " (offscreen driver)" : "",
+                     SDL_GetError());
+        return 0;
+    }
+    ws.inited = true;
+    ws.cur = get_thread(0);
+    if (!ws.cur) {
+        gt_error_set(err, "out of memory");
+        return 0;
+    }
+    for (size_t i = 1; i < sizeof ws_table / sizeof ws_table[0]; ++i)
+        if (strcmp(ws_table[i - 1].name, ws_table[i].name) >= 0) {
+            gt_error_set(err, "internal: ws_table not sorted at %s", ws_table[i].name);
+            return 0;
+        }
+    return 1;
+}
+
+void ws_shutdown(void)
+{
+    if (!ws.inited)
+        return;
+    SDL_GL_MakeCurrent(NULL, NULL);
+    for (size_t i = 0; i < ws.nctx; ++i) {
+        if (ws.ctxs[i]->ctx)
+            SDL_GL_DeleteContext(ws.ctxs[i]->ctx);
+        free(ws.ctxs[i]);
+    }
+    for (size_t i = 0; i < ws.ndraw; ++i) {
+        if (ws.draws[i]->win)
+            SDL_DestroyWindow(ws.draws[i]->win);
+        free(ws.draws[i]);
+    }
+    if (ws.helper)
+        SDL_DestroyWindow(ws.helper);
+    free(ws.ctxs);
+    free(ws.draws);
+    free(ws.threads);
+    memset(&ws, 0, sizeof ws);
+    SDL_Quit();
+}
+
+void ws_switch_thread(uint32_t thread)
+{
+    if (ws.cur && ws.cur->id == thread)
+        return;
+    ws_thread *t = get_thread(thread);
+    if (!t)
+        return;
+    ws.cur = t;
+    if (t->ctx && t->draw)
+        bind_thread(t);
+    else
+        sdl_make_current(ws.sdl_win, NULL);
+}
+
+bool ws_has_current(void)
+{
+    return ws.cur && ws.cur->ctx && ws.cur->ctx->ctx && ws.cur->draw && ws.cur->draw->win &&
+           ws.sdl_ctx == ws.cur->ctx->ctx;
+}
+
+int ws_make_default_current(void)
+{
+    if (!ws.cur)
+        return 0;
+    if (!ws.default_ctx) {
+        ws_profile p = {.profile_mask = SDL_GL_CONTEXT_PROFILE_COMPATIBILITY};
+        /* traced values are never odd: an odd key cannot clash with a traced context */
+        ws.default_ctx = add_ctx(1, &p, 0);
+        if (!ws.default_ctx)
+            return 0;
+    }
+    ws_drawable *d = find_draw(1);
+    if (!d)
+        d = add_draw(1, DEFAULT_SIZE, DEFAULT_SIZE, false);
+    if (!d)
+        return 0;
+    ws.cur->ctx = ws.default_ctx;
+    ws.cur->draw = d;
+    return bind_thread(ws.cur) && ws_has_current();
+}
+
+void ws_current_size(int *w, int *h)
+{
+    *w = *h = 0;
+    if (ws_has_current())
+        SDL_GL_GetDrawableSize(ws.cur->draw->win, w, h);
+}
