@@ -36,6 +36,14 @@ const void *retrace_pointer_keep(const gt_value *v);
 size_t retrace_out_count(const gt_value *v, int64_t n);
 void *retrace_out(const gt_value *v, int64_t count, size_t elem_size);
 
+/* The traced context now current and the traced handle of its share group (the first
+ * context of the group: the share list's own group, or the context itself), for the
+ * name maps: objects shared between contexts are mapped per share group, container
+ * objects (framebuffers, vertex arrays, transform feedbacks, program pipelines,
+ * queries) per context. The replay core calls it at each MakeCurrent and each switch
+ * of traced thread; without calls every name lives in one group (0, 0). */
+void retrace_map_context(uint64_t context, uint64_t share_group);
+
 /* Arrays of object names: remapped into scratch (elements of elem_size bytes); the
  * names GL created mapped from the traced ones; deleted names forgotten. */
 const void *retrace_map_names(const char *ns, const gt_value *v, size_t elem_size);

@@ -2,9 +2,10 @@
  * memory, object name maps per namespace, uniform locations per program and the map
  * of traced pointers (mapped buffers). See retrace.h and retrace_gen.h.
  *
- * The maps are global and unlocked: the replay core runs one call at a time (threads
- * of a trace take turns, as apitrace's). Scratch is per thread. Share groups and
- * per-context objects (VAOs, FBOs) are not told apart yet: one map per namespace. */
+ * The maps are unlocked: the replay core runs one call at a time (threads of a trace
+ * take turns, as apitrace's). Scratch is per thread. Names of shared objects are mapped
+ * per share group, names of container objects (FBOs, VAOs, ...) per context, as the
+ * core says with retrace_map_context; until it does, everything is one group. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -234,26 +235,74 @@ typedef struct name_map {
 #define MAP_GONE UINT64_MAX
 
 static const char *const namespaces[] = {
-    "buffer", "texture", "framebuffer", "renderbuffer", "program", "shader", "vertex array",
-    "query", "sampler", "transform feedback", "program pipeline", "display list", "sync",
+    /* shared by the contexts of a share group */
+    "buffer", "texture", "renderbuffer", "program", "shader", "sampler", "display list", "sync",
     "handleARB", /* GL_ARB_shader_objects: programs and shaders alike */
+    /* container objects, each context its own (GL 4.6 compatibility, 5.1.3) */
+    "framebuffer", "vertex array", "transform feedback", "program pipeline", "query",
 };
-enum { NUM_NS = sizeof namespaces / sizeof *namespaces };
-static name_map maps[NUM_NS + 8];
-static const char *extra_ns[8]; /* namespaces named by hand-written code, first come */
+enum { NUM_NS = sizeof namespaces / sizeof *namespaces, FIRST_PER_CONTEXT = 9, MAX_EXTRA = 8 };
+static const char *extra_ns[MAX_EXTRA]; /* namespaces named by hand-written code, first come */
+
+/* The maps of every (namespace, owner): the owner is the traced share group for shared
+ * namespaces and namespaces named by hand, the traced context for per-context ones. */
+typedef struct owned_map {
+    unsigned ns;
+    uint64_t owner;
+    name_map map;
+} owned_map;
+static owned_map **owned;
+static size_t num_owned;
+static uint64_t cur_context, cur_group;
+static name_map *cur[NUM_NS + MAX_EXTRA]; /* the current owners' maps, found lazily */
+
+void retrace_map_context(uint64_t context, uint64_t share_group)
+{
+    if (context == cur_context && share_group == cur_group)
+        return;
+    cur_context = context;
+    cur_group = share_group;
+    memset(cur, 0, sizeof cur);
+}
+
+static name_map *owned_map_of(unsigned ns)
+{
+    uint64_t owner = ns >= FIRST_PER_CONTEXT && ns < NUM_NS ? cur_context : cur_group;
+    for (size_t i = 0; i < num_owned; ++i)
+        if (owned[i]->ns == ns && owned[i]->owner == owner)
+            return &owned[i]->map;
+    owned_map **grown = realloc(owned, (num_owned + 1) * sizeof *owned);
+    owned_map *m = calloc(1, sizeof *m);
+    if (!grown || !m)
+        oom(sizeof *m);
+    owned = grown;
+    m->ns = ns;
+    m->owner = owner;
+    owned[num_owned++] = m;
+    return &m->map;
+}
 
 static name_map *map_of(const char *ns)
 {
-    for (unsigned i = 0; i < NUM_NS; ++i)
+    unsigned i = 0;
+    for (; i < NUM_NS; ++i)
         if (ns == namespaces[i] || !strcmp(ns, namespaces[i]))
-            return &maps[i];
-    for (unsigned i = 0; i < 8; ++i) {
-        if (!extra_ns[i])
-            extra_ns[i] = ns;
-        if (!strcmp(ns, extra_ns[i]))
-            return &maps[NUM_NS + i];
+            break;
+    if (i == NUM_NS) {
+        for (unsigned j = 0;; ++j) {
+            if (j == MAX_EXTRA)
+                return NULL;
+            if (!extra_ns[j])
+                extra_ns[j] = ns;
+            if (!strcmp(ns, extra_ns[j])) {
+                i = NUM_NS + j;
+                break;
+            }
+        }
     }
-    return NULL;
+    if (!cur[i])
+        cur[i] = owned_map_of(i);
+    return cur[i];
 }
 
 static size_t slot_of(uint64_t key, size_t cap)

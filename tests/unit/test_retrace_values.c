@@ -166,6 +166,26 @@ static void name_maps(void **state)
     assert_int_equal(retrace_map_get("display list", 11), 11);
 }
 
+static void share_groups_and_contexts(void **state)
+{
+    (void)state;
+    retrace_map_context(0xa1, 0xa1);
+    retrace_map_set("buffer", 3, 30);
+    retrace_map_set("vertex array", 1, 10);
+    retrace_map_context(0xa2, 0xa1); /* created with shareList = 0xa1 */
+    assert_int_equal(retrace_map_get("buffer", 3), 30);
+    assert_int_equal(retrace_map_get("vertex array", 1), 1); /* VAOs are not shared */
+    retrace_map_set("vertex array", 1, 11);
+    retrace_map_context(0xb1, 0xb1); /* another group */
+    assert_int_equal(retrace_map_get("buffer", 3), 3);
+    retrace_map_context(0xa1, 0xa1);
+    assert_int_equal(retrace_map_get("vertex array", 1), 10);
+    retrace_map_context(0xa2, 0xa1);
+    assert_int_equal(retrace_map_get("vertex array", 1), 11);
+    retrace_map_context(0, 0);
+    assert_int_equal(retrace_map_get("buffer", 3), 3);
+}
+
 static void locations(void **state)
 {
     (void)state;
@@ -224,6 +244,7 @@ int main(void)
         cmocka_unit_test(scratch_and_outputs),
         cmocka_unit_test(kept_client_arrays),
         cmocka_unit_test(name_maps),
+        cmocka_unit_test(share_groups_and_contexts),
         cmocka_unit_test(locations),
         cmocka_unit_test(mapped_regions_and_memcpy),
     };
