@@ -14,7 +14,10 @@ set(RETRACE_RUNTIME_C
   ${PROJECT_SOURCE_DIR}/retrace/retrace_values.c ${PROJECT_SOURCE_DIR}/retrace/retrace_memcpy.c
   ${PROJECT_SOURCE_DIR}/retrace/retrace_override.c)
 # The replayers call GL through libepoxy with its own prototypes: only what it declares.
-find_path(RETRACE_EPOXY_INCLUDE_DIR epoxy/gl_generated.h HINTS ${EPOXY_INCLUDE_DIRS} REQUIRED)
+find_path(RETRACE_EPOXY_INCLUDE_DIR epoxy/gl_generated.h HINTS ${EPOXY_INCLUDE_DIRS})
+if(NOT RETRACE_EPOXY_INCLUDE_DIR)
+  message(FATAL_ERROR "glretrace: libepoxy's epoxy/gl_generated.h not found (libepoxy-dev)")
+endif()
 set(RETRACE_EPOXY_HEADER ${RETRACE_EPOXY_INCLUDE_DIR}/epoxy/gl_generated.h)
 file(GLOB RETRACE_SPECS_PY ${PROJECT_SOURCE_DIR}/specs/*.py)
 add_custom_command(
