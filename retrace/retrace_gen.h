@@ -58,6 +58,9 @@ void retrace_unmap_range(const char *ns, uint64_t traced, int64_t range);
 int64_t retrace_location_get(uint64_t program, int64_t traced);
 void retrace_location_set(uint64_t program, int64_t traced, int64_t replayed);
 uint64_t retrace_current_program(void);
+/* The location in the current program (glUniform*): asks GL for it only once some
+ * location differs between trace and replay. */
+int64_t retrace_location_current(int64_t traced);
 
 /* Mapped regions with the buffer they belong to (key), for unmapping; a lookup of any
  * address inside a region, with the bytes left in it. */

@@ -443,8 +443,11 @@ void retrace_unmap_range(const char *ns, uint64_t traced, int64_t range)
 
 /* ---- uniform locations ----------------------------------------------------------------- */
 
-/* One map keyed by (program << 32 | location): programs and locations are 32-bit in GL. */
+/* One map keyed by (program << 32 | location): programs and locations are 32-bit in GL.
+ * Until some location differs from the traced one (the same driver usually assigns the
+ * same), lookups return the traced location without asking GL for the current program. */
 static name_map locations;
+static bool locations_differ;
 
 static uint64_t location_key(uint64_t program, int64_t traced)
 {
@@ -459,10 +462,19 @@ int64_t retrace_location_get(uint64_t program, int64_t traced)
     return v ? (int64_t)(int32_t)(uint32_t)*v : traced;
 }
 
+int64_t retrace_location_current(int64_t traced)
+{
+    if (!locations_differ || traced < 0)
+        return traced;
+    return retrace_location_get(retrace_current_program(), traced);
+}
+
 void retrace_location_set(uint64_t program, int64_t traced, int64_t replayed)
 {
     if (traced < 0)
         return;
+    if (replayed != traced)
+        locations_differ = true;
     name_map *m = &locations;
     if ((m->used + 1) * 4 >= m->cap * 3)
         map_grow(m);

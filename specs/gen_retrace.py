@@ -171,7 +171,7 @@ def scalar_expr(kind, ctype, arg, p, cmd):
             i = cmd.params.index(prog)
             pexpr = f'retrace_map_get("{name_ns(prog)}", retrace_uint(&call->args[{i}]))'
         else:
-            pexpr = "retrace_current_program()"
+            return f"({ctype})retrace_location_current(retrace_sint({arg}))"
         return f"({ctype})retrace_location_get({pexpr}, retrace_sint({arg}))"
     if kind == "sint":
         return f"({ctype})retrace_sint({arg})"

@@ -157,7 +157,7 @@ class Mini(unittest.TestCase):
         self.assertIn('retrace_map_set("program", retrace_uint(call->ret), (uint64_t)gt_ret)',
                       self.body("glCreateProgram"))
         self.assertIn("retrace_location_set(", self.body("glGetUniformLocation"))
-        self.assertIn("retrace_location_get(retrace_current_program(), retrace_sint(&call->args[0]))",
+        self.assertIn("retrace_location_current(retrace_sint(&call->args[0]))",
                       self.body("glUniform4fv"))
         self.assertIn('retrace_map_range("display list", call->ret', self.body("glGenLists"))
 

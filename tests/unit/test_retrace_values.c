@@ -190,6 +190,8 @@ static void locations(void **state)
 {
     (void)state;
     assert_int_equal(retrace_location_get(3, 4), 4);
+    retrace_location_set(3, 5, 5);
+    assert_int_equal(retrace_location_current(7), 7); /* all alike: no GL query */
     retrace_location_set(3, 4, 9);
     retrace_location_set(5, 4, 1);
     assert_int_equal(retrace_location_get(3, 4), 9);
