@@ -19,7 +19,7 @@ import os
 import re
 import sys
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -65,12 +65,6 @@ class Skip(Exception):
 class Epoxy:
     ret: str
     params: list  # C types, as libepoxy declares them
-
-
-@dataclass
-class Replayer:
-    name: str
-    lines: list = field(default_factory=list)
 
 
 # ---- inputs -----------------------------------------------------------------------------
