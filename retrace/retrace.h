@@ -1,6 +1,6 @@
 /* glretrace's internal contract between the generated per-function replayers
- * (build/gen/retrace/retrace_*.gen.c, from specs/gen_retrace.py) and the hand-written
- * replayer core (retrace/*.c): window system, main loop, options, snapshots. */
+ * (build/gen/retrace/retrace_gl_N.gen.c, from specs/gen_retrace.py) and the
+ * hand-written replayer core in retrace/: window system, main loop, options, snapshots. */
 #ifndef RETRACE_H
 #define RETRACE_H
 

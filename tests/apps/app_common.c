@@ -1,6 +1,6 @@
 /* See app_common.h. */
 #include "app_common.h"
-#include "png_write.h"
+#include "gt_png.h"
 
 #include <errno.h>
 #include <math.h>
@@ -175,7 +175,14 @@ int app_save_frame(const char *prefix, unsigned frame, const uint8_t *rgba)
             dst[3 * x + 2] = src[4 * x + 2];
         }
     }
-    rc = png_write(path, rgb, APP_WIDTH, APP_HEIGHT, 3, (size_t)APP_WIDTH * 3);
+    gt_error err;
+    gt_error_clear(&err);
+    if (gt_png_write(path, rgb, APP_WIDTH, APP_HEIGHT, 3, (size_t)APP_WIDTH * 3, false, &err)) {
+        rc = 0;
+    } else {
+        fprintf(stderr, "%s\n", err.msg);
+        rc = -1;
+    }
 out:
     free(path);
     free(rgb);
