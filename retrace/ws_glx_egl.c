@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "glretrace.h"
+#include "retrace_gen.h"
 
 #define DEFAULT_SIZE 32
 
@@ -273,8 +274,24 @@ static int ensure_context(ws_context *c, ws_drawable *d)
     return 1;
 }
 
+/* Tells the name maps which context is current and which share group it is in
+ * (the root of its share chain): shared objects are mapped per group, containers
+ * (FBOs, VAOs, ...) per context. */
+static void note_context(const ws_context *c)
+{
+    const ws_context *root = c;
+    for (int i = 0; root && root->share && i < 64; ++i) {
+        const ws_context *s = find_ctx(root->share);
+        if (!s || s == root)
+            break;
+        root = s;
+    }
+    retrace_map_context(c ? c->traced : 0, root ? root->traced : 0);
+}
+
 static int bind_thread(ws_thread *t)
 {
+    note_context(t->ctx);
     if (!t->ctx || !t->draw)
         return sdl_make_current(ws.sdl_win, NULL);
     if (!ensure_context(t->ctx, t->draw))
