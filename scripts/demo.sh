@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # README command 1: install dependencies, build, and run the main job on the bundled
-# demo: record the GL 3.3 demo app (tests/apps/gl33_demo.c) with `gltrace`, then read
-# the trace back (dump, info) and check apitrace reads it the same. Without a
-# display, a private Xvfb is started for the recording and stopped afterwards.
+# demo: record the GL 3.3 demo app (tests/apps/gl33_demo.c) with `gltrace`, read the
+# trace back (dump, info; apitrace must read it the same), then replay it with our
+# `glretrace` (benchmark, then snapshots compared with the frames the app saved).
+# Without a display, a private Xvfb is started and stopped afterwards.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/install-deps.sh"
@@ -27,7 +28,8 @@ fi
 export LIBGL_ALWAYS_SOFTWARE=1
 
 echo "== gltrace -o $out/gl33_demo.trace gl33_demo --frames 5" >&2
-"$bin/gltrace" -o "$out/gl33_demo.trace" "$bin/gl33_demo" --frames 5 --save "$out/frame"
+rm -rf "$out/replay"
+"$bin/gltrace" -o "$out/gl33_demo.trace" "$bin/gl33_demo" --warmup --frames 5 --save "$out/frame"
 echo "== gltrace info" >&2
 "$bin/gltrace" info "$out/gl33_demo.trace"
 echo "== gltrace dump (first frame)" >&2
@@ -39,4 +41,13 @@ else
   echo "== apitrace dump differs!" >&2
   exit 1
 fi
-echo "== the app's own frames: $out/frame*.png; the trace: $out/gl33_demo.trace" >&2
+echo "== glretrace -b" >&2
+"$bin/glretrace" -b "$out/gl33_demo.trace"
+echo "== glretrace -s $out/replay/" >&2
+"$bin/glretrace" -s "$out/replay/" "$out/gl33_demo.trace"
+# the first snapshot is the app's --warmup swap; the rest are its five frames
+mapfile -t snaps < <(ls "$out/replay/"*.png | sort)
+for i in 0 1 2 3 4; do
+  python3 "$top/tests/apps/compare_png.py" "$(printf '%s%010u.png' "$out/frame" "$i")" "${snaps[$((i + 1))]}"
+done
+echo "== the app's own frames: $out/frame*.png; the replay's: $out/replay/; the trace: $out/gl33_demo.trace" >&2
