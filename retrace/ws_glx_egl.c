@@ -578,6 +578,22 @@ static void resize_window(ws_drawable *d)
     }
 }
 
+/* Whether a framebuffer object is bound for drawing: a viewport into an FBO (glmark2's
+ * terrain, refract and shadow render to 512x512 textures) says nothing of the window's
+ * size, and apitrace's glretrace leaves the window alone then too. */
+static bool fbo_bound(void)
+{
+    int ver = epoxy_gl_version();
+    bool has_fbo = ver >= 30 || (!epoxy_is_desktop_gl() && ver >= 20) ||
+                   epoxy_has_gl_extension("GL_ARB_framebuffer_object") ||
+                   epoxy_has_gl_extension("GL_EXT_framebuffer_object");
+    if (!has_fbo)
+        return false;
+    GLint fbo = 0;
+    glGetIntegerv(GL_FRAMEBUFFER_BINDING, &fbo);
+    return fbo != 0;
+}
+
 /* glViewport(x, y, width, height): grows the current window to hold the viewport
  * (the recorder's fake glViewport gives each drawable its size), then replays it. */
 static void gl_viewport(const gt_call *call)
@@ -588,7 +604,7 @@ static void gl_viewport(const gt_call *call)
         return;
     ws_drawable *d = ws.cur->draw;
     if (d && d->win && !d->pbuffer && x >= 0 && y >= 0 && w > 0 && h > 0 && w <= 16384 &&
-        h <= 16384 && (x + w > d->w || y + h > d->h)) {
+        h <= 16384 && (x + w > d->w || y + h > d->h) && !fbo_bound()) {
         if (x + w > d->w)
             d->w = x + w;
         if (y + h > d->h)
