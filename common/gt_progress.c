@@ -16,6 +16,7 @@ void gt_progress_start(gt_progress *p, const char *label, uint64_t total, bool q
     p->enabled = isatty(STDERR_FILENO) && !(quiet_if_stdout_tty && isatty(STDOUT_FILENO));
     p->label = label;
     p->total = total;
+    p->frames = 0;
     p->started = p->last = p->enabled ? now() : 0;
 }
 
@@ -29,8 +30,12 @@ void gt_progress_update(gt_progress *p, uint64_t done, uint64_t calls)
     p->last = t;
     double pct = p->total ? 100.0 * (double)done / (double)p->total : 0;
     double rate = t > p->started ? (double)calls / (t - p->started) : 0;
-    fprintf(stderr, "\r%s: %5.1f%%  %llu calls  %.2f M calls/s ", p->label, pct,
-            (unsigned long long)calls, rate / 1e6);
+    if (p->frames)
+        fprintf(stderr, "\r%s: %5.1f%%  %llu frames  %llu calls  %.2f M calls/s ", p->label, pct,
+                (unsigned long long)p->frames, (unsigned long long)calls, rate / 1e6);
+    else
+        fprintf(stderr, "\r%s: %5.1f%%  %llu calls  %.2f M calls/s ", p->label, pct,
+                (unsigned long long)calls, rate / 1e6);
 }
 
 void gt_progress_end(gt_progress *p)

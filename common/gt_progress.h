@@ -10,6 +10,7 @@ typedef struct gt_progress {
     bool enabled;
     const char *label;
     uint64_t total;    /* units of done (bytes of input) */
+    uint64_t frames;   /* shown when nonzero: replays set it as frames end */
     double started, last;
 } gt_progress;
 

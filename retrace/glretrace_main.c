@@ -21,6 +21,7 @@
 #include "at_dump.h"
 #include "at_reader.h"
 #include "glretrace.h"
+#include "gt_progress.h"
 #include "gt_strbuf.h"
 
 glretrace_state g_retrace;
@@ -379,6 +380,9 @@ int main(int argc, char **argv)
     m.dump_opt.color = false;
 
     double start = now();
+    gt_progress prog; /* on a terminal only: frames, calls/s */
+    gt_progress_start(&prog, "glretrace", at_input_file_size(at_reader_input(r)), false);
+    uint64_t ncalls = 0;
     gt_call *call;
     while ((call = at_reader_next(r))) {
         if (call->no > m.call_limit) {
@@ -386,11 +390,14 @@ int main(int argc, char **argv)
             break;
         }
         replay_call(call);
+        prog.frames = g_retrace.frames;
+        gt_progress_update(&prog, at_input_file_pos(at_reader_input(r)), ++ncalls);
         if (m.loop)
             hold(call);
         else
             at_reader_release(r, call);
     }
+    gt_progress_end(&prog);
     int status = 0;
     if (at_reader_error(r)) {
         fprintf(stderr, "error: %s\n", at_reader_error(r));
