@@ -358,21 +358,26 @@ uint64_t retrace_map_get(const char *ns, uint64_t traced)
     return v ? *v : traced;
 }
 
-void retrace_map_set(const char *ns, uint64_t traced, uint64_t replayed)
+/* Inserts or replaces key (never 0: 0 marks an empty slot). */
+static void map_put(name_map *m, uint64_t key, uint64_t val)
 {
-    name_map *m = map_of(ns);
-    if (!m || traced == UINT64_MAX)
-        return;
     if ((m->used + 1) * 4 >= m->cap * 3)
         map_grow(m);
-    uint64_t key = traced + 1;
     size_t s = slot_of(key, m->cap);
     while (m->keys[s] && m->keys[s] != key)
         s = (s + 1) & (m->cap - 1);
     if (!m->keys[s])
         m->used++;
     m->keys[s] = key;
-    m->vals[s] = replayed == MAP_GONE ? MAP_GONE - 1 : replayed;
+    m->vals[s] = val;
+}
+
+void retrace_map_set(const char *ns, uint64_t traced, uint64_t replayed)
+{
+    name_map *m = map_of(ns);
+    if (!m || traced == UINT64_MAX)
+        return;
+    map_put(m, traced + 1, replayed == MAP_GONE ? MAP_GONE - 1 : replayed);
 }
 
 void retrace_map_del(const char *ns, uint64_t traced)
@@ -475,17 +480,7 @@ void retrace_location_set(uint64_t program, int64_t traced, int64_t replayed)
         return;
     if (replayed != traced)
         locations_differ = true;
-    name_map *m = &locations;
-    if ((m->used + 1) * 4 >= m->cap * 3)
-        map_grow(m);
-    uint64_t key = location_key(program, traced) + 1;
-    size_t s = slot_of(key, m->cap);
-    while (m->keys[s] && m->keys[s] != key)
-        s = (s + 1) & (m->cap - 1);
-    if (!m->keys[s])
-        m->used++;
-    m->keys[s] = key;
-    m->vals[s] = (uint32_t)replayed;
+    map_put(&locations, location_key(program, traced) + 1, (uint32_t)replayed);
 }
 
 uint64_t retrace_current_program(void)
