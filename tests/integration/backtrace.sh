@@ -29,11 +29,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 it_init backtrace
 
-[ $# -ge 1 ] || die "usage: $0 BIN_DIR"
-bin=$(cd "$1" && pwd)
-gltrace="$bin/gltrace"
-require_file "$gltrace" "build gltrace first"
-require_file "$bin/../lib/libgltrace.so" "build libgltrace.so first (GLTRACE_RECORDING)"
+require_recorder "$@"
 require_file "$bin/gl33_demo" "build the demo apps (tests/apps)"
 require_tool apitrace Xvfb cc python3 timeout
 

@@ -29,11 +29,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 it_init crash_safety
 
-[ $# -ge 1 ] || die "usage: $0 BIN_DIR"
-bin=$(cd "$1" && pwd)
-gltrace="$bin/gltrace"
-require_file "$gltrace" "build gltrace first"
-require_file "$bin/../lib/libgltrace.so" "build libgltrace.so first (GLTRACE_RECORDING)"
+require_recorder "$@"
 require_tool apitrace Xvfb glxinfo cc timeout
 
 # ---- our own X server --------------------------------------------------------------

@@ -36,11 +36,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 it_init fake_calls
 
-[ $# -ge 1 ] || die "usage: $0 BIN_DIR"
-bin=$(cd "$1" && pwd)
-gltrace="$bin/gltrace"
-require_file "$gltrace" "build gltrace first"
-require_file "$bin/../lib/libgltrace.so" "build libgltrace.so first (GLTRACE_RECORDING)"
+require_recorder "$@"
 require_tool apitrace glretrace Xvfb glxgears python3 cmp timeout
 compare_png="$here/../apps/compare_png.py"
 require_file "$compare_png"

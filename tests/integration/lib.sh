@@ -248,3 +248,28 @@ start_xvfb() {
   unset WAYLAND_DISPLAY GLTRACE_OUTPUT || true
   echo "$IT_NAME: Xvfb on $DISPLAY (pid $XVFB_PID)"
 }
+
+# require_recorder BIN_DIR: sets $bin (absolute) and $gltrace, and fails unless
+# gltrace and the recording library libgltrace.so are built.
+require_recorder() {
+  [ $# -ge 1 ] || die "usage: $0 BIN_DIR"
+  bin=$(cd "$1" && pwd)
+  gltrace="$bin/gltrace"
+  require_file "$gltrace" "build gltrace first"
+  require_file "$bin/../lib/libgltrace.so" "build libgltrace.so first (GLTRACE_RECORDING)"
+}
+
+# The glmark2 scenes the recording issue names, with durations short enough for CI
+# (terrain needs 1 s to record more than one frame on llvmpipe).
+GLMARK2_SCENES=(
+  build:duration=0.3
+  texture:duration=0.3
+  shading:duration=0.3
+  bump:duration=0.3
+  effect2d:duration=0.3
+  buffer:update-method=subdata:duration=0.3
+  terrain:duration=1.0
+  jellyfish:duration=0.3
+  refract:duration=0.3
+  shadow:duration=0.3
+)

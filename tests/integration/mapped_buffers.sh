@@ -32,12 +32,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 it_init mapped_buffers
 
-[ $# -ge 1 ] || die "usage: $0 BIN_DIR"
-bin=$(cd "$1" && pwd)
-gltrace="$bin/gltrace"
+require_recorder "$@"
 app="$bin/map_app"
-require_file "$gltrace" "build gltrace first"
-require_file "$bin/../lib/libgltrace.so" "build libgltrace.so first (GLTRACE_RECORDING)"
 require_file "$app" "tests/apps needs the x11 and gl dev packages"
 require_tool apitrace glretrace Xvfb glmark2 python3 cmp timeout
 compare_png="$here/../apps/compare_png.py"

@@ -31,11 +31,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 it_init record_gltrace
 
-[ $# -ge 1 ] || die "usage: $0 BIN_DIR"
-bin=$(cd "$1" && pwd)
-gltrace="$bin/gltrace"
-require_file "$gltrace" "build gltrace first"
-require_file "$bin/../lib/libgltrace.so" "build libgltrace.so first (GLTRACE_RECORDING)"
+require_recorder "$@"
 require_tool apitrace glretrace Xvfb glxgears es2gears_x11 glmark2 python3 cmp timeout
 compare_png="$here/../apps/compare_png.py"
 require_file "$compare_png"
@@ -87,18 +83,7 @@ record() {
 record glxgears 130 timeout --preserve-status -s INT 1.5 -- glxgears
 record es2gears 130 timeout --preserve-status -s INT 1.5 -- es2gears_x11
 
-glmark2_scenes=(
-  build:duration=0.3
-  texture:duration=0.3
-  shading:duration=0.3
-  bump:duration=0.3
-  effect2d:duration=0.3
-  buffer:update-method=subdata:duration=0.3
-  terrain:duration=1.0
-  jellyfish:duration=0.3
-  refract:duration=0.3
-  shadow:duration=0.3
-)
+glmark2_scenes=("${GLMARK2_SCENES[@]}")
 for scene in "${glmark2_scenes[@]}"; do
   record "glmark2_${scene%%:*}" 0 timeout 60 -- glmark2 --size 256x192 -b "$scene"
 done

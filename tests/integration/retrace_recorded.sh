@@ -23,13 +23,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/retrace_lib.sh"
 it_init retrace_recorded
 
-[ $# -ge 1 ] || die "usage: $0 BIN_DIR"
-bin=$(cd "$1" && pwd)
+require_recorder "$@"
 ours="$bin/glretrace"
-gltrace="$bin/gltrace"
 require_file "$ours" "build glretrace first"
-require_file "$gltrace" "build gltrace first"
-require_file "$bin/../lib/libgltrace.so" "build libgltrace.so first (GLTRACE_RECORDING)"
 require_tool apitrace glretrace Xvfb glxgears es2gears_x11 glmark2 python3 timeout
 compare_png="$here/../apps/compare_png.py"
 require_file "$compare_png"
@@ -75,18 +71,7 @@ record() {
   recorded+=("${recorder}_$name")
 }
 
-glmark2_scenes=(
-  build:duration=0.3
-  texture:duration=0.3
-  shading:duration=0.3
-  bump:duration=0.3
-  effect2d:duration=0.3
-  buffer:update-method=subdata:duration=0.3
-  terrain:duration=1.0
-  jellyfish:duration=0.3
-  refract:duration=0.3
-  shadow:duration=0.3
-)
+glmark2_scenes=("${GLMARK2_SCENES[@]}")
 demos=()
 for app in gl33_demo es2_demo; do
   if [ -x "$bin/$app" ]; then
