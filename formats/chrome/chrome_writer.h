@@ -1,0 +1,22 @@
+/* Chrome Trace Event Format writer (JSON object form,
+ * ../shared/formats/chrome-trace-event-format.md): a gt_tl_sink that writes
+ * {"traceEvents":[...], "stackFrames":{...}, "displayTimeUnit":"ns"} with
+ * ts/dur in microseconds at nanosecond precision, M events for process and
+ * thread names, and correct JSON escaping. Events stream out as they come;
+ * stack frames are kept until finish, which closes the document. */
+#ifndef CHROME_WRITER_H
+#define CHROME_WRITER_H
+
+#include <stdio.h>
+
+#include "gt_timeline.h"
+
+typedef struct gt_chrome_writer gt_chrome_writer;
+
+/* path "-" writes to stdout. */
+gt_chrome_writer *gt_chrome_writer_open(const char *path, gt_error *err);
+gt_chrome_writer *gt_chrome_writer_open_stream(FILE *f, const char *name, gt_error *err);
+gt_tl_sink gt_chrome_writer_sink(gt_chrome_writer *w);
+void gt_chrome_writer_free(gt_chrome_writer *w);
+
+#endif
