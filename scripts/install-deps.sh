@@ -7,9 +7,11 @@ packages=(
   # build
   build-essential cmake pkg-config python3 clang libclang-rt-14-dev
   libsnappy-dev zlib1g-dev libbrotli-dev libunwind-dev libdw-dev libepoxy-dev libsdl2-dev
-  libcmocka-dev khronos-api libx11-dev libgl-dev libegl-dev libgles-dev
+  libcmocka-dev khronos-api libx11-dev libgl-dev libegl-dev libgles-dev libzstd-dev
   # tests: real GL programs under Xvfb with Mesa llvmpipe, apitrace as the peer
   xvfb xauth x11-utils mesa-utils libgl1-mesa-dri libegl-mesa0 glmark2-x11 apitrace
+  # timeline peers: llvm-xray-14 (XRay FDR logs), trace-cmd (.dat files)
+  llvm-14 trace-cmd
 )
 
 sudo=()
