@@ -16,6 +16,10 @@
  *     writes its own "X.<pid>.trace" beside "X.trace" (wrappers/runtime.c). All the
  *     traces written are reported; when nothing was recorded into the main file the
  *     empty file is removed.
+ *   - --timeline=FILE (or $GLTRACE_TIMELINE) also writes the CPU duration of each
+ *     call as an FXT timeline (wrappers/timeline_live.c); FILE is claimed like the
+ *     trace and passed as GLTRACE_TIMELINE (absolute) with GLTRACE_TIMELINE_READY=1;
+ *     other processes write "X.<pid>.fxt" beside "X.fxt".
  *   - --backtrace=CALLSET sets GLTRACE_BACKTRACE for the program: the calls whose
  *     stack is recorded (globs, `all`, `none`, `default`; see wrappers/backtrace.c).
  *   - PROGRAM is found like execvp does (PATH search, scripts without #! run by
@@ -42,7 +46,7 @@
 
 static void record_usage(FILE *f)
 {
-    fputs("usage: gltrace [-o FILE] [--backtrace=CALLSET] [--] PROGRAM [ARGS...]\n"
+    fputs("usage: gltrace [-o FILE] [--timeline=FILE.fxt] [--backtrace=CALLSET] [--] PROGRAM [ARGS...]\n"
           "\n"
           "Runs PROGRAM with its OpenGL, GLX and EGL calls recorded into an apitrace-format\n"
           "trace, and exits with PROGRAM's status.\n"
@@ -50,6 +54,10 @@ static void record_usage(FILE *f)
           "  -o, --output FILE  where the trace goes (default: $GLTRACE_OUTPUT, else\n"
           "                     PROGRAM.trace in the current directory, or PROGRAM.N.trace\n"
           "                     for the first N free)\n"
+          "  --timeline=FILE    also write the CPU time of every call as the program ran\n"
+          "                     it, as an FXT timeline (Perfetto): one slice per call\n"
+          "                     (args: call number, thread), frame marks and a frame-time\n"
+          "                     counter; other processes of the run write FILE.<pid>.fxt\n"
           "  --backtrace=CALLSET\n"
           "                     record the caller's stack with these calls: function name\n"
           "                     globs separated by commas (glDraw*,glClear,*SwapBuffers),\n"
@@ -57,7 +65,8 @@ static void record_usage(FILE *f)
           "                     clears, blits and swaps)\n"
           "  --                 ends the options (a program named like a command: dump...)\n"
           "\n"
-          "environment: GLTRACE_OUTPUT (the trace, as -o), GLTRACE_BACKTRACE (as\n"
+          "environment: GLTRACE_OUTPUT (the trace, as -o), GLTRACE_TIMELINE (as --timeline),\n"
+          "GLTRACE_BACKTRACE (as\n"
           "--backtrace), GLTRACE_PRELOAD (the recording library to preload instead of\n"
           "../lib/libgltrace.so beside gltrace)\n",
           f);
@@ -189,15 +198,15 @@ static int absolute(const char *path, char *out, size_t size)
     return snprintf(out, size, "%s/%s", cwd, path) < (int)size;
 }
 
-/* Whether name is main's derived name "STEM.<pid>[.<n>]EXT" (wrappers/runtime.c:
- * EXT ".trace" when main ends so, else none). */
-static int derived_name(const char *name, const char *main_base)
+/* Whether name is main's derived name "STEM.<pid>[.<n>]EXT" (wrappers/runtime.c,
+ * timeline_live.c: EXT is suffix when main ends so, else none). */
+static int derived_name(const char *name, const char *main_base, const char *suffix)
 {
-    size_t len = strlen(main_base), stem = len;
+    size_t len = strlen(main_base), stem = len, slen = strlen(suffix);
     const char *ext = "";
-    if (len > 6 && !strcmp(main_base + len - 6, ".trace")) {
-        stem = len - 6;
-        ext = ".trace";
+    if (len > slen && !strcmp(main_base + len - slen, suffix)) {
+        stem = len - slen;
+        ext = suffix;
     }
     if (strncmp(name, main_base, stem) || name[stem] != '.')
         return 0;
@@ -216,9 +225,10 @@ static int derived_name(const char *name, const char *main_base)
     return 0;
 }
 
-/* Reports the traces other processes of the run wrote beside main (modified since
- * start). Returns how many. */
-static int report_other_traces(const char *main_path, const struct timespec *start)
+/* Reports the files (what: "trace", "timeline"; suffix: ".trace", ".fxt") other
+ * processes of the run wrote beside main (modified since start). Returns how many. */
+static int report_others(const char *main_path, const struct timespec *start, const char *what,
+                         const char *suffix)
 {
     const char *slash = strrchr(main_path, '/');
     const char *base = slash ? slash + 1 : main_path;
@@ -231,7 +241,7 @@ static int report_other_traces(const char *main_path, const struct timespec *sta
     int count = 0;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
-        if (!derived_name(e->d_name, base))
+        if (!derived_name(e->d_name, base, suffix))
             continue;
         char path[PATH_MAX];
         if (snprintf(path, sizeof path, "%.*s%s", prefix, main_path, e->d_name) >=
@@ -242,16 +252,48 @@ static int report_other_traces(const char *main_path, const struct timespec *sta
             st.st_mtim.tv_sec < start->tv_sec ||
             (st.st_mtim.tv_sec == start->tv_sec && st.st_mtim.tv_nsec < start->tv_nsec))
             continue;
-        fprintf(stderr, "gltrace: trace of another process written to %s\n", path);
+        fprintf(stderr, "gltrace: %s of another process written to %s\n", what, path);
         ++count;
     }
     closedir(d);
     return count;
 }
 
+/* Creates (truncates) the timeline file; its absolute path goes to abs. */
+static int claim_timeline(const char *path, const char *trace, char *abs, size_t size)
+{
+    char trace_abs[PATH_MAX];
+    if (!absolute(path, abs, size) || !absolute(trace, trace_abs, sizeof trace_abs)) {
+        fprintf(stderr, "gltrace: cannot make %s an absolute path\n", path);
+        return 0;
+    }
+    if (!strcmp(abs, trace_abs)) {
+        fprintf(stderr, "gltrace: the timeline and the trace are the same file (%s)\n", path);
+        return 0;
+    }
+    int fd = open(abs, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        fprintf(stderr, "gltrace: cannot write the timeline %s: %s\n", path, strerror(errno));
+        return 0;
+    }
+    close(fd);
+    return 1;
+}
+
+/* Says where the timelines went; removes the main one when no process took it. */
+static void report_timeline(const char *path, const struct timespec *start)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && st.st_size > 0)
+        fprintf(stderr, "gltrace: timeline written to %s\n", path);
+    else if (stat(path, &st) == 0)
+        unlink(path); /* still the empty file we claimed */
+    report_others(path, start, "timeline", ".fxt");
+}
+
 int cmd_record(int argc, char **argv)
 {
-    const char *output = NULL, *backtrace = NULL;
+    const char *output = NULL, *backtrace = NULL, *timeline = NULL;
     int i = 1;
     for (; i < argc; ++i) {
         const char *a = argv[i];
@@ -275,6 +317,14 @@ int cmd_record(int argc, char **argv)
                 return 2;
             }
             backtrace = argv[i];
+        } else if (!strcmp(a, "--timeline")) {
+            if (++i >= argc) {
+                fprintf(stderr, "gltrace: %s needs a file name\n", a);
+                return 2;
+            }
+            timeline = argv[i];
+        } else if (!strncmp(a, "--timeline=", 11)) {
+            timeline = a + 11;
         } else if (!strncmp(a, "--backtrace=", 12)) {
             backtrace = a + 12;
         } else if (!strncmp(a, "-o", 2)) {
@@ -293,7 +343,7 @@ int cmd_record(int argc, char **argv)
         record_usage(stderr);
         return 2;
     }
-    if (output && !*output) {
+    if ((output && !*output) || (timeline && !*timeline)) {
         fprintf(stderr, "gltrace: empty output file name\n");
         return 2;
     }
@@ -311,6 +361,16 @@ int cmd_record(int argc, char **argv)
     char trace[PATH_MAX], trace_abs[PATH_MAX];
     if (!claim_output(output, program, trace, sizeof trace))
         return 1;
+    if (!timeline) {
+        const char *env = getenv("GLTRACE_TIMELINE");
+        if (env && *env)
+            timeline = env;
+    }
+    char tl_abs[PATH_MAX];
+    if (timeline && !claim_timeline(timeline, trace, tl_abs, sizeof tl_abs)) {
+        unlink(trace);
+        return 1;
+    }
     if (!absolute(trace, trace_abs, sizeof trace_abs)) {
         fprintf(stderr, "gltrace: cannot make %s an absolute path\n", trace);
         unlink(trace);
@@ -318,6 +378,9 @@ int cmd_record(int argc, char **argv)
     }
     if (!set_preload(lib) || setenv("GLTRACE_OUTPUT", trace_abs, 1) != 0 ||
         setenv("GLTRACE_OUTPUT_READY", "1", 1) != 0 ||
+        (timeline ? setenv("GLTRACE_TIMELINE", tl_abs, 1) != 0 ||
+                        setenv("GLTRACE_TIMELINE_READY", "1", 1) != 0
+                  : unsetenv("GLTRACE_TIMELINE") != 0) ||
         (backtrace && setenv("GLTRACE_BACKTRACE", *backtrace ? backtrace : "none", 1) != 0)) {
         fprintf(stderr, "gltrace: cannot set the environment: %s\n", strerror(errno));
         unlink(trace);
@@ -404,7 +467,9 @@ int cmd_record(int argc, char **argv)
         rc = 1;
     }
 
-    int others = report_other_traces(trace, &start);
+    if (timeline)
+        report_timeline(timeline, &start);
+    int others = report_others(trace, &start, "trace", ".trace");
     struct stat st;
     if (stat(trace, &st) == 0 && st.st_size > 2) {
         fprintf(stderr, "gltrace: trace written to %s\n", trace);

@@ -27,6 +27,10 @@ at_writer *gltrace_writer(void);
 /* The writer if recording has started, without starting it (signal handlers). */
 at_writer *gltrace_writer_if_open(void);
 
+/* The trace file this process writes ("" before it opened one): the live timeline
+ * (timeline_live.c) takes the main timeline only in the process with the main trace. */
+const char *gltrace_trace_path(void);
+
 /* Installs the crash-safety net (runtime_safety.c): flush on fatal signals and on a
  * timer. Called when a process opens its trace file (signal handlers are installed
  * once per program; each process gets its own flusher thread). */

@@ -14,17 +14,22 @@
 #                     visibility; this keeps their symbols (at_writer_*, gt_*) out
 #                     of libgltrace.so's exports, where a program's own symbols of
 #                     the same name could interpose them.
+#   --wrap=at_writer_{begin,end}_{enter,leave}
+#                     every recorded call, generated or hand-written, passes through
+#                     the live timeline (timeline_live.c: `gltrace --timeline`), which
+#                     times the real call between the enter and the leave event.
 add_library(gltrace_runtime STATIC
   ${CMAKE_CURRENT_LIST_DIR}/runtime.c
   ${CMAKE_CURRENT_LIST_DIR}/runtime_safety.c
   ${CMAKE_CURRENT_LIST_DIR}/backtrace.c
+  ${CMAKE_CURRENT_LIST_DIR}/timeline_live.c
   ${CMAKE_CURRENT_LIST_DIR}/override_dlopen.c
   ${CMAKE_CURRENT_LIST_DIR}/override_getprocaddress.c)
 target_include_directories(gltrace_runtime PUBLIC ${CMAKE_CURRENT_LIST_DIR})
 set_target_properties(gltrace_runtime PROPERTIES
   POSITION_INDEPENDENT_CODE ON
   C_VISIBILITY_PRESET hidden)
-target_link_libraries(gltrace_runtime PUBLIC gltrace_apitrace ${CMAKE_DL_LIBS} Threads::Threads)
+target_link_libraries(gltrace_runtime PUBLIC gltrace_apitrace gltrace_fxt ${CMAKE_DL_LIBS} Threads::Threads)
 # Backtraces (backtrace.c) load libunwind.so.8 and libdw.so.1 at run time with
 # RTLD_LOCAL, never as link dependencies (libunwind would interpose _Unwind_* and
 # backtrace() in every traced program); libdw's headers are only needed to build the
@@ -42,4 +47,6 @@ target_link_options(gltrace_runtime INTERFACE
   "LINKER:--undefined=glXGetProcAddress"
   "LINKER:--undefined=glXGetProcAddressARB"
   "LINKER:--undefined=eglGetProcAddress"
-  "LINKER:--exclude-libs=libgltrace_apitrace.a:libgltrace_common.a")
+  "LINKER:--exclude-libs=libgltrace_apitrace.a:libgltrace_common.a:libgltrace_fxt.a"
+  "LINKER:--wrap=at_writer_begin_enter,--wrap=at_writer_end_enter"
+  "LINKER:--wrap=at_writer_begin_leave,--wrap=at_writer_end_leave")

@@ -54,6 +54,7 @@
  * so such a child at least never flushes into its parent's file). */
 #define _GNU_SOURCE
 #include "gltrace_runtime.h"
+#include "timeline_live.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -321,6 +322,8 @@ at_writer *gltrace_writer_if_open(void)
     return w;
 }
 
+const char *gltrace_trace_path(void) { return g_path; }
+
 at_writer *gltrace_writer(void)
 {
     at_writer *w = atomic_load_explicit(&g_writer, memory_order_acquire);
@@ -353,6 +356,7 @@ static int other_threads(void)
 
 static void finish(void)
 {
+    gltrace_timeline_finish(); /* first: the timeline's last calls are complete */
     if (!atomic_load(&g_writer) || getpid() != atomic_load(&g_owner_pid))
         return;
     at_writer *w = atomic_exchange(&g_writer, NULL);
@@ -379,6 +383,7 @@ static void finish(void)
  * inside the writer): up to 200 tries 1 ms apart, then the pending calls are lost. */
 static void flush_before_exit(void)
 {
+    gltrace_timeline_finish();
     at_writer *w = gltrace_writer_if_open();
     if (!w)
         return;

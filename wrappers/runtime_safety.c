@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "gltrace_runtime.h"
+#include "timeline_live.h"
 
 static const int caught[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS,
                              SIGFPE, SIGILL, SIGABRT, SIGPIPE, SIGXCPU, SIGXFSZ,
@@ -46,6 +47,7 @@ static void on_signal(int sig, siginfo_t *info, void *ctx)
         at_writer *w = gltrace_writer_if_open();
         if (w)
             at_writer_try_flush(w);
+        gltrace_timeline_flush(0);
         in_handler = 0;
     }
     struct sigaction *old = &previous[sig];
@@ -73,6 +75,7 @@ static void *flusher(void *arg)
         if (!w)
             return NULL;
         at_writer_try_flush(w);
+        gltrace_timeline_flush(0);
     }
 }
 

@@ -1,0 +1,563 @@
+/* The live timeline (timeline_live.h): the CPU duration of each recorded call,
+ * written as FXT beside the trace.
+ *
+ * Events, on the calling thread's track (pid = getpid(), tid = gettid()):
+ *   - one complete event per call the program made, category "gl", named after the
+ *     function, with args `call` (the trace's call number) and `thread` (the trace's
+ *     thread index). Fake calls (the recorder's own memcpy, glViewport, pointer and
+ *     glBindAttribLocation calls) are not program calls: they get no event, so the
+ *     events are exactly the trace's non-fake calls.
+ *   - at the end of each frame (a call with END_FRAME in specs/callflags.txt, as
+ *     dump and glretrace count frames): an instant "frame" (arg `frame`, from 0;
+ *     process scope) and a counter "frame" with the series `ms` (time since the
+ *     previous frame ended, or since the first call) and `calls` (calls in it).
+ *   - names: the process (basename of its executable), and each thread at its first
+ *     call: "thread N" (the trace's index), "thread N (NAME)" when the OS thread name
+ *     (pthread_getname_np) differs from the process's.
+ * Times are CLOCK_MONOTONIC ns, read after the call's enter event was written and
+ * before its leave event starts. A hand-written wrapper that runs the real function
+ * before writing the enter event (glLinkProgram, wrappers/hook_program.c) therefore
+ * shows a duration of about zero.
+ *
+ * Threads: one mutex, held only while an event is encoded into the FXT writer's
+ * buffer (after the call's leave event, never across the real call). The writer
+ * keeps whole records in its buffer and hands them to the file only whole (when its
+ * 1 MiB buffer is full, or at a flush), so the file holds complete records whatever
+ * moment the process dies at.
+ *
+ * Files, as the trace (runtime.c): GLTRACE_TIMELINE names the timeline (the
+ * launcher creates it empty and sets GLTRACE_TIMELINE_READY=1). The process that
+ * writes the main trace claims it, under flock, while it is still empty; every other
+ * process (forked children, other programs the first one started) writes
+ * "X.<pid>.fxt" beside "X.fxt" ("X.<pid>.<n>.fxt" when taken). A forked child drops
+ * the inherited writer unflushed, as the trace's. Flushed by the runtime's 1 s
+ * flusher, on fatal signals (try-lock), at exit, _exit and _Exit. */
+#define _GNU_SOURCE
+#include "timeline_live.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fxt_writer.h"
+#include "gltrace_runtime.h"
+#include "gt_callflags.h"
+#include "gt_model.h"
+
+enum { TL_UNINIT, TL_ON, TL_OFF };
+enum { FN_CACHE = 8192, STACK_DEPTH = 8 };
+
+/* Per function id: its interned name and whether it ends a frame. */
+typedef struct fn_entry {
+    gt_tl_str name; /* 0: not looked up yet */
+    uint8_t end_frame;
+} fn_entry;
+
+typedef struct live {
+    gt_timeline tl;
+    gt_fxt_writer *fxt;
+    gt_tl_sink sink;
+    FILE *file;
+    uint64_t pid;
+    uint64_t gen; /* threads name themselves once per live timeline */
+    char path[PATH_MAX];
+    char comm[16]; /* the process's OS name: threads named otherwise get it shown */
+    fn_entry *fns; /* FN_CACHE entries */
+    gt_tl_str s_gl, s_call, s_thread, s_frame, s_ms, s_calls;
+    uint64_t frames, frame_calls;
+    int64_t frame_start; /* -1: before the first call */
+} live;
+
+static _Atomic int g_state = TL_UNINIT;
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER; /* g_live and all it holds */
+static live *g_live;
+static uint64_t g_gen;   /* under g_lock */
+static int g_forked;     /* a fork()ed copy of a recording process */
+static char g_parent[PATH_MAX]; /* the parent's timeline, when forked */
+
+/* A call between its enter and its leave on this thread. Calls nest only when a
+ * real GL function calls an exported GL function of ours. */
+typedef struct pending {
+    const gt_func_sig *sig;
+    uint32_t no, thread;
+    int64_t t0, t1; /* -1 until read */
+} pending;
+
+#define TLS __thread __attribute__((tls_model("initial-exec")))
+static TLS pending t_stack[STACK_DEPTH];
+static TLS unsigned t_depth;
+static TLS int t_entering; /* the top entry's enter event is being written */
+static TLS uint64_t t_tid;
+static TLS uint64_t t_named; /* g_gen when this thread's name was written */
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static uint64_t thread_tid(void)
+{
+    if (__builtin_expect(t_tid == 0, 0))
+        t_tid = (uint64_t)gettid();
+    return t_tid;
+}
+
+/* ---- the file ------------------------------------------------------------------ */
+
+/* "X.fxt" -> "X.<pid>.fxt" (else "X.<pid>"), "X.<pid>.<n>.fxt" for the first n
+ * free; created exclusively. Returns the descriptor, or -1 (message printed). */
+static int open_derived(const char *main_path, char *out, size_t size)
+{
+    size_t len = strlen(main_path), stem = len;
+    const char *ext = "";
+    if (len > 4 && !strcmp(main_path + len - 4, ".fxt")) {
+        stem = len - 4;
+        ext = ".fxt";
+    }
+    unsigned pid = (unsigned)getpid();
+    for (unsigned n = 0; n < 10000; ++n) {
+        int k = n ? snprintf(out, size, "%.*s.%u.%u%s", (int)stem, main_path, pid, n, ext)
+                  : snprintf(out, size, "%.*s.%u%s", (int)stem, main_path, pid, ext);
+        if (k < 0 || (size_t)k >= size)
+            break;
+        int fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0)
+            return fd;
+        if (errno != EEXIST) {
+            fprintf(stderr, "gltrace: cannot create the timeline %s: %s\n", out, strerror(errno));
+            return -1;
+        }
+    }
+    fprintf(stderr, "gltrace: no free name for the timeline beside %s\n", main_path);
+    return -1;
+}
+
+/* Whether this process writes the main trace (then it may claim the main timeline). */
+static int writes_main_trace(void)
+{
+    if (g_forked)
+        return 0;
+    const char *out = getenv("GLTRACE_OUTPUT");
+    return !out || !*out || !strcmp(out, gltrace_trace_path());
+}
+
+/* The descriptor of this process's timeline: env when it is still empty (checked
+ * and claimed under flock; *locked is set and the caller lets the lock go once the
+ * header is written), else a derived name. -1 on errors (message printed). */
+static int open_output(const char *env, char *path, size_t size, int *locked)
+{
+    *locked = 0;
+    if (writes_main_trace()) {
+        int fd = open(env, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+        if (fd < 0) {
+            fprintf(stderr, "gltrace: cannot open the timeline %s: %s\n", env, strerror(errno));
+            return -1;
+        }
+        while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
+            ;
+        struct stat st;
+        if (fstat(fd, &st) == 0 && st.st_size == 0) {
+            snprintf(path, size, "%s", env);
+            *locked = 1;
+            return fd;
+        }
+        close(fd); /* taken by another process of the run; releases the flock */
+    }
+    return open_derived(g_forked && g_parent[0] ? g_parent : env, path, size);
+}
+
+/* ---- opening ---------------------------------------------------------------------- */
+
+static void read_comm(char *out, size_t size)
+{
+    out[0] = '\0';
+    int fd = open("/proc/self/comm", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    ssize_t n = read(fd, out, size - 1);
+    close(fd);
+    if (n <= 0)
+        n = 0;
+    out[n] = '\0';
+    char *nl = strchr(out, '\n');
+    if (nl)
+        *nl = '\0';
+}
+
+static int intern_names(live *L)
+{
+    gt_timeline *tl = &L->tl;
+    L->s_gl = gt_tl_intern_cstr(tl, "gl");
+    L->s_call = gt_tl_intern_cstr(tl, "call");
+    L->s_thread = gt_tl_intern_cstr(tl, "thread");
+    L->s_frame = gt_tl_intern_cstr(tl, "frame");
+    L->s_ms = gt_tl_intern_cstr(tl, "ms");
+    L->s_calls = gt_tl_intern_cstr(tl, "calls");
+    gt_tl_str bad = (gt_tl_str)-1;
+    return L->s_gl == bad || L->s_call == bad || L->s_thread == bad || L->s_frame == bad ||
+                   L->s_ms == bad || L->s_calls == bad
+               ? -1
+               : 0;
+}
+
+/* The process name event: the basename of the executable. */
+static int name_process(live *L, gt_error *err)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    const char *base = strrchr(exe, '/');
+    base = base ? base + 1 : exe;
+    gt_tl_str name = gt_tl_intern_cstr(&L->tl, *base ? base : L->comm);
+    if (name == (gt_tl_str)-1) {
+        gt_error_set(err, "out of memory");
+        return -1;
+    }
+    gt_tl_event ev = {.kind = GT_TL_PROCESS_NAME, .pid = L->pid, .name = name};
+    return gt_tl_emit(&L->sink, &L->tl, &ev, err);
+}
+
+static void free_live(live *L)
+{
+    if (L->fxt)
+        gt_fxt_writer_free(L->fxt); /* flushes what is left */
+    if (L->file)
+        fclose(L->file);
+    gt_timeline_free(&L->tl);
+    free(L->fns);
+    free(L);
+}
+
+/* Sets up the writer on fd (taken over). NULL with err filled on failure. */
+static live *new_live(int fd, const char *path, gt_error *err)
+{
+    live *L = calloc(1, sizeof *L);
+    FILE *f = L ? fdopen(fd, "wb") : NULL;
+    if (!f) {
+        gt_error_set(err, "%s: out of memory", path);
+        close(fd);
+        free(L);
+        return NULL;
+    }
+    /* Unbuffered: the FXT writer hands over whole records, which go out at once. */
+    setvbuf(f, NULL, _IONBF, 0);
+    L->file = f;
+    snprintf(L->path, sizeof L->path, "%s", path);
+    L->pid = (uint64_t)getpid();
+    L->frame_start = -1;
+    read_comm(L->comm, sizeof L->comm);
+    L->fns = calloc(FN_CACHE, sizeof *L->fns);
+    if (!L->fns || gt_timeline_init(&L->tl) != 0 || intern_names(L) != 0) {
+        gt_error_set(err, "%s: out of memory", path);
+        free_live(L);
+        return NULL;
+    }
+    L->fxt = gt_fxt_writer_open_stream(f, path, "gltrace", err);
+    if (!L->fxt) {
+        free_live(L);
+        return NULL;
+    }
+    L->sink = gt_fxt_writer_sink(L->fxt);
+    if (name_process(L, err) != 0 || gt_fxt_writer_flush(L->fxt, err) != 0) {
+        free_live(L);
+        return NULL;
+    }
+    return L;
+}
+
+/* Opens this process's timeline when GLTRACE_TIMELINE asks for one. Under g_lock. */
+static int open_live(void)
+{
+    const char *env = getenv("GLTRACE_TIMELINE");
+    if (!env || !*env)
+        return TL_OFF;
+    if (strlen(env) >= PATH_MAX - 32) {
+        fprintf(stderr, "gltrace: GLTRACE_TIMELINE is too long; no timeline\n");
+        return TL_OFF;
+    }
+    char path[PATH_MAX];
+    int locked;
+    int fd = open_output(env, path, sizeof path, &locked);
+    if (fd < 0)
+        return TL_OFF;
+    gt_error err;
+    gt_error_clear(&err);
+    live *L = new_live(fd, path, &err); /* writes the header before the flock goes */
+    if (L && locked)
+        flock(fd, LOCK_UN); /* (on failure, closing fd let it go) */
+    if (!L) {
+        fprintf(stderr, "gltrace: timeline: %s; no timeline\n", err.msg);
+        return TL_OFF;
+    }
+    L->gen = ++g_gen;
+    g_live = L;
+    return TL_ON;
+}
+
+static int open_slow(void)
+{
+    pthread_mutex_lock(&g_lock);
+    int st = atomic_load(&g_state);
+    if (st == TL_UNINIT) {
+        st = open_live();
+        atomic_store(&g_state, st);
+    }
+    pthread_mutex_unlock(&g_lock);
+    return st;
+}
+
+/* ---- events (under g_lock) ------------------------------------------------------------ */
+
+/* A write failed: say so once, keep what was written, record nothing more. */
+static void stop_locked(live *L, const gt_error *err)
+{
+    fprintf(stderr, "gltrace: timeline %s: %s; the timeline stops here\n", L->path, err->msg);
+    atomic_store(&g_state, TL_OFF);
+    g_live = NULL;
+    free_live(L);
+}
+
+static int name_thread(live *L, uint64_t tid, uint32_t thread, gt_error *err)
+{
+    char os[16] = "", name[64];
+    pthread_getname_np(pthread_self(), os, sizeof os);
+    if (os[0] && strcmp(os, L->comm) != 0)
+        snprintf(name, sizeof name, "thread %u (%s)", thread, os);
+    else
+        snprintf(name, sizeof name, "thread %u", thread);
+    gt_tl_str id = gt_tl_intern_cstr(&L->tl, name);
+    if (id == (gt_tl_str)-1) {
+        gt_error_set(err, "out of memory");
+        return -1;
+    }
+    gt_tl_event ev = {.kind = GT_TL_THREAD_NAME, .pid = L->pid, .tid = tid, .name = id};
+    if (gt_tl_emit(&L->sink, &L->tl, &ev, err) != 0)
+        return -1;
+    t_named = L->gen;
+    return 0;
+}
+
+/* The cached name and flags of a function; interned on its first call. */
+static const fn_entry *function(live *L, const gt_func_sig *sig, fn_entry *scratch)
+{
+    fn_entry *e = sig->id < FN_CACHE ? &L->fns[sig->id] : scratch;
+    if (__builtin_expect(e->name != 0, 1))
+        return e;
+    gt_tl_str name = gt_tl_intern_cstr(&L->tl, sig->name);
+    if (name == (gt_tl_str)-1 || name == 0)
+        return NULL;
+    e->name = name;
+    e->end_frame = (gt_callflags_lookup(sig->name) & GT_CALL_FLAG_END_FRAME) != 0;
+    return e;
+}
+
+static int frame_end(live *L, uint64_t tid, int64_t t, gt_error *err)
+{
+    gt_tl_arg fa = {.name = L->s_frame, .kind = GT_TL_ARG_U64, .v.u = L->frames};
+    gt_tl_event ev = {.kind = GT_TL_INSTANT, .ts = t, .pid = L->pid, .tid = tid, .cat = L->s_gl,
+                      .name = L->s_frame, .scope = GT_TL_SCOPE_PROCESS, .nargs = 1, .args = &fa};
+    if (gt_tl_emit(&L->sink, &L->tl, &ev, err) != 0)
+        return -1;
+    gt_tl_arg ca[2] = {
+        {.name = L->s_ms, .kind = GT_TL_ARG_DOUBLE, .v.d = (double)(t - L->frame_start) / 1e6},
+        {.name = L->s_calls, .kind = GT_TL_ARG_U64, .v.u = L->frame_calls},
+    };
+    gt_tl_event c = {.kind = GT_TL_COUNTER, .ts = t, .pid = L->pid, .tid = tid, .cat = L->s_gl,
+                     .name = L->s_frame, .nargs = 2, .args = ca};
+    if (gt_tl_emit(&L->sink, &L->tl, &c, err) != 0)
+        return -1;
+    L->frames++;
+    L->frame_calls = 0;
+    L->frame_start = t;
+    return 0;
+}
+
+static int emit_call_locked(live *L, const pending *p, gt_error *err)
+{
+    uint64_t tid = thread_tid();
+    if (t_named != L->gen && name_thread(L, tid, p->thread, err) != 0)
+        return -1;
+    fn_entry scratch = {0, 0};
+    const fn_entry *f = function(L, p->sig, &scratch);
+    if (!f) {
+        gt_error_set(err, "out of memory");
+        return -1;
+    }
+    gt_tl_arg args[2] = {
+        {.name = L->s_call, .kind = GT_TL_ARG_U32, .v.u = p->no},
+        {.name = L->s_thread, .kind = GT_TL_ARG_U32, .v.u = p->thread},
+    };
+    gt_tl_event ev = {.kind = GT_TL_COMPLETE, .ts = p->t0, .dur = p->t1 - p->t0, .pid = L->pid,
+                      .tid = tid, .cat = L->s_gl, .name = f->name, .nargs = 2, .args = args};
+    if (gt_tl_emit(&L->sink, &L->tl, &ev, err) != 0)
+        return -1;
+    if (L->frame_start < 0)
+        L->frame_start = p->t0;
+    L->frame_calls++;
+    return f->end_frame ? frame_end(L, tid, p->t1, err) : 0;
+}
+
+static void emit_call(const pending *p)
+{
+    pthread_mutex_lock(&g_lock);
+    live *L = g_live;
+    if (L) {
+        gt_error err;
+        err.set = 0;
+        err.msg[0] = '\0';
+        if (emit_call_locked(L, p, &err) != 0)
+            stop_locked(L, &err);
+    }
+    pthread_mutex_unlock(&g_lock);
+}
+
+/* ---- the trace writer's calls, wrapped (ld --wrap, recording.cmake) ------------------- */
+
+uint32_t __real_at_writer_begin_enter(at_writer *w, const gt_func_sig *sig, uint32_t thread,
+                                      unsigned flags);
+void __real_at_writer_end_enter(at_writer *w);
+void __real_at_writer_begin_leave(at_writer *w, uint32_t call_no);
+void __real_at_writer_end_leave(at_writer *w);
+uint32_t __wrap_at_writer_begin_enter(at_writer *w, const gt_func_sig *sig, uint32_t thread,
+                                      unsigned flags);
+void __wrap_at_writer_end_enter(at_writer *w);
+void __wrap_at_writer_begin_leave(at_writer *w, uint32_t call_no);
+void __wrap_at_writer_end_leave(at_writer *w);
+
+uint32_t __wrap_at_writer_begin_enter(at_writer *w, const gt_func_sig *sig, uint32_t thread,
+                                      unsigned flags)
+{
+    int st = atomic_load_explicit(&g_state, memory_order_relaxed);
+    if (__builtin_expect(st == TL_UNINIT, 0))
+        st = open_slow(); /* before the writer's lock: opening takes a while */
+    uint32_t no = __real_at_writer_begin_enter(w, sig, thread, flags);
+    t_entering = 0;
+    if (st == TL_ON && !(flags & AT_WRITER_FAKE) && t_depth < STACK_DEPTH) {
+        t_stack[t_depth++] = (pending){sig, no, thread, -1, -1};
+        t_entering = 1;
+    }
+    return no;
+}
+
+void __wrap_at_writer_end_enter(at_writer *w)
+{
+    __real_at_writer_end_enter(w);
+    if (t_entering) {
+        t_entering = 0;
+        t_stack[t_depth - 1].t0 = now_ns(); /* the real call starts now */
+    }
+}
+
+void __wrap_at_writer_begin_leave(at_writer *w, uint32_t call_no)
+{
+    /* The real call has returned: read the clock before waiting for the lock. */
+    for (unsigned i = t_depth; i-- > 0;) {
+        if (t_stack[i].no == call_no && t_stack[i].t0 >= 0) {
+            t_stack[i].t1 = now_ns();
+            t_depth = i + 1; /* inner calls that never left (longjmp) are dropped */
+            break;
+        }
+    }
+    __real_at_writer_begin_leave(w, call_no);
+}
+
+void __wrap_at_writer_end_leave(at_writer *w)
+{
+    __real_at_writer_end_leave(w);
+    if (t_depth && t_stack[t_depth - 1].t1 >= 0) {
+        pending p = t_stack[--t_depth];
+        emit_call(&p);
+    }
+}
+
+/* ---- flushing, exit, fork ------------------------------------------------------------------ */
+
+static void flush_locked(void)
+{
+    live *L = g_live;
+    if (!L || L->pid != (uint64_t)getpid())
+        return; /* a vfork()ed or raw-cloned child never writes its parent's file */
+    gt_error err;
+    gt_error_clear(&err);
+    if (gt_fxt_writer_flush(L->fxt, &err) != 0)
+        stop_locked(L, &err);
+}
+
+void gltrace_timeline_flush(int wait)
+{
+    if (atomic_load(&g_state) != TL_ON)
+        return;
+    if (wait)
+        pthread_mutex_lock(&g_lock);
+    else if (pthread_mutex_trylock(&g_lock) != 0)
+        return; /* a thread is inside an event: the next flush catches up */
+    flush_locked();
+    pthread_mutex_unlock(&g_lock);
+}
+
+void gltrace_timeline_finish(void)
+{
+    if (atomic_load(&g_state) != TL_ON)
+        return;
+    for (int i = 0; i < 200; ++i) { /* the caller may have interrupted an event */
+        if (pthread_mutex_trylock(&g_lock) == 0) {
+            live *L = g_live;
+            if (L && L->pid == (uint64_t)getpid()) {
+                g_live = NULL;
+                atomic_store(&g_state, TL_OFF);
+                gt_error err;
+                gt_error_clear(&err);
+                if (gt_tl_finish(&L->sink, &L->tl, &err) != 0)
+                    fprintf(stderr, "gltrace: timeline %s: %s\n", L->path, err.msg);
+                free_live(L);
+            }
+            pthread_mutex_unlock(&g_lock);
+            return;
+        }
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* The forked child: the inherited writer is the parent's (its buffered records, its
+ * file, perhaps its lock held by a thread that does not exist here): dropped
+ * untouched and leaked, as runtime.c does with the trace writer. */
+static void child_after_fork(void)
+{
+    live *L = g_live;
+    g_live = NULL;
+    g_forked = 1;
+    pthread_mutex_init(&g_lock, NULL);
+    t_depth = 0;
+    t_entering = 0;
+    t_tid = 0;
+    if (L) {
+        snprintf(g_parent, sizeof g_parent, "%s", L->path);
+        atomic_store(&g_state, TL_UNINIT); /* our own file at our next recorded call */
+    }
+}
+
+/* GLTRACE_TIMELINE set by hand (no launcher): the first process truncates it. */
+__attribute__((constructor)) static void timeline_init(void)
+{
+    const char *env = getenv("GLTRACE_TIMELINE");
+    if (env && *env && !getenv("GLTRACE_TIMELINE_READY")) {
+        int fd = open(env, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        if (fd >= 0)
+            close(fd);
+        setenv("GLTRACE_TIMELINE_READY", "1", 1);
+    }
+    pthread_atfork(NULL, NULL, child_after_fork);
+}

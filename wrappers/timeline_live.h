@@ -1,0 +1,26 @@
+/* The live timeline of a recording (`gltrace --timeline=OUT.fxt`, GLTRACE_TIMELINE):
+ * beside the trace, an FXT file with the CPU duration of every recorded call as the
+ * program ran it (wrappers/timeline_live.c).
+ *
+ * It needs no code in the wrappers: libgltrace.so is linked with
+ * --wrap=at_writer_{begin,end}_{enter,leave} (recording.cmake), so every call that
+ * reaches the trace writer, generated or hand-written, passes through
+ * timeline_live.c, which reads CLOCK_MONOTONIC after the enter event is written
+ * and before the leave event starts: around the real call, outside any lock.
+ *
+ * The runtime calls the functions below from its exit paths and crash-safety net,
+ * beside the matching calls for the trace writer. */
+#ifndef TIMELINE_LIVE_H
+#define TIMELINE_LIVE_H
+
+/* Writes the buffered records out (whole records only). wait = 0: only if no
+ * thread is writing an event right now (signal handlers); wait = 1: waits for
+ * the lock (the flusher thread). */
+void gltrace_timeline_flush(int wait);
+
+/* Writes everything and closes the file; later calls go unrecorded in the
+ * timeline, as they do in the trace. Never waits long (about 200 ms at most for
+ * a thread inside an event): it runs from exit handlers, _exit and _Exit. */
+void gltrace_timeline_finish(void);
+
+#endif
