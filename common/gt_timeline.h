@@ -96,6 +96,9 @@ typedef enum gt_tl_kind {
 } gt_tl_kind;
 
 enum gt_tl_scope { GT_TL_SCOPE_THREAD = 0, GT_TL_SCOPE_PROCESS = 1, GT_TL_SCOPE_GLOBAL = 2 };
+/* FLOW_END's scope: 0 binds to the enclosing slice; NEXT to the next slice to
+ * begin on the track (Chrome's 'f' without "bp":"e"). */
+enum { GT_TL_FLOW_BIND_NEXT = 1 };
 
 typedef struct gt_tl_cswitch {
     uint32_t cpu;
@@ -114,7 +117,7 @@ typedef struct gt_tl_event {
     uint64_t id;          /* async/flow/counter/object id; frame id for STACK_FRAME */
     uint64_t parent;      /* STACK_FRAME: parent frame id */
     uint32_t stack;       /* frame id of the event's backtrace, 0 = none */
-    uint8_t scope;        /* INSTANT: enum gt_tl_scope; OBJECT: 'N', 'O', 'D' */
+    uint8_t scope;        /* INSTANT: enum gt_tl_scope; OBJECT: 'N', 'O', 'D'; FLOW_END: binding */
     uint32_t nargs;
     const gt_tl_arg *args;
     gt_tl_cswitch cs;     /* CONTEXT_SWITCH */
