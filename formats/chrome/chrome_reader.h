@@ -1,0 +1,52 @@
+/* Chrome Trace Event Format reader (JSON object or array form, optionally
+ * gzip-compressed; ../shared/formats/chrome-trace-event-format.md). Events
+ * stream to the sink one at a time: memory holds one event, the stack frame
+ * and id tables, never the whole event list.
+ *
+ * Phases map to the model as X COMPLETE, B BEGIN, E END, i/I/R INSTANT, C
+ * COUNTER, b/S ASYNC_BEGIN, n/T/p ASYNC_INSTANT, e/F ASYNC_END, s/t/f FLOW_*,
+ * N/O/D OBJECT, P SAMPLE, M process_name/thread_name PROCESS_NAME/THREAD_NAME;
+ * v2 flows (bind_id + flow_in/flow_out on a slice) become FLOW_* events right
+ * after their slice. The other M events (sort indexes, labels) and phases the
+ * model lacks (V, v, c, (, ), =) are counted in gt_chrome_read_stats, not sent.
+ *
+ * ts/dur: microseconds converted to integer ns from the decimal text
+ * (rounded half away from zero below 1 ns). pid/tid: numbers, or strings: a
+ * decimal string is that number (our writer's form for koids beyond 2^32), any
+ * other string gets a synthetic koid 0x7374720000000000 | n ("str") and a
+ * PROCESS_NAME/THREAD_NAME event with the string. ids: numbers, "0x..." or
+ * bare hex strings as hex (Perfetto reads them so), other strings hashed.
+ * Stack frame ids: decimal ids 1..2^31-1 keep their value, any other id
+ * ("0", "0x1", names) gets a dense id from 2^31, the same for "sf" on events
+ * and "parent" in stackFrames. Offsets in errors for gzip input count in the
+ * decompressed text. */
+#ifndef CHROME_READER_H
+#define CHROME_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gt_timeline.h"
+
+/* gzip input may inflate to at most this much (and 1032x its size, deflate's limit) */
+#define GT_CHROME_MAX_INFLATED (4ull << 30)
+
+typedef struct gt_chrome_read_stats {
+    uint64_t events;         /* objects in the traceEvents array */
+    uint64_t metadata_other; /* M events other than process_name/thread_name */
+    uint64_t skipped;        /* events of phases the model lacks */
+    uint64_t v2_flows;       /* FLOW_* events made from bind_id/flow_in/flow_out */
+    uint64_t frames;         /* entries of stackFrames */
+    uint64_t synthetic_ids;  /* string pids/tids given synthetic koids */
+} gt_chrome_read_stats;
+
+int gt_chrome_read(const char *path, gt_timeline *tl, gt_tl_sink *sink,
+                   const gt_tl_read_opts *opts, gt_error *err);
+int gt_chrome_read_mem(const uint8_t *data, size_t size, const char *name, gt_timeline *tl,
+                       gt_tl_sink *sink, const gt_tl_read_opts *opts, gt_error *err);
+/* Same, and fills stats (may be NULL). */
+int gt_chrome_read_mem_stats(const uint8_t *data, size_t size, const char *name, gt_timeline *tl,
+                             gt_tl_sink *sink, const gt_tl_read_opts *opts,
+                             gt_chrome_read_stats *stats, gt_error *err);
+
+#endif

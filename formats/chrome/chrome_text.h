@@ -1,0 +1,27 @@
+/* JSON text for the Chrome writer: exact, valid output for every value the
+ * timeline model holds. Strings are escaped per RFC 8259 (quote, backslash,
+ * every control byte and DEL as \u00XX); bytes that are not valid UTF-8 become
+ * U+FFFD, so the output is always valid UTF-8. Times are written in
+ * microseconds from integer nanoseconds, exactly (1234567 -> 1234.567). */
+#ifndef CHROME_TEXT_H
+#define CHROME_TEXT_H
+
+#include <stdint.h>
+
+#include "gt_strbuf.h"
+
+/* "..." with escapes */
+void ct_string(gt_strbuf *b, const char *s, size_t n);
+/* ns as a decimal number of microseconds, trailing zeros dropped */
+void ct_us(gt_strbuf *b, int64_t ns);
+/* The shortest text that reads back as the same double, always with a '.'
+ * or an exponent so it reads back as a double; non-finite values, which JSON
+ * lacks, as the strings "NaN", "Infinity", "-Infinity". */
+void ct_double(gt_strbuf *b, double d);
+/* A process or thread id: a number up to 2^32-1 (what Perfetto's importer
+ * takes as a number), a decimal string beyond (our GPU and CPU tracks). */
+void ct_koid(gt_strbuf *b, uint64_t v);
+/* An id as Chrome writes them: the string "0x..." (exact beyond 2^53). */
+void ct_id(gt_strbuf *b, uint64_t v);
+
+#endif
