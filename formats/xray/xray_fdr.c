@@ -1,0 +1,313 @@
+/* Flight-data-recorder logs (type 1), versions 1 to 5.
+ *
+ * Version 1: thread buffers of the header's buffer_size follow the header; an
+ * EndOfBuffer record ends the used part and the reader skips to the next
+ * buffer. Versions 2+: each buffer starts with BufferExtents, the number of
+ * bytes of records that follow it; EndOfBuffer is gone. A buffer then holds
+ * NewBuffer WallClockTime [PIDEntry] NewCPUId, then function records, TSC
+ * wraps, CPU changes, call arguments and custom/typed events (LLVM's
+ * BlockVerifier order; deviations are warned). */
+#include "xray_read_internal.h"
+
+enum { S_UNKNOWN, S_EXTENTS, S_NEWBUF, S_WALL, S_PID, S_BODY, S_FUNC, S_EOB };
+enum { T_EXTENTS, T_NEWBUF, T_WALL, T_PID, T_CPU, T_BODY, T_FUNC, T_ARG, T_EOB };
+
+static const char *const t_name[] = {"BufferExtents", "NewBuffer", "WallClockTime", "PIDEntry",
+                                     "NewCPUId", "TSCWrap or event", "Function", "CallArgument",
+                                     "EndOfBuffer"};
+
+/* One thread buffer being parsed. */
+typedef struct fdr_buf {
+    size_t start; /* v1: offset of NewBuffer, for the skip after EndOfBuffer */
+    int state;
+    int warned;   /* one order warning per buffer */
+    int have_tid;
+    uint64_t pid, tid;
+    xr_thread *th; /* resolved at first use: PIDEntry follows NewBuffer */
+    uint64_t base_tsc;
+    int wall_pending;
+    int64_t wall_ns;
+} fdr_buf;
+
+static int allowed(int s, int t)
+{
+    switch (s) {
+    case S_UNKNOWN: return t == T_EXTENTS || t == T_NEWBUF;
+    case S_EXTENTS: return t == T_NEWBUF;
+    case S_NEWBUF: return t == T_WALL;
+    case S_WALL: return t == T_PID || t == T_CPU;
+    case S_PID: return t == T_CPU;
+    case S_BODY: return t == T_CPU || t == T_BODY || t == T_FUNC || t == T_EOB;
+    case S_FUNC: return t == T_CPU || t == T_BODY || t == T_FUNC || t == T_ARG || t == T_EOB;
+    default: return 0;
+    }
+}
+
+static int order(xr_reader *r, fdr_buf *b, int t, size_t off)
+{
+    static const int next[] = {S_EXTENTS, S_NEWBUF, S_WALL, S_PID, S_BODY,
+                               S_BODY,    S_FUNC,   S_FUNC, S_EOB};
+    if (!allowed(b->state, t) && !b->warned) {
+        b->warned = 1;
+        if (xr_deviation(r, off, "%s record out of order in a thread buffer", t_name[t]) != 0)
+            return -1;
+    }
+    b->state = next[t];
+    return 0;
+}
+
+/* The buffer's thread, or NULL (with err set when out of memory, or a warning
+ * for records before any NewBuffer: those are skipped). */
+static xr_thread *thread_of(xr_reader *r, fdr_buf *b, size_t off, int *rc)
+{
+    *rc = 0;
+    if (!b->have_tid) {
+        *rc = xr_deviation(r, off, "record before the buffer's NewBuffer; skipped");
+        return NULL;
+    }
+    if (!b->th && !(b->th = xr_thread_get(r, b->pid, b->tid)))
+        *rc = -1;
+    return b->th;
+}
+
+static int cut(xr_reader *r, size_t off, size_t end, const char *what, size_t need)
+{
+    return xr_deviation(r, off, "buffer ends inside a %s record (%zu of %zu bytes); rest skipped",
+                        what, end - off, need);
+}
+
+static void wallclock(xr_reader *r, fdr_buf *b, const uint8_t *p, int be)
+{
+    uint64_t sec = xray_load(p, 8, be), usec = xray_load(p + 8, 4, be);
+    /* Only Unix time anchors; LLVM's runtime writes CLOCK_MONOTONIC. */
+    if (!r->tl->has_wall && sec >= 946684800u && sec < 4102444800u && usec < 1000000u) {
+        b->wall_pending = 1;
+        b->wall_ns = (int64_t)(sec * 1000000000u + usec * 1000u);
+    }
+}
+
+static int new_cpu(xr_reader *r, fdr_buf *b, uint64_t tsc, size_t off)
+{
+    b->base_tsc = tsc;
+    if (b->wall_pending) {
+        int64_t ns;
+        b->wall_pending = 0;
+        if (xr_ts(r, tsc, off, &ns) != 0)
+            return -1;
+        r->tl->has_wall = true;
+        r->tl->wall_offset_ns = b->wall_ns - ns;
+    }
+    return 0;
+}
+
+/* Custom and typed events: a marker, then size bytes of payload. Returns the
+ * record's full length through *len, 0 when it does not fit (cut). */
+static int event(xr_reader *r, fdr_buf *b, size_t off, size_t end, int kind, size_t *len)
+{
+    const uint8_t *p = r->data + off + 1;
+    int be = r->h.big_endian, v = r->h.version;
+    int32_t size = (int32_t)(uint32_t)xray_load(p, 4, be);
+    if (size <= 0)
+        return xr_fail(r, off, "%s event of size %d", kind == XRAY_M_TYPED_EVENT ? "typed" : "custom",
+                       size);
+    *len = 0;
+    if ((size_t)size > end - off - XRAY_METADATA_SIZE)
+        return cut(r, off, end, "custom or typed event", XRAY_METADATA_SIZE + (size_t)size);
+    *len = XRAY_METADATA_SIZE + (size_t)size;
+    uint64_t tsc;
+    uint32_t type = 0;
+    if (kind == XRAY_M_TYPED_EVENT || v >= 5) {
+        /* delta encoding, signed, as LLVM's TraceExpander adds it */
+        b->base_tsc += (uint64_t)(int64_t)(int32_t)(uint32_t)xray_load(p + 4, 4, be);
+        tsc = b->base_tsc;
+        if (kind == XRAY_M_TYPED_EVENT)
+            type = (uint32_t)xray_load(p + 8, 2, be);
+    } else {
+        tsc = xray_load(p + 4, 8, be); /* absolute; v4 adds a CPU id after it */
+    }
+    if (order(r, b, T_BODY, off) != 0)
+        return -1;
+    int rc;
+    xr_thread *th = thread_of(r, b, off, &rc);
+    if (!th)
+        return rc;
+    return xr_event(r, th, kind == XRAY_M_TYPED_EVENT, type, tsc, p + 15, (uint32_t)size, off);
+}
+
+static int function(xr_reader *r, fdr_buf *b, size_t off)
+{
+    int be = r->h.big_endian;
+    uint32_t w = (uint32_t)xray_load(r->data + off, 4, be);
+    unsigned action = xray_fn_action(w, be);
+    uint32_t fid = xray_fn_id(w, be);
+    if (action > XRAY_ENTRY_ARGS)
+        return xr_fail(r, off, "unknown function record type %u", action);
+    if (order(r, b, T_FUNC, off) != 0)
+        return -1;
+    b->base_tsc += xray_load(r->data + off + 4, 4, be);
+    int rc;
+    xr_thread *th = thread_of(r, b, off, &rc);
+    if (!th)
+        return rc;
+    if (action == XRAY_ENTRY || action == XRAY_ENTRY_ARGS)
+        return xr_entry(r, th, fid, b->base_tsc, off);
+    return xr_exit(r, th, fid, b->base_tsc, off);
+}
+
+/* Parses the metadata record at off; *next is where parsing goes on
+ * (SIZE_MAX: stop this buffer). */
+static int metadata(xr_reader *r, fdr_buf *b, size_t off, size_t end, size_t *next)
+{
+    int be = r->h.big_endian;
+    const uint8_t *p = r->data + off + 1;
+    unsigned kind = xray_meta_kind(r->data[off], be);
+    *next = off + XRAY_METADATA_SIZE;
+    if (kind != XRAY_M_CALL_ARGUMENT && xr_flush_pending(r) != 0)
+        return -1;
+    switch (kind) {
+    case XRAY_M_NEW_BUFFER:
+        b->start = off;
+        b->have_tid = 1;
+        b->tid = (uint32_t)xray_load(p, 4, be);
+        b->pid = r->h.version == 2 ? b->tid : 0; /* v2: llvm-xray's choice */
+        b->th = NULL;
+        return order(r, b, T_NEWBUF, off);
+    case XRAY_M_END_OF_BUFFER:
+        if (order(r, b, T_EOB, off) != 0)
+            return -1;
+        if (r->h.version >= 2 &&
+            xr_deviation(r, off, "EndOfBuffer record in a version %u log", r->h.version) != 0)
+            return -1;
+        *next = SIZE_MAX;
+        return 0;
+    case XRAY_M_NEW_CPU_ID:
+        if (order(r, b, T_CPU, off) != 0)
+            return -1;
+        return new_cpu(r, b, xray_load(p + 2, 8, be), off);
+    case XRAY_M_TSC_WRAP:
+        b->base_tsc = xray_load(p, 8, be);
+        return order(r, b, T_BODY, off);
+    case XRAY_M_WALLCLOCK:
+        wallclock(r, b, p, be);
+        return order(r, b, T_WALL, off);
+    case XRAY_M_CUSTOM_EVENT:
+    case XRAY_M_TYPED_EVENT: {
+        size_t len = 0;
+        int rc = event(r, b, off, end, (int)kind, &len);
+        *next = len ? off + len : end; /* cut: the rest of the buffer is dropped */
+        return rc;
+    }
+    case XRAY_M_CALL_ARGUMENT:
+        if (order(r, b, T_ARG, off) != 0)
+            return -1;
+        return xr_arg(r, xray_load(p, 8, be), off);
+    case XRAY_M_BUFFER_EXTENTS:
+        if (xr_deviation(r, off, "BufferExtents record inside a thread buffer") != 0)
+            return -1;
+        if (r->h.version >= 2)
+            *next = off; /* a new buffer starts here */
+        return 0;
+    case XRAY_M_PID:
+        b->pid = (uint32_t)xray_load(p, 4, be);
+        b->th = NULL;
+        return order(r, b, T_PID, off);
+    default:
+        return xr_fail(r, off, "unknown metadata record kind %u", kind);
+    }
+}
+
+/* Parses records in [off, end); returns where the next buffer starts through
+ * *stop (v2+), or handles v1's EndOfBuffer skips itself. */
+static int records(xr_reader *r, fdr_buf *b, size_t off, size_t end, size_t *stop)
+{
+    int be = r->h.big_endian;
+    while (off < end) {
+        size_t next;
+        if (xray_is_metadata(r->data[off], be)) {
+            if (end - off < XRAY_METADATA_SIZE) {
+                *stop = end;
+                return cut(r, off, end, "metadata", XRAY_METADATA_SIZE);
+            }
+            if (metadata(r, b, off, end, &next) != 0)
+                return -1;
+        } else {
+            if (end - off < XRAY_FUNCTION_SIZE) {
+                *stop = end;
+                return cut(r, off, end, "function", XRAY_FUNCTION_SIZE);
+            }
+            if (xr_flush_pending(r) != 0 || function(r, b, off) != 0)
+                return -1;
+            next = off + XRAY_FUNCTION_SIZE;
+        }
+        if (next == off) { /* v2+: BufferExtents inside a buffer */
+            *stop = off;
+            return 0;
+        }
+        if (next == SIZE_MAX && r->h.version >= 2) { /* cut or EndOfBuffer: drop the rest */
+            *stop = end;
+            return 0;
+        }
+        if (next == SIZE_MAX) { /* v1 EndOfBuffer: the next buffer follows this one */
+            uint64_t bs = r->h.buffer_size;
+            next = off + XRAY_METADATA_SIZE;
+            if (b->have_tid && bs > 0 && bs <= end - b->start && b->start + bs >= next)
+                next = b->start + (size_t)bs;
+            else if (bs > 0 && xr_deviation(r, off, "EndOfBuffer: buffer size %llu does not fit",
+                                            (unsigned long long)bs) != 0)
+                return -1;
+            *b = (fdr_buf){0};
+        }
+        off = next;
+    }
+    *stop = end;
+    return 0;
+}
+
+static int read_v1(xr_reader *r)
+{
+    fdr_buf b = {0};
+    size_t stop;
+    return records(r, &b, XRAY_HEADER_SIZE, r->size, &stop);
+}
+
+/* v2+: the next BufferExtents at or after off; SIZE_MAX when none. */
+static size_t find_extents(xr_reader *r, size_t off)
+{
+    for (; off < r->size; off++)
+        if (xray_is_metadata(r->data[off], r->h.big_endian) &&
+            xray_meta_kind(r->data[off], r->h.big_endian) == XRAY_M_BUFFER_EXTENTS)
+            return off;
+    return SIZE_MAX;
+}
+
+static int read_v2(xr_reader *r)
+{
+    size_t off = XRAY_HEADER_SIZE;
+    while (off < r->size) {
+        size_t at = find_extents(r, off);
+        if (at != off && xr_deviation(r, off, "expected a BufferExtents record; %s",
+                                      at == SIZE_MAX ? "trailing bytes ignored"
+                                                     : "skipping to the next one") != 0)
+            return -1;
+        if (at == SIZE_MAX)
+            return 0;
+        if (r->size - at < XRAY_METADATA_SIZE)
+            return xr_deviation(r, at, "file ends inside a BufferExtents record");
+        uint64_t n = xray_load(r->data + at + 1, 8, r->h.big_endian);
+        size_t start = at + XRAY_METADATA_SIZE, end = r->size;
+        if (n <= r->size - start)
+            end = start + (size_t)n;
+        else if (xr_deviation(r, at, "buffer of %llu bytes, only %zu left in the file",
+                              (unsigned long long)n, r->size - start) != 0)
+            return -1;
+        fdr_buf b = {.state = S_EXTENTS};
+        if (records(r, &b, start, end, &off) != 0 || xr_flush_pending(r) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int xr_read_fdr(xr_reader *r)
+{
+    return r->h.version == 1 ? read_v1(r) : read_v2(r);
+}
