@@ -29,6 +29,9 @@ extern glretrace_state g_retrace;
  * the call is in the set, is taken before the swap; the frame ends after it. */
 void glretrace_before_swap(const gt_call *call);
 void glretrace_after_swap(const gt_call *call);
+/* Called by the window system before it deletes an SDL GL context (a void * here):
+ * --pgpu's queries of that context are read or dropped (timeline_replay.h). */
+void glretrace_context_destroyed(void *sdl_ctx);
 
 /* ---- window system (ws_glx_egl.c): GLX/EGL calls on SDL2 windows and contexts ---- */
 /* Starts SDL's video (offscreen driver with headless). 0 with err set on failure. */

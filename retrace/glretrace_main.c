@@ -23,6 +23,7 @@
 #include "glretrace.h"
 #include "gt_progress.h"
 #include "gt_strbuf.h"
+#include "timeline_replay.h"
 
 glretrace_state g_retrace;
 
@@ -64,7 +65,9 @@ static struct {
     at_reader *reader;
     gt_strbuf verbose_out;
     at_dump_options dump_opt;
-} m = {.call_limit = UINT64_MAX};
+    tlr_options prof;    /* --pcpu, --pgpu, --fxt, --chrome */
+    bool profiling;
+} m = {.call_limit = UINT64_MAX, .prof = {.min_cpu_ns = 1000}};
 
 retrace_fn retrace_lookup(const char *name)
 {
@@ -171,10 +174,26 @@ void glretrace_after_swap(const gt_call *call)
     ++g_retrace.frames;
 }
 
+void glretrace_context_destroyed(void *sdl_ctx)
+{
+    tlr_context_destroyed(sdl_ctx);
+}
+
+/* A call not replayed still gets its timeline event. */
+static void skip_call(const gt_call *c)
+{
+    if (m.profiling) {
+        tlr_before(c, false);
+        tlr_after(c);
+    }
+}
+
 static void replay_call(gt_call *c)
 {
     if (!c->sig)
         return;
+    if (m.profiling)
+        tlr_switch_thread(c->thread);
     ws_switch_thread(c->thread);
     dispatch *d = resolve(c);
     if (!d)
@@ -188,6 +207,7 @@ static void replay_call(gt_call *c)
         if (!d->warned && !(c->flags & GT_CALL_FLAG_NO_SIDE_EFFECTS))
             retrace_warning(c, "unsupported call, skipped (warned once)");
         d->warned = true;
+        skip_call(c);
         return;
     }
     if (d->kind == K_MAKECURRENT)
@@ -198,6 +218,7 @@ static void replay_call(gt_call *c)
             if (!m.warned_nocontext)
                 retrace_warning(c, "no current context: GL calls without one are skipped");
             m.warned_nocontext = true;
+            skip_call(c);
             return;
         }
         if (!m.warned_default)
@@ -206,10 +227,17 @@ static void replay_call(gt_call *c)
         m.warned_default = true;
         if (!ws_make_default_current()) {
             m.saw_makecurrent = true; /* do not try again */
+            skip_call(c);
             return;
         }
     }
-    d->fn(c);
+    if (m.profiling) {
+        tlr_before(c, true);
+        d->fn(c);
+        tlr_after(c);
+    } else {
+        d->fn(c);
+    }
     if (d->kind == K_BEGIN)
         m.in_begin_end = true;
     else if (d->kind == K_END)
@@ -255,6 +283,35 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* --pcpu/--pgpu/--fxt/--chrome: the process is named by the trace's process.name, or
+ * after the trace file. */
+static int start_profiling(const at_reader *r, const char *path)
+{
+    tlr_options *o = &m.prof;
+    bool timeline = o->fxt_path || o->chrome_path;
+    if (timeline)
+        o->pcpu = true;
+    else if (o->pcpu || o->pgpu)
+        o->text = true;
+    if (!o->pcpu && !o->pgpu && !o->text)
+        return 1;
+    const char *base = strrchr(path, '/');
+    o->process_name = base ? base + 1 : path;
+    for (unsigned i = 0; i < at_reader_num_properties(r); ++i) {
+        const at_property *p = at_reader_property(r, i);
+        if (p && p->name && p->value && !strcmp(p->name, "process.name") && *p->value)
+            o->process_name = p->value;
+    }
+    gt_error err;
+    gt_error_clear(&err);
+    if (!tlr_start(o, &err)) {
+        fprintf(stderr, "glretrace: error: %s\n", err.msg);
+        return 0;
+    }
+    m.profiling = true;
+    return 1;
+}
+
 static void usage(FILE *f)
 {
     fputs("usage: glretrace [OPTIONS] TRACE\n"
@@ -268,11 +325,29 @@ static void usage(FILE *f)
           "      --headless            replay without an X server (SDL's offscreen driver)\n"
           "      --loop[=N]            replay the final frame N more times (N<0: forever)\n"
           "      --call-limit=N        replay no call numbered above N\n"
-          "  -v, --verbose             print each call as it is replayed\n",
+          "  -v, --verbose             print each call as it is replayed\n"
+          "      --pcpu                CPU time of each call (monotonic clock)\n"
+          "      --pgpu                GPU time of each call doing GPU work (timer queries)\n"
+          "      --fxt=FILE            write the calls' timeline as Fuchsia trace format (FXT)\n"
+          "      --chrome=FILE         write the calls' timeline as Chrome trace JSON\n"
+          "                            (--fxt and --chrome imply --pcpu)\n"
+          "      --min-cpu-time=NS     text profile: leave out calls faster than NS (default 1000)\n"
+          "      --text-profile        print apitrace's text profile even with --fxt/--chrome\n"
+          "                            (without them --pcpu/--pgpu print it)\n",
           f);
 }
 
-enum { OPT_HEADLESS = 256, OPT_LOOP, OPT_CALL_LIMIT };
+enum {
+    OPT_HEADLESS = 256,
+    OPT_LOOP,
+    OPT_CALL_LIMIT,
+    OPT_PCPU,
+    OPT_PGPU,
+    OPT_FXT,
+    OPT_CHROME,
+    OPT_MIN_CPU_TIME,
+    OPT_TEXT_PROFILE,
+};
 
 static const struct option long_options[] = {
     {"help", no_argument, 0, 'h'},
@@ -283,6 +358,12 @@ static const struct option long_options[] = {
     {"loop", optional_argument, 0, OPT_LOOP},
     {"call-limit", required_argument, 0, OPT_CALL_LIMIT},
     {"verbose", no_argument, 0, 'v'},
+    {"pcpu", no_argument, 0, OPT_PCPU},
+    {"pgpu", no_argument, 0, OPT_PGPU},
+    {"fxt", required_argument, 0, OPT_FXT},
+    {"chrome", required_argument, 0, OPT_CHROME},
+    {"min-cpu-time", required_argument, 0, OPT_MIN_CPU_TIME},
+    {"text-profile", no_argument, 0, OPT_TEXT_PROFILE},
     {0, 0, 0, 0},
 };
 
@@ -339,6 +420,16 @@ int main(int argc, char **argv)
             }
             m.call_limit = (uint64_t)n;
             break;
+        case OPT_PCPU: m.prof.pcpu = true; break;
+        case OPT_PGPU: m.prof.pgpu = true; break;
+        case OPT_FXT: m.prof.fxt_path = optarg; break;
+        case OPT_CHROME: m.prof.chrome_path = optarg; break;
+        case OPT_TEXT_PROFILE: m.prof.text = true; break;
+        case OPT_MIN_CPU_TIME:
+            if (!parse_number("--min-cpu-time", optarg, &n))
+                return 2;
+            m.prof.min_cpu_ns = n;
+            break;
         default: usage(stderr); return 2;
         }
     }
@@ -378,6 +469,11 @@ int main(int argc, char **argv)
     gt_strbuf_init(&m.verbose_out);
     at_dump_default_options(&m.dump_opt);
     m.dump_opt.color = false;
+    if (!start_profiling(r, path)) {
+        ws_shutdown();
+        at_reader_close(r);
+        return 1;
+    }
 
     double start = now();
     gt_progress prog; /* on a terminal only: frames, calls/s */
@@ -414,6 +510,10 @@ int main(int argc, char **argv)
                 replay_call(m.prev[k]);
     }
     double secs = now() - start;
+    if (m.profiling && !tlr_finish(&err)) {
+        fprintf(stderr, "glretrace: error: %s\n", err.msg);
+        status = 1;
+    }
     if (status == 0) {
         double fps = secs > 0 ? (double)g_retrace.frames / secs : 0.0;
         printf("Rendered %llu frames in %g secs, average of %g fps\n",

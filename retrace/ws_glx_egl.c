@@ -507,6 +507,7 @@ static void destroy_context(const gt_call *call)
         if (ws.threads[t].ctx == c)
             return; /* current somewhere: GLX/EGL destroy it once released; keep it */
     if (c->ctx) {
+        glretrace_context_destroyed(c->ctx);
         if (ws.sdl_ctx == c->ctx)
             sdl_make_current(ws.sdl_win, NULL);
         SDL_GL_DeleteContext(c->ctx);

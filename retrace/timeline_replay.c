@@ -1,0 +1,825 @@
+/* glretrace's profiling (timeline_replay.h): per-call CPU and GPU times turned into
+ * timeline events and apitrace's text profile.
+ *
+ * What is special about a function is worked out once per signature (sig_info) from
+ * its call flags (specs/callflags.txt) and the small tables below, never by name
+ * tests scattered through the code. */
+#include <SDL.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "chrome_writer.h"
+#include "fxt_writer.h"
+#include "glretrace.h"
+#include "gt_timeline.h"
+#include "profile_text.h"
+#include "timeline_replay.h"
+#include "timing.h"
+
+/* ---- tables --------------------------------------------------------------------- */
+
+/* GPU work beyond the calls flagged render: prefixes of function names. */
+static const char *const gpu_prefixes[] = {
+    "glBegin", "glDispatchCompute", "glBlitNamedFramebuffer", "glClearBuffer",
+    "glClearNamedFramebuffer", "glClearTex", "glGenerateMipmap", "glGenerateTextureMipmap",
+};
+
+/* Scalar arguments of GPU work that go into its events' args. */
+static const char *const draw_args[] = {
+    "mode", "first", "count", "type", "instancecount", "primcount", "drawcount",
+    "basevertex", "baseinstance", "start", "end", "mask", "filter", "list", "n",
+    "num_groups_x", "num_groups_y", "num_groups_z", "width", "height",
+};
+
+/* Arguments holding a marker's text, and its length (-1/0: NUL-terminated). */
+static const char *const marker_text_args[] = {"message", "marker", "buf", "string"};
+static const char *const marker_len_args[] = {"length", "len"};
+
+/* Functions the text profile and the per-context state care about. */
+enum { F_OTHER, F_BEGIN, F_END, F_NEWLIST, F_ENDLIST, F_USEPROGRAM, F_MAKECURRENT };
+static const struct {
+    const char *name;
+    int what;
+} special[] = {
+    {"glBegin", F_BEGIN},
+    {"glEnd", F_END},
+    {"glNewList", F_NEWLIST},
+    {"glEndList", F_ENDLIST},
+    {"glUseProgram", F_USEPROGRAM},
+    {"glUseProgramObjectARB", F_USEPROGRAM},
+    {"glXMakeCurrent", F_MAKECURRENT},
+    {"glXMakeContextCurrent", F_MAKECURRENT},
+    {"glXMakeCurrentReadSGI", F_MAKECURRENT},
+    {"eglMakeCurrent", F_MAKECURRENT},
+};
+
+#define MAX_DRAW_ARGS 8
+#define MAX_ARGS (2 + MAX_DRAW_ARGS)
+#define MAX_PENDING_GPU (1u << 20)
+
+typedef struct sig_info {
+    bool init;
+    bool gl;  /* a GL function with side effects (not GLX/EGL/fake memcpy): apitrace
+               * replays these only, so only these go into the text profile */
+    bool gpu; /* GPU work */
+    uint8_t what;
+    uint8_t marker; /* 0, 1 push, 2 pop, 3 instant */
+    int8_t text_arg, len_arg;
+    uint8_t ndraw;
+    uint8_t draw_idx[MAX_DRAW_ARGS];
+    gt_tl_str name;
+    gt_tl_str draw_name[MAX_DRAW_ARGS];
+} sig_info;
+
+typedef struct ctx_state {
+    void *key;
+    bool in_list, in_begin_end;
+    uint32_t program;
+    int begin_handle; /* GPU query of glBegin, ended at glEnd */
+    uint64_t begin_tag, begin_rec;
+    int64_t begin_t0;
+} ctx_state;
+
+typedef struct thread_state {
+    uint32_t id;
+    uint32_t depth; /* open debug groups */
+} thread_state;
+
+typedef struct gpu_pending {
+    uint32_t call, frame, thread;
+    gt_tl_str name;
+    int64_t cpu_ts;
+    uint64_t rec; /* text profile record */
+    bool done;
+} gpu_pending;
+
+typedef struct stack_node {
+    uint64_t parent;
+    uint32_t frame_id;
+    uint32_t id;
+} stack_node;
+
+static struct {
+    bool on, failed;
+    tlr_options o;
+    gt_timeline tl;
+    gt_fxt_writer *fxt;
+    gt_chrome_writer *chrome;
+    gt_tl_sink fxt_sink, chrome_sink, tee_sink, *sink;
+    gt_tl_tee tee;
+    gt_error err;
+    int64_t base;
+    gt_tl_str s_gl, s_gpu, s_marker, s_call, s_frame, s_frametime, s_calls, s_ms, s_ncalls;
+    sig_info *sigs;
+    size_t nsigs;
+    ctx_state *ctxs;
+    size_t nctx, capctx;
+    thread_state *threads;
+    size_t nthreads, capthreads;
+    thread_state *cur;
+    bool have_thread;
+    /* the call between tlr_before and tlr_after */
+    int64_t t0;
+    int gpu_handle;
+    bool replayed;
+    ctx_state *cctx;
+    /* frames */
+    uint32_t frame;
+    uint64_t frame_calls;
+    int64_t frame_start;
+    bool frame_started;
+    int64_t last_ts;
+    /* GPU results waiting: FIFO indexed by tag - first_tag */
+    gpu_pending *gp;
+    size_t gp_head, gp_n, gp_cap;
+    uint64_t gp_first;
+    int64_t gpu_last_end;
+    /* stack frames: open-addressing table of (parent, frame id) -> node id */
+    stack_node *nodes;
+    size_t nnodes, capnodes;
+    uint32_t next_node;
+    uint64_t events;
+} t;
+
+/* ---- output ------------------------------------------------------------------------ */
+
+static void emit(gt_tl_event *ev)
+{
+    if (t.failed || !t.sink)
+        return;
+    ev->pid = ev->pid ? ev->pid : TLR_PID;
+    if (gt_tl_emit(t.sink, &t.tl, ev, &t.err) != 0)
+        t.failed = true;
+    t.events++;
+}
+
+static gt_tl_str intern(const char *s, size_t n)
+{
+    gt_tl_str id = gt_tl_intern(&t.tl, s, n);
+    if (id == (gt_tl_str)-1) {
+        gt_error_set(&t.err, "out of memory");
+        t.failed = true;
+        return 0;
+    }
+    return id;
+}
+
+static gt_tl_str cstr(const char *s) { return intern(s, strlen(s)); }
+
+static uint64_t thread_tid(uint32_t thread) { return (uint64_t)thread + 1; }
+
+static void name_track(gt_tl_kind kind, uint64_t tid, const char *name)
+{
+    gt_tl_event ev = {.kind = kind, .tid = tid, .name = cstr(name)};
+    emit(&ev);
+}
+
+/* ---- per-signature facts --------------------------------------------------------- */
+
+static int find_arg(const gt_func_sig *sig, const char *const *names, size_t n)
+{
+    for (uint32_t i = 0; i < sig->num_args && i < 127; ++i)
+        for (size_t k = 0; k < n; ++k)
+            if (sig->arg_names[i] && !strcmp(sig->arg_names[i], names[k]))
+                return (int)i;
+    return -1;
+}
+
+static void classify(sig_info *s, const gt_func_sig *sig)
+{
+    const char *name = sig->name;
+    s->init = true;
+    s->name = cstr(name);
+    s->gl = !strncmp(name, "gl", 2) && strncmp(name, "glX", 3) &&
+            !(sig->flags & GT_CALL_FLAG_NO_SIDE_EFFECTS);
+    s->gpu = (sig->flags & (GT_CALL_FLAG_RENDER | GT_CALL_FLAG_END_FRAME)) != 0;
+    for (size_t i = 0; i < sizeof gpu_prefixes / sizeof *gpu_prefixes; ++i)
+        if (!strncmp(name, gpu_prefixes[i], strlen(gpu_prefixes[i])))
+            s->gpu = true;
+    for (size_t i = 0; i < sizeof special / sizeof *special; ++i)
+        if (!strcmp(name, special[i].name))
+            s->what = (uint8_t)special[i].what;
+    if (s->what == F_END)
+        s->gpu = false; /* glBegin's query spans to glEnd */
+    if (sig->flags & GT_CALL_FLAG_MARKER)
+        s->marker = (sig->flags & GT_CALL_FLAG_MARKER_PUSH)  ? 1
+                    : (sig->flags & GT_CALL_FLAG_MARKER_POP) ? 2
+                                                             : 3;
+    s->text_arg = (int8_t)find_arg(sig, marker_text_args, sizeof marker_text_args / sizeof(char *));
+    s->len_arg = (int8_t)find_arg(sig, marker_len_args, sizeof marker_len_args / sizeof(char *));
+    if (!s->gpu)
+        return;
+    for (uint32_t i = 0; i < sig->num_args && i < 127 && s->ndraw < MAX_DRAW_ARGS; ++i)
+        for (size_t k = 0; k < sizeof draw_args / sizeof *draw_args; ++k)
+            if (sig->arg_names[i] && !strcmp(sig->arg_names[i], draw_args[k])) {
+                s->draw_idx[s->ndraw] = (uint8_t)i;
+                s->draw_name[s->ndraw++] = cstr(draw_args[k]);
+                break;
+            }
+}
+
+static sig_info *info(const gt_func_sig *sig)
+{
+    if (sig->id >= t.nsigs) {
+        size_t n = t.nsigs ? t.nsigs : 256;
+        while (n <= sig->id)
+            n *= 2;
+        sig_info *a = realloc(t.sigs, n * sizeof *a);
+        if (!a)
+            return NULL;
+        memset(a + t.nsigs, 0, (n - t.nsigs) * sizeof *a);
+        t.sigs = a;
+        t.nsigs = n;
+    }
+    sig_info *s = &t.sigs[sig->id];
+    if (!s->init)
+        classify(s, sig);
+    return s;
+}
+
+/* ---- threads and contexts ---------------------------------------------------------- */
+
+static thread_state *get_thread(uint32_t id)
+{
+    for (size_t i = 0; i < t.nthreads; ++i)
+        if (t.threads[i].id == id)
+            return &t.threads[i];
+    if (t.nthreads == t.capthreads) {
+        size_t n = t.capthreads ? t.capthreads * 2 : 8;
+        thread_state *a = realloc(t.threads, n * sizeof *a);
+        if (!a)
+            return NULL;
+        t.threads = a;
+        t.capthreads = n;
+        t.cur = NULL; /* moved */
+    }
+    thread_state *th = &t.threads[t.nthreads++];
+    memset(th, 0, sizeof *th);
+    th->id = id;
+    char name[32];
+    snprintf(name, sizeof name, "thread %u", id);
+    name_track(GT_TL_THREAD_NAME, thread_tid(id), name);
+    return th;
+}
+
+static ctx_state *current_ctx(void)
+{
+    void *key = SDL_GL_GetCurrentContext();
+    if (!key)
+        return NULL;
+    for (size_t i = 0; i < t.nctx; ++i)
+        if (t.ctxs[i].key == key)
+            return &t.ctxs[i];
+    if (t.nctx == t.capctx) {
+        size_t n = t.capctx ? t.capctx * 2 : 4;
+        ctx_state *a = realloc(t.ctxs, n * sizeof *a);
+        if (!a)
+            return NULL;
+        t.ctxs = a;
+        t.capctx = n;
+    }
+    ctx_state *c = &t.ctxs[t.nctx++];
+    memset(c, 0, sizeof *c);
+    c->key = key;
+    c->begin_handle = -1;
+    return c;
+}
+
+void tlr_context_destroyed(void *ctx)
+{
+    if (!t.on)
+        return;
+    timing_gpu_context_destroyed(ctx);
+    for (size_t i = 0; i < t.nctx; ++i)
+        if (t.ctxs[i].key == ctx) {
+            t.ctxs[i] = t.ctxs[--t.nctx];
+            break;
+        }
+}
+
+/* ---- stack frames ------------------------------------------------------------------ */
+
+static uint64_t node_hash(uint64_t parent, uint32_t frame)
+{
+    return (parent * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)frame * 0xc2b2ae3d27d4eb4full);
+}
+
+static int grow_nodes(void)
+{
+    size_t n = t.capnodes ? t.capnodes * 2 : 1024;
+    stack_node *a = calloc(n, sizeof *a);
+    if (!a)
+        return 0;
+    for (size_t i = 0; i < t.capnodes; ++i) {
+        stack_node *o = &t.nodes[i];
+        if (!o->id)
+            continue;
+        size_t k = node_hash(o->parent, o->frame_id) & (n - 1);
+        while (a[k].id)
+            k = (k + 1) & (n - 1);
+        a[k] = *o;
+    }
+    free(t.nodes);
+    t.nodes = a;
+    t.capnodes = n;
+    return 1;
+}
+
+static void emit_frame(uint32_t id, uint64_t parent, const gt_frame *f)
+{
+    char buf[512];
+    const char *fn = f->function ? f->function : "?";
+    if (f->filename && f->line >= 0)
+        snprintf(buf, sizeof buf, "%s (%s:%lld)", fn, f->filename, (long long)f->line);
+    else if (!f->function && f->offset >= 0)
+        snprintf(buf, sizeof buf, "%s+0x%llx", f->module ? f->module : "?",
+                 (unsigned long long)f->offset);
+    else
+        snprintf(buf, sizeof buf, "%s", fn);
+    gt_tl_event ev = {.kind = GT_TL_STACK_FRAME, .id = id, .parent = parent, .name = cstr(buf),
+                      .cat = f->module ? cstr(f->module) : 0};
+    emit(&ev);
+}
+
+/* The node of frame f called from node parent, made (and emitted) once. */
+static uint32_t stack_node_of(uint64_t parent, const gt_frame *f)
+{
+    if ((t.nnodes + 1) * 2 > t.capnodes && !grow_nodes())
+        return 0;
+    size_t k = node_hash(parent, f->id) & (t.capnodes - 1);
+    while (t.nodes[k].id) {
+        if (t.nodes[k].parent == parent && t.nodes[k].frame_id == f->id)
+            return t.nodes[k].id;
+        k = (k + 1) & (t.capnodes - 1);
+    }
+    stack_node *n = &t.nodes[k];
+    n->parent = parent;
+    n->frame_id = f->id;
+    n->id = ++t.next_node;
+    t.nnodes++;
+    emit_frame(n->id, parent, f);
+    return n->id;
+}
+
+/* Leaf node of a call's backtrace (frames[0] is the innermost), 0 without one. */
+static uint32_t call_stack(const gt_call *c)
+{
+    uint64_t node = 0;
+    for (uint32_t i = c->num_frames; i-- > 0;)
+        if (c->frames[i])
+            node = stack_node_of(node, c->frames[i]);
+    return (uint32_t)node;
+}
+
+/* ---- events of a call -------------------------------------------------------------- */
+
+static gt_tl_arg value_arg(gt_tl_str name, const gt_value *v)
+{
+    gt_tl_arg a = {.name = name, .kind = GT_TL_ARG_NULL};
+    switch (v->kind) {
+    case GT_BOOL: a.kind = GT_TL_ARG_BOOL, a.v.b = v->b; break;
+    case GT_SINT: a.kind = GT_TL_ARG_I64, a.v.i = v->i; break;
+    case GT_UINT: a.kind = GT_TL_ARG_U64, a.v.u = v->u; break;
+    case GT_BITMASK: a.kind = GT_TL_ARG_U64, a.v.u = v->bm.v; break;
+    case GT_FLOAT: a.kind = GT_TL_ARG_DOUBLE, a.v.d = v->f; break;
+    case GT_DOUBLE: a.kind = GT_TL_ARG_DOUBLE, a.v.d = v->d; break;
+    case GT_ENUM: {
+        const char *n = gt_enum_name(v->en.sig, v->en.v);
+        if (n) {
+            a.kind = GT_TL_ARG_STRING;
+            a.v.s.p = n;
+            a.v.s.len = (uint32_t)strlen(n);
+        } else {
+            a.kind = GT_TL_ARG_I64, a.v.i = v->en.v;
+        }
+        break;
+    }
+    case GT_REPR: return v->repr.machine ? value_arg(name, v->repr.machine) : a;
+    default: break;
+    }
+    return a;
+}
+
+static uint32_t call_args(const gt_call *c, const sig_info *s, gt_tl_arg *a, bool draw)
+{
+    uint32_t n = 0;
+    a[n++] = (gt_tl_arg){.name = t.s_call, .kind = GT_TL_ARG_U32, .v.u = c->no};
+    a[n++] = (gt_tl_arg){.name = t.s_frame, .kind = GT_TL_ARG_U32, .v.u = t.frame};
+    for (uint8_t i = 0; draw && i < s->ndraw; ++i)
+        if (s->draw_idx[i] < c->num_args && c->args[s->draw_idx[i]].kind != GT_ABSENT)
+            a[n++] = value_arg(s->draw_name[i], &c->args[s->draw_idx[i]]);
+    return n;
+}
+
+/* The marker's text: the string argument, cut at a positive length argument. */
+static gt_tl_str marker_name(const gt_call *c, const sig_info *s)
+{
+    if (s->text_arg < 0 || (uint32_t)s->text_arg >= c->num_args)
+        return 0;
+    const gt_value *v = &c->args[s->text_arg];
+    if (v->kind != GT_STRING)
+        return 0;
+    size_t len = v->str.len;
+    if (s->len_arg >= 0 && (uint32_t)s->len_arg < c->num_args) {
+        const gt_value *l = &c->args[s->len_arg];
+        int64_t n = l->kind == GT_SINT ? l->i : l->kind == GT_UINT ? (int64_t)l->u : -1;
+        if (n > 0 && (uint64_t)n < len)
+            len = (size_t)n;
+    }
+    return intern(v->str.s, len);
+}
+
+static void emit_marker(const gt_call *c, const sig_info *s, int64_t ts, bool before)
+{
+    thread_state *th = t.cur;
+    gt_tl_event ev = {.ts = ts, .tid = thread_tid(c->thread), .cat = t.s_marker};
+    if (s->marker == 1 && before) {
+        ev.kind = GT_TL_BEGIN;
+        ev.name = marker_name(c, s);
+        if (th)
+            th->depth++;
+    } else if (s->marker == 2 && !before && th && th->depth) {
+        ev.kind = GT_TL_END;
+        th->depth--;
+    } else if (s->marker == 3 && !before) {
+        ev.kind = GT_TL_INSTANT;
+        ev.scope = GT_TL_SCOPE_THREAD;
+        ev.name = marker_name(c, s);
+    } else {
+        return;
+    }
+    emit(&ev);
+}
+
+static void frame_instant(int64_t ts)
+{
+    gt_tl_arg a = {.name = t.s_frame, .kind = GT_TL_ARG_U32, .v.u = t.frame};
+    gt_tl_event ev = {.kind = GT_TL_INSTANT, .ts = ts, .name = t.s_frame,
+                      .scope = GT_TL_SCOPE_PROCESS, .nargs = 1, .args = &a};
+    emit(&ev);
+    t.frame_start = ts;
+    t.frame_started = true;
+    t.frame_calls = 0;
+}
+
+static void frame_counters(int64_t end)
+{
+    gt_tl_arg ms = {.name = t.s_ms, .kind = GT_TL_ARG_DOUBLE,
+                    .v.d = (double)(end - t.frame_start) / 1e6};
+    gt_tl_event ev = {.kind = GT_TL_COUNTER, .ts = t.frame_start, .name = t.s_frametime,
+                      .nargs = 1, .args = &ms};
+    emit(&ev);
+    gt_tl_arg n = {.name = t.s_ncalls, .kind = GT_TL_ARG_U64, .v.u = t.frame_calls};
+    ev.name = t.s_calls;
+    ev.args = &n;
+    emit(&ev);
+}
+
+/* ---- GPU results ------------------------------------------------------------------- */
+
+static gpu_pending *gp_find(uint64_t tag)
+{
+    if (tag < t.gp_first || tag - t.gp_first >= t.gp_n - t.gp_head)
+        return NULL;
+    return &t.gp[t.gp_head + (tag - t.gp_first)];
+}
+
+static void gp_pop_done(bool force)
+{
+    while (t.gp_head < t.gp_n && (force || t.gp[t.gp_head].done)) {
+        if (!t.gp[t.gp_head].done && t.o.text)
+            profile_text_gpu(t.gp[t.gp_head].rec, false, 0, 0);
+        t.gp_head++;
+        t.gp_first++;
+    }
+    if (t.gp_head == t.gp_n) {
+        t.gp_head = t.gp_n = 0;
+    } else if (t.gp_head > t.gp_cap / 2) {
+        memmove(t.gp, t.gp + t.gp_head, (t.gp_n - t.gp_head) * sizeof *t.gp);
+        t.gp_n -= t.gp_head;
+        t.gp_head = 0;
+    }
+}
+
+/* A GPU event waiting for its queries; returns its tag (UINT64_MAX: none). */
+static uint64_t gp_add(const gt_call *c, const sig_info *s, int64_t cpu_ts, uint64_t rec)
+{
+    if (t.gp_n - t.gp_head >= MAX_PENDING_GPU) { /* a context never current again */
+        t.gp[t.gp_head].done = false;
+        gp_pop_done(true);
+    }
+    if (t.gp_n == t.gp_cap) {
+        size_t n = t.gp_cap ? t.gp_cap * 2 : 1024;
+        gpu_pending *a = realloc(t.gp, n * sizeof *a);
+        if (!a)
+            return UINT64_MAX;
+        t.gp = a;
+        t.gp_cap = n;
+    }
+    gpu_pending *p = &t.gp[t.gp_n++];
+    *p = (gpu_pending){.call = c->no, .frame = t.frame, .thread = c->thread, .name = s->name,
+                       .cpu_ts = cpu_ts, .rec = rec};
+    return t.gp_first + (t.gp_n - 1 - t.gp_head);
+}
+
+static void on_gpu_result(void *ctx, const timing_gpu_result *r)
+{
+    (void)ctx;
+    gpu_pending *p = gp_find(r->tag);
+    if (!p || p->done)
+        return;
+    p->done = true;
+    int64_t ts = 0;
+    if (r->valid) {
+        /* without timestamps (GL_TIME_ELAPSED) the work is laid after the previous
+         * GPU work, from the call's CPU start */
+        ts = r->has_start ? r->start_ns : (p->cpu_ts > t.gpu_last_end ? p->cpu_ts : t.gpu_last_end);
+        if (ts + r->dur_ns > t.gpu_last_end)
+            t.gpu_last_end = ts + r->dur_ns;
+        gt_tl_arg a[2] = {
+            {.name = t.s_call, .kind = GT_TL_ARG_U32, .v.u = p->call},
+            {.name = t.s_frame, .kind = GT_TL_ARG_U32, .v.u = p->frame},
+        };
+        gt_tl_event ev = {.kind = GT_TL_COMPLETE, .ts = ts - t.base, .dur = r->dur_ns,
+                          .tid = GT_TL_GPU_TID(TLR_PID), .cat = t.s_gpu, .name = p->name,
+                          .nargs = 2, .args = a};
+        emit(&ev);
+    }
+    if (t.o.text)
+        profile_text_gpu(p->rec, r->valid, ts, r->dur_ns);
+    gp_pop_done(false);
+}
+
+/* ---- the call hooks -------------------------------------------------------------- */
+
+bool tlr_active(void) { return t.on; }
+
+void tlr_switch_thread(uint32_t thread)
+{
+    if (!t.on || (t.cur && t.cur->id == thread))
+        return;
+    if (t.have_thread) {
+        if (t.o.text)
+            profile_text_commit();
+        if (t.o.pgpu)
+            timing_gpu_poll();
+    }
+    t.have_thread = true;
+    t.cur = get_thread(thread);
+}
+
+void tlr_before(const gt_call *c, bool replayed)
+{
+    if (!t.on)
+        return;
+    if (!t.cur || t.cur->id != c->thread)
+        t.cur = get_thread(c->thread);
+    sig_info *s = info(c->sig);
+    t.replayed = replayed;
+    t.gpu_handle = -1;
+    t.cctx = NULL;
+    if (s && replayed && s->gl && (t.o.text || t.o.pgpu))
+        t.cctx = current_ctx();
+    if (s && s->what == F_MAKECURRENT && t.o.pgpu)
+        timing_gpu_poll(); /* this context's queries, before another one is current */
+    ctx_state *cc = t.cctx;
+    if (s && replayed && t.o.pgpu && s->gpu && (!cc || (!cc->in_list && !cc->in_begin_end)))
+        t.gpu_handle = timing_gpu_begin();
+    t.t0 = timing_now_ns();
+    if (!t.frame_started)
+        frame_instant(t.t0 - t.base);
+}
+
+/* The text profile's record of a GL call, apitrace's way: not inside display lists nor
+ * between glBegin and glEnd; glBegin's record lasts until glEnd. */
+static uint64_t text_record(const gt_call *c, const sig_info *s, ctx_state *cc, int64_t t1,
+                            bool gpu)
+{
+    if (!t.o.text || !cc || !s->gl || !t.replayed)
+        return UINT64_MAX;
+    if (s->what == F_END && cc->begin_rec != UINT64_MAX) {
+        profile_text_set_cpu(cc->begin_rec, t1 - cc->begin_t0);
+        cc->begin_rec = UINT64_MAX;
+        return UINT64_MAX;
+    }
+    if (s->what == F_ENDLIST)
+        cc->in_list = false; /* glEndList is listed, glNewList is not */
+    if (cc->in_list || cc->in_begin_end || s->what == F_NEWLIST || s->what == F_END)
+        return UINT64_MAX;
+    return profile_text_call(c->no, c->sig->name, cc->program, t.t0, t1 - t.t0, gpu);
+}
+
+static void update_ctx(const gt_call *c, const sig_info *s, ctx_state *cc)
+{
+    switch (s->what) {
+    case F_NEWLIST: cc->in_list = true; break;
+    case F_ENDLIST: cc->in_list = false; break;
+    case F_BEGIN: cc->in_begin_end = true; break;
+    case F_END: cc->in_begin_end = false; break;
+    case F_USEPROGRAM:
+        if (c->num_args >= 1)
+            cc->program = (uint32_t)(c->args[0].kind == GT_SINT ? (uint64_t)c->args[0].i : c->args[0].u);
+        break;
+    default: break;
+    }
+}
+
+static void call_gpu_end(const gt_call *c, const sig_info *s, ctx_state *cc, uint64_t rec)
+{
+    if (s->what == F_END && cc && cc->begin_handle >= 0) {
+        timing_gpu_end(cc->begin_handle, cc->begin_tag);
+        cc->begin_handle = -1;
+        return;
+    }
+    if (t.gpu_handle < 0)
+        return;
+    uint64_t tag = gp_add(c, s, t.t0, rec);
+    if (s->what == F_BEGIN && cc) { /* ended after glEnd */
+        cc->begin_handle = t.gpu_handle;
+        cc->begin_tag = tag;
+        return;
+    }
+    timing_gpu_end(t.gpu_handle, tag);
+}
+
+static void end_frame(int64_t t1)
+{
+    if (t.o.pgpu)
+        timing_gpu_poll();
+    if (t.o.text)
+        profile_text_frame_end();
+    frame_counters(t1 - t.base);
+    t.frame++;
+    frame_instant(t1 - t.base);
+}
+
+void tlr_after(const gt_call *c)
+{
+    if (!t.on)
+        return;
+    int64_t t1 = timing_now_ns();
+    sig_info *s = info(c->sig);
+    if (!s)
+        return;
+    ctx_state *cc = t.cctx;
+    if (cc && s->what == F_BEGIN) {
+        cc->begin_t0 = t.t0;
+        cc->begin_rec = UINT64_MAX;
+    }
+    uint64_t rec = text_record(c, s, cc, t1, t.gpu_handle >= 0);
+    if (cc && s->what == F_BEGIN)
+        cc->begin_rec = rec;
+    call_gpu_end(c, s, cc, rec);
+    if (cc)
+        update_ctx(c, s, cc);
+
+    int64_t ts = t.t0 - t.base;
+    if (s->marker)
+        emit_marker(c, s, ts, true);
+    gt_tl_arg a[MAX_ARGS];
+    gt_tl_event ev = {.kind = GT_TL_COMPLETE, .ts = ts, .dur = t1 - t.t0,
+                      .tid = thread_tid(c->thread), .cat = t.s_gl, .name = s->name,
+                      .stack = c->num_frames ? call_stack(c) : 0, .args = a};
+    ev.nargs = call_args(c, s, a, s->gpu);
+    emit(&ev);
+    if (s->marker)
+        emit_marker(c, s, ts, false);
+    t.last_ts = t1 - t.base;
+    t.frame_calls++;
+    if (c->flags & GT_CALL_FLAG_END_FRAME)
+        end_frame(t1);
+}
+
+/* ---- start and finish ------------------------------------------------------------ */
+
+static int open_outputs(gt_error *err)
+{
+    gt_tl_sink *a = NULL, *b = NULL;
+    if (t.o.fxt_path) {
+        t.fxt = gt_fxt_writer_open(t.o.fxt_path, "glretrace", err);
+        if (!t.fxt)
+            return 0;
+        t.fxt_sink = gt_fxt_writer_sink(t.fxt);
+        a = &t.fxt_sink;
+    }
+    if (t.o.chrome_path) {
+        t.chrome = gt_chrome_writer_open(t.o.chrome_path, err);
+        if (!t.chrome)
+            return 0;
+        t.chrome_sink = gt_chrome_writer_sink(t.chrome);
+        b = &t.chrome_sink;
+    }
+    if (a && b) {
+        t.tee = (gt_tl_tee){.a = a, .b = b};
+        t.tee_sink = gt_tl_tee_sink(&t.tee);
+        t.sink = &t.tee_sink;
+    } else {
+        t.sink = a ? a : b;
+    }
+    return 1;
+}
+
+static void close_outputs(void)
+{
+    if (t.fxt)
+        gt_fxt_writer_free(t.fxt);
+    if (t.chrome)
+        gt_chrome_writer_free(t.chrome);
+    t.fxt = NULL;
+    t.chrome = NULL;
+    t.sink = NULL;
+}
+
+static void intern_names(void)
+{
+    t.s_gl = cstr("gl");
+    t.s_gpu = cstr("gpu");
+    t.s_marker = cstr("marker");
+    t.s_call = cstr("call");
+    t.s_frame = cstr("frame");
+    t.s_frametime = cstr("frame time");
+    t.s_calls = cstr("calls per frame");
+    t.s_ms = cstr("ms");
+    t.s_ncalls = cstr("calls");
+}
+
+int tlr_start(const tlr_options *o, gt_error *err)
+{
+    memset(&t, 0, sizeof t);
+    t.o = *o;
+    if (gt_timeline_init(&t.tl) != 0) {
+        gt_error_set(err, "out of memory");
+        return 0;
+    }
+    gt_error_clear(&t.err);
+    if (!open_outputs(err)) {
+        close_outputs();
+        gt_timeline_free(&t.tl);
+        return 0;
+    }
+    t.base = timing_now_ns();
+    struct timespec rt;
+    clock_gettime(CLOCK_REALTIME, &rt);
+    t.tl.has_wall = true;
+    t.tl.wall_offset_ns = (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec; /* at ts 0 */
+    intern_names();
+    name_track(GT_TL_PROCESS_NAME, 0, o->process_name ? o->process_name : "glretrace");
+    if (o->pgpu) {
+        timing_gpu_init(on_gpu_result, NULL);
+        name_track(GT_TL_THREAD_NAME, GT_TL_GPU_TID(TLR_PID), "GPU");
+    }
+    if (o->text)
+        profile_text_init(stdout, o->pcpu, o->pgpu, o->min_cpu_ns, t.base);
+    t.on = true;
+    return 1;
+}
+
+/* Reads every context's remaining queries: each traced thread's context in turn. */
+static void drain_gpu(void)
+{
+    if (!t.o.pgpu)
+        return;
+    for (size_t i = 0; i < t.nthreads; ++i) {
+        ws_switch_thread(t.threads[i].id);
+        timing_gpu_drain_current();
+    }
+    timing_gpu_finish();
+    gp_pop_done(true);
+}
+
+int tlr_finish(gt_error *err)
+{
+    if (!t.on)
+        return 1;
+    drain_gpu();
+    for (size_t i = 0; i < t.nthreads; ++i) /* close open debug groups */
+        for (; t.threads[i].depth; t.threads[i].depth--) {
+            gt_tl_event ev = {.kind = GT_TL_END, .ts = t.last_ts,
+                              .tid = thread_tid(t.threads[i].id), .cat = t.s_marker};
+            emit(&ev);
+        }
+    if (t.o.text)
+        profile_text_finish();
+    if (t.sink && !t.failed && gt_tl_finish(t.sink, &t.tl, &t.err) != 0)
+        t.failed = true;
+    int ok = !t.failed;
+    if (!ok)
+        *err = t.err;
+    if (g_retrace.verbose) {
+        uint64_t done, lost;
+        timing_gpu_stats(&done, &lost);
+        fprintf(stderr, "glretrace: %llu timeline events, GPU times: %llu read, %llu lost\n",
+                (unsigned long long)t.events, (unsigned long long)done, (unsigned long long)lost);
+    }
+    close_outputs();
+    gt_timeline_free(&t.tl);
+    free(t.sigs);
+    free(t.ctxs);
+    free(t.threads);
+    free(t.gp);
+    free(t.nodes);
+    memset(&t, 0, sizeof t);
+    return ok;
+}

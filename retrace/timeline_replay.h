@@ -1,0 +1,61 @@
+/* glretrace's profiling: times each replayed call (timing.h) and turns the calls into
+ * timeline events (common/gt_timeline.h) sent to the FXT and/or Chrome JSON writers,
+ * and/or into apitrace's text profile (profile_text.h).
+ *
+ * Events (pid TLR_PID; traced thread N is tid N + 1, named "thread N"; the GPU track
+ * is GT_TL_GPU_TID(TLR_PID), named "GPU"; ts in ns from the start of the replay):
+ *  - process name: the trace's process.name property, else the trace's file name;
+ *  - one COMPLETE per call (cat "gl", name = the function, CPU ts/dur), args `call`
+ *    (call number), `frame` (frame index) and, for GPU work, the call's scalar
+ *    arguments named in draw_args[] (mode, count, instancecount, ...); `stack` when
+ *    the call carries a backtrace. Calls not replayed (no replayer, no context) get
+ *    theirs too, as short as doing nothing takes;
+ *  - with --pgpu, a COMPLETE (cat "gpu") on the GPU track for each call doing GPU work
+ *    (flagged render, dispatches, clears, blits, swaps; glBegin..glEnd as glBegin),
+ *    with the same name, `call` and `frame`, once its queries are read (frames later);
+ *  - an INSTANT "frame" (process scope, tid 0, arg `frame` = k) where frame k starts:
+ *    at the first call, then at the end of each frame-ending call;
+ *  - COUNTERs at each frame's start, emitted when it ends: "frame time" (ms) and
+ *    "calls per frame" (calls);
+ *  - glPushDebugGroup/glPushGroupMarkerEXT .. pops: BEGIN/END (cat "marker", name = the
+ *    message) around the push and pop calls; glDebugMessageInsert,
+ *    glStringMarkerGREMEDY, glInsertEventMarkerEXT: INSTANT (thread scope);
+ *  - STACK_FRAMEs: one per distinct (frame, caller chain), parents first.
+ * GPU times on the CPU clock: see timing.h for the mapping and its error. */
+#ifndef RETRACE_TIMELINE_REPLAY_H
+#define RETRACE_TIMELINE_REPLAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gt_error.h"
+#include "gt_model.h"
+
+#define TLR_PID 1
+
+typedef struct tlr_options {
+    bool pcpu, pgpu;
+    bool text;             /* apitrace's text profile on stdout */
+    int64_t min_cpu_ns;    /* text profile: calls faster than this are left out */
+    const char *fxt_path;  /* NULL: none */
+    const char *chrome_path;
+    const char *process_name;
+} tlr_options;
+
+/* Opens the outputs. 0 with err set on failure. */
+int tlr_start(const tlr_options *o, gt_error *err);
+/* Whether profiling is on (tlr_start succeeded, tlr_finish not called). */
+bool tlr_active(void);
+/* Before the replay turns to the calls of traced thread `thread`. */
+void tlr_switch_thread(uint32_t thread);
+/* Around the replay of a call (replayed false: skipped, no replayer or no context). */
+void tlr_before(const gt_call *c, bool replayed);
+void tlr_after(const gt_call *c);
+/* An SDL context is about to be deleted. */
+void tlr_context_destroyed(void *ctx);
+/* Reads the remaining GPU queries, closes open slices, completes the outputs and the
+ * text profile (each traced thread's context is made current in turn to read its
+ * queries). 0 with err set when an output failed. */
+int tlr_finish(gt_error *err);
+
+#endif
