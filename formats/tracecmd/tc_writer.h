@@ -1,0 +1,27 @@
+/* trace-cmd .dat writer (file version 7, uncompressed): timeline slices and
+ * instants as events of our own ftrace system "gltrace", readable by
+ * `trace-cmd report` and KernelShark.
+ *
+ *   gltrace:call     a complete slice: call (the "call" argument, else 0), dur (ns),
+ *                    name, cat
+ *   gltrace:begin    a begin slice: name, cat        gltrace:end    an end slice
+ *   gltrace:instant  an instant: name, cat
+ *
+ * Each thread track gets its own "CPU" so its events stay in time order; a
+ * timestamp earlier than the previous one on that CPU is written as an absolute
+ * time stamp. Thread and process names become saved cmdlines. Other event kinds
+ * (counters, flows, async, context switches, ...) have no mapping and are skipped.
+ * Pages are spooled to a temporary file; the .dat is written at finish. */
+#ifndef TC_WRITER_H
+#define TC_WRITER_H
+
+#include "gt_error.h"
+#include "gt_timeline.h"
+
+typedef struct gt_tracecmd_writer gt_tracecmd_writer;
+
+gt_tracecmd_writer *gt_tracecmd_writer_open(const char *path, gt_error *err); /* "-" = stdout */
+gt_tl_sink gt_tracecmd_writer_sink(gt_tracecmd_writer *w);
+void gt_tracecmd_writer_free(gt_tracecmd_writer *w);
+
+#endif
