@@ -354,9 +354,8 @@ static int other_threads(void)
     return threads > 1;
 }
 
-static void finish(void)
+static void finish_trace(void)
 {
-    gltrace_timeline_finish(); /* first: the timeline's last calls are complete */
     if (!atomic_load(&g_writer) || getpid() != atomic_load(&g_owner_pid))
         return;
     at_writer *w = atomic_exchange(&g_writer, NULL);
@@ -381,9 +380,8 @@ static void finish(void)
  * and calls _exit when its exec fails) must not. It never waits for the writer's lock
  * for long (the caller may be a signal handler that interrupted this very thread
  * inside the writer): up to 200 tries 1 ms apart, then the pending calls are lost. */
-static void flush_before_exit(void)
+static void flush_trace_before_exit(void)
 {
-    gltrace_timeline_finish();
     at_writer *w = gltrace_writer_if_open();
     if (!w)
         return;
@@ -393,6 +391,19 @@ static void flush_before_exit(void)
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
+}
+
+/* The timeline goes after the trace: every call it holds is in the trace on disk. */
+static void finish(void)
+{
+    finish_trace();
+    gltrace_timeline_finish();
+}
+
+static void flush_before_exit(void)
+{
+    flush_trace_before_exit();
+    gltrace_timeline_finish();
 }
 
 __attribute__((visibility("default"), noreturn)) void _exit(int status)

@@ -47,7 +47,7 @@ static void on_signal(int sig, siginfo_t *info, void *ctx)
         at_writer *w = gltrace_writer_if_open();
         if (w)
             at_writer_try_flush(w);
-        gltrace_timeline_flush(0);
+        gltrace_timeline_flush();
         in_handler = 0;
     }
     struct sigaction *old = &previous[sig];
@@ -75,7 +75,7 @@ static void *flusher(void *arg)
         if (!w)
             return NULL;
         at_writer_try_flush(w);
-        gltrace_timeline_flush(0);
+        gltrace_timeline_flush();
     }
 }
 

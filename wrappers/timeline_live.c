@@ -20,10 +20,16 @@
  * shows a duration of about zero.
  *
  * Threads: one mutex, held only while an event is encoded into the FXT writer's
- * buffer (after the call's leave event, never across the real call). The writer
- * keeps whole records in its buffer and hands them to the file only whole (when its
- * 1 MiB buffer is full, or at a flush), so the file holds complete records whatever
- * moment the process dies at.
+ * buffer (after the call's leave event, never across the real call).
+ *
+ * Crash safety. The FXT writer keeps whole records in its buffer and hands them
+ * over only whole (when its 1 MiB buffer is full, or at a flush), so the file holds
+ * complete records whatever moment the process dies at. And before any of them
+ * reaches the file the trace is flushed (out_write): an event is made after its
+ * call's leave event went into the trace's stream, so every call in the timeline
+ * file is in the trace file; a killed program leaves a timeline whose calls are a
+ * prefix of each thread's calls in its trace. Flushes that must not wait (signal
+ * handlers, the flusher thread) skip the timeline when the trace's lock is busy.
  *
  * Files, as the trace (runtime.c): GLTRACE_TIMELINE names the timeline (the
  * launcher creates it empty and sets GLTRACE_TIMELINE_READY=1). The process that
@@ -67,7 +73,8 @@ typedef struct live {
     gt_timeline tl;
     gt_fxt_writer *fxt;
     gt_tl_sink sink;
-    FILE *file;
+    FILE *file; /* a stdio stream over fd (out_write) */
+    int fd;
     uint64_t pid;
     uint64_t gen; /* threads name themselves once per live timeline */
     char path[PATH_MAX];
@@ -82,6 +89,7 @@ static _Atomic int g_state = TL_UNINIT;
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER; /* g_live and all it holds */
 static live *g_live;
 static uint64_t g_gen;   /* under g_lock */
+static int g_trace_synced; /* under g_lock: the trace was just flushed */
 static int g_forked;     /* a fork()ed copy of a recording process */
 static char g_parent[PATH_MAX]; /* the parent's timeline, when forked */
 
@@ -229,6 +237,31 @@ static int name_process(live *L, gt_error *err)
     return gt_tl_emit(&L->sink, &L->tl, &ev, err);
 }
 
+/* The FXT writer's output: the trace goes to its file first (see the top). */
+static ssize_t out_write(void *cookie, const char *buf, size_t n)
+{
+    live *L = cookie;
+    at_writer *w = gltrace_writer_if_open();
+    if (w && !g_trace_synced && !at_writer_flush(w))
+        return -1; /* the trace cannot be written: neither is the timeline */
+    size_t done = 0;
+    while (done < n) {
+        ssize_t k = write(L->fd, buf + done, n - done);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return done ? (ssize_t)done : -1;
+        done += (size_t)k;
+    }
+    return (ssize_t)done;
+}
+
+static int out_close(void *cookie)
+{
+    live *L = cookie;
+    return close(L->fd);
+}
+
 static void free_live(live *L)
 {
     if (L->fxt)
@@ -244,7 +277,11 @@ static void free_live(live *L)
 static live *new_live(int fd, const char *path, gt_error *err)
 {
     live *L = calloc(1, sizeof *L);
-    FILE *f = L ? fdopen(fd, "wb") : NULL;
+    FILE *f = NULL;
+    if (L) {
+        L->fd = fd;
+        f = fopencookie(L, "w", (cookie_io_functions_t){.write = out_write, .close = out_close});
+    }
     if (!f) {
         gt_error_set(err, "%s: out of memory", path);
         close(fd);
@@ -484,26 +521,27 @@ void __wrap_at_writer_end_leave(at_writer *w)
 
 /* ---- flushing, exit, fork ------------------------------------------------------------------ */
 
-static void flush_locked(void)
+/* The trace's pending calls to its file now, without waiting: 1 when done. */
+static int trace_synced(void)
 {
-    live *L = g_live;
-    if (!L || L->pid != (uint64_t)getpid())
-        return; /* a vfork()ed or raw-cloned child never writes its parent's file */
-    gt_error err;
-    gt_error_clear(&err);
-    if (gt_fxt_writer_flush(L->fxt, &err) != 0)
-        stop_locked(L, &err);
+    at_writer *w = gltrace_writer_if_open();
+    return !w || at_writer_try_flush(w);
 }
 
-void gltrace_timeline_flush(int wait)
+void gltrace_timeline_flush(void)
 {
-    if (atomic_load(&g_state) != TL_ON)
-        return;
-    if (wait)
-        pthread_mutex_lock(&g_lock);
-    else if (pthread_mutex_trylock(&g_lock) != 0)
+    if (atomic_load(&g_state) != TL_ON || pthread_mutex_trylock(&g_lock) != 0)
         return; /* a thread is inside an event: the next flush catches up */
-    flush_locked();
+    live *L = g_live;
+    /* a vfork()ed or raw-cloned child never writes its parent's file */
+    if (L && L->pid == (uint64_t)getpid() && trace_synced()) {
+        gt_error err;
+        gt_error_clear(&err);
+        g_trace_synced = 1;
+        if (gt_fxt_writer_flush(L->fxt, &err) != 0)
+            stop_locked(L, &err);
+        g_trace_synced = 0;
+    }
     pthread_mutex_unlock(&g_lock);
 }
 
@@ -514,17 +552,24 @@ void gltrace_timeline_finish(void)
     for (int i = 0; i < 200; ++i) { /* the caller may have interrupted an event */
         if (pthread_mutex_trylock(&g_lock) == 0) {
             live *L = g_live;
-            if (L && L->pid == (uint64_t)getpid()) {
+            if (!L || L->pid != (uint64_t)getpid()) {
+                pthread_mutex_unlock(&g_lock);
+                return;
+            }
+            if (trace_synced()) {
                 g_live = NULL;
                 atomic_store(&g_state, TL_OFF);
                 gt_error err;
                 gt_error_clear(&err);
+                g_trace_synced = 1;
                 if (gt_tl_finish(&L->sink, &L->tl, &err) != 0)
                     fprintf(stderr, "gltrace: timeline %s: %s\n", L->path, err.msg);
                 free_live(L);
+                g_trace_synced = 0;
+                pthread_mutex_unlock(&g_lock);
+                return;
             }
             pthread_mutex_unlock(&g_lock);
-            return;
         }
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);

@@ -13,14 +13,16 @@
 #ifndef TIMELINE_LIVE_H
 #define TIMELINE_LIVE_H
 
-/* Writes the buffered records out (whole records only). wait = 0: only if no
- * thread is writing an event right now (signal handlers); wait = 1: waits for
- * the lock (the flusher thread). */
-void gltrace_timeline_flush(int wait);
+/* Writes the trace's pending calls, then the timeline's buffered records (whole
+ * records only). Never waits: when a thread is inside the trace writer or an event,
+ * nothing is written (signal handlers, the flusher thread). */
+void gltrace_timeline_flush(void);
 
 /* Writes everything and closes the file; later calls go unrecorded in the
- * timeline, as they do in the trace. Never waits long (about 200 ms at most for
- * a thread inside an event): it runs from exit handlers, _exit and _Exit. */
+ * timeline, as they do in the trace. Call it after the trace's own exit flush.
+ * Never waits long (about 200 ms at most for a thread inside an event or the trace
+ * writer, then the timeline's tail is lost): it runs from exit handlers, _exit and
+ * _Exit. */
 void gltrace_timeline_finish(void);
 
 #endif
