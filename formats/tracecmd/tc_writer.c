@@ -1,7 +1,331 @@
-/* stub, replaced below */
-#include <stdlib.h>
+/* The trace-cmd writer's sink: each timeline event becomes a gltrace:* record
+ * on the ring-buffer "CPU" of its thread; full pages go to a spool file, and
+ * finish assembles the .dat (tc_writer_layout.c). Within a CPU, a delta that
+ * does not fit 27 bits gets a time extend, and a timestamp before the previous
+ * one an absolute time stamp, so every event keeps its exact time. */
 #include "tc_writer.h"
-struct gt_tracecmd_writer { int x; };
-gt_tracecmd_writer *gt_tracecmd_writer_open(const char *path, gt_error *err) { gt_error_set(err, "%s: not yet", path); return NULL; }
-gt_tl_sink gt_tracecmd_writer_sink(gt_tracecmd_writer *w) { return (gt_tl_sink){.self = w}; }
-void gt_tracecmd_writer_free(gt_tracecmd_writer *w) { free(w); }
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tc_writer_internal.h"
+
+#define DELTA_MASK ((1u << 27) - 1)
+#define MAX_STR 1024u /* bytes kept of a name or category */
+
+struct gt_tracecmd_writer {
+    char *path;
+    FILE *out;
+    bool is_stdout, finished;
+    tcw_state s;
+    size_t cap_cpu, cap_cmd;
+    uint32_t spooled;      /* pages in the spool */
+    size_t last_cpu;       /* lookup cache */
+    gt_tl_str s_call;
+};
+
+static int fail(gt_tracecmd_writer *w, gt_error *err, const char *what)
+{
+    gt_error_set(err, "%s: %s", w->path, what);
+    return -1;
+}
+
+gt_tracecmd_writer *gt_tracecmd_writer_open(const char *path, gt_error *err)
+{
+    gt_tracecmd_writer *w = calloc(1, sizeof *w);
+    if (!w || !(w->path = strdup(path))) {
+        free(w);
+        gt_error_set(err, "%s: out of memory", path);
+        return NULL;
+    }
+    w->is_stdout = strcmp(path, "-") == 0;
+    w->out = w->is_stdout ? stdout : fopen(path, "wb");
+    w->s.spool = tmpfile();
+    if (!w->out || !w->s.spool) {
+        gt_error_set(err, "%s: cannot open %s", path, w->out ? "a temporary file" : "for writing");
+        gt_tracecmd_writer_free(w);
+        return NULL;
+    }
+    w->s_call = (gt_tl_str)-1;
+    return w;
+}
+
+void gt_tracecmd_writer_free(gt_tracecmd_writer *w)
+{
+    if (!w)
+        return;
+    if (w->out && !w->is_stdout)
+        fclose(w->out);
+    if (w->s.spool)
+        fclose(w->s.spool);
+    for (size_t i = 0; i < w->s.ncpu; i++) {
+        free(w->s.cpus[i]->pages);
+        free(w->s.cpus[i]);
+    }
+    free(w->s.cpus);
+    for (size_t i = 0; i < w->s.ncmd; i++)
+        free(w->s.cmd[i].comm);
+    free(w->s.cmd);
+    free(w->path);
+    free(w);
+}
+
+/* ---- threads: CPUs and cmdlines --------------------------------------------------- */
+
+static int32_t kernel_pid(uint64_t pid, uint64_t tid)
+{
+    return (int32_t)(uint32_t)(tid ? tid : pid);
+}
+
+static tcw_cpu *cpu_for(gt_tracecmd_writer *w, uint64_t pid, uint64_t tid)
+{
+    tcw_state *s = &w->s;
+    if (w->last_cpu < s->ncpu && s->cpus[w->last_cpu]->pid == pid && s->cpus[w->last_cpu]->tid == tid)
+        return s->cpus[w->last_cpu];
+    for (size_t i = 0; i < s->ncpu; i++)
+        if (s->cpus[i]->pid == pid && s->cpus[i]->tid == tid)
+            return s->cpus[w->last_cpu = i];
+    if (s->ncpu == TCW_MAX_CPUS) /* more threads than CPUs: share the last one */
+        return s->cpus[w->last_cpu = s->ncpu - 1];
+    if (s->ncpu == w->cap_cpu) {
+        size_t cap = w->cap_cpu ? w->cap_cpu * 2 : 8;
+        tcw_cpu **n = realloc(s->cpus, cap * sizeof *n);
+        if (!n)
+            return NULL;
+        s->cpus = n;
+        w->cap_cpu = cap;
+    }
+    tcw_cpu *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->pid = pid;
+    c->tid = tid;
+    s->cpus[w->last_cpu = s->ncpu++] = c;
+    return c;
+}
+
+static int set_cmdline(gt_tracecmd_writer *w, int32_t pid, const char *name, uint32_t len, bool weak)
+{
+    tcw_state *s = &w->s;
+    size_t i = 0;
+    while (i < s->ncmd && s->cmd[i].pid != pid)
+        i++;
+    if (i < s->ncmd && weak)
+        return 0; /* a process name does not replace its main thread's name */
+    char *comm = malloc(len + 1);
+    if (!comm)
+        return -1;
+    for (uint32_t k = 0; k < len; k++) /* one line per entry: no newlines */
+        comm[k] = name[k] == '\n' || name[k] == '\r' ? ' ' : name[k];
+    comm[len] = 0;
+    if (i == s->ncmd) {
+        if (s->ncmd == w->cap_cmd) {
+            size_t cap = w->cap_cmd ? w->cap_cmd * 2 : 16;
+            tcw_cmdline *n = realloc(s->cmd, cap * sizeof *n);
+            if (!n) {
+                free(comm);
+                return -1;
+            }
+            s->cmd = n;
+            w->cap_cmd = cap;
+        }
+        s->cmd[s->ncmd++] = (tcw_cmdline){.pid = pid};
+    }
+    free(s->cmd[i].comm);
+    s->cmd[i].comm = comm;
+    return 0;
+}
+
+/* ---- pages -------------------------------------------------------------------------- */
+
+static int flush_page(gt_tracecmd_writer *w, tcw_cpu *c)
+{
+    if (!c->open)
+        return 0;
+    for (unsigned i = 0; i < 8; i++)
+        c->page[8 + i] = (uint8_t)((uint64_t)c->used >> (8 * i));
+    memset(c->page + TCW_HDR + c->used, 0, TCW_PAGE - TCW_HDR - c->used);
+    if (c->npages == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 64;
+        uint32_t *n = realloc(c->pages, cap * sizeof *n);
+        if (!n)
+            return -1;
+        c->pages = n;
+        c->cap = cap;
+    }
+    if (fseeko(w->s.spool, (off_t)w->spooled * TCW_PAGE, SEEK_SET) != 0 ||
+        fwrite(c->page, 1, TCW_PAGE, w->s.spool) != TCW_PAGE)
+        return -1;
+    c->pages[c->npages++] = w->spooled++;
+    c->open = false;
+    return 0;
+}
+
+static void put32(tcw_cpu *c, uint32_t v)
+{
+    for (unsigned i = 0; i < 4; i++)
+        c->page[TCW_HDR + c->used + i] = (uint8_t)(v >> (8 * i));
+    c->used += 4;
+}
+
+/* Appends one record of len bytes (a multiple of 4) at ts. */
+static int add_record(gt_tracecmd_writer *w, tcw_cpu *c, uint64_t ts, const uint8_t *data, uint32_t len)
+{
+    uint32_t hdr = len <= 28 * 4 ? 4 : 8;
+    bool back = c->open && ts < c->last_ts;
+    uint64_t delta = c->open && !back ? ts - c->last_ts : 0;
+    bool big = delta > DELTA_MASK;
+    uint32_t extra = back || big ? 8 : 0;
+    if (c->open && TCW_HDR + c->used + extra + hdr + len > TCW_PAGE) {
+        if (flush_page(w, c) < 0)
+            return -1;
+    }
+    if (!c->open) {
+        for (unsigned i = 0; i < 8; i++)
+            c->page[i] = (uint8_t)(ts >> (8 * i));
+        c->used = 0;
+        c->open = true;
+        back = big = false;
+        delta = 0;
+    }
+    if (back) { /* absolute: ts bits 0..26 in the delta, 27..58 in the word */
+        put32(c, 31u | (uint32_t)(ts & DELTA_MASK) << 5);
+        put32(c, (uint32_t)(ts >> 27));
+        delta = 0;
+    } else if (big) {
+        put32(c, 30u | (uint32_t)(delta & DELTA_MASK) << 5);
+        put32(c, (uint32_t)(delta >> 27));
+        delta = 0;
+    }
+    if (hdr == 4) {
+        put32(c, len / 4 | (uint32_t)delta << 5);
+    } else {
+        put32(c, (uint32_t)delta << 5);
+        put32(c, len + 4);
+    }
+    memcpy(c->page + TCW_HDR + c->used, data, len);
+    c->used += len;
+    c->last_ts = ts;
+    return 0;
+}
+
+/* ---- events ---------------------------------------------------------------------------- */
+
+static void put_le(uint8_t *p, uint64_t v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* common header + fixed fields, then name and cat as __data_loc strings. */
+static uint32_t encode(uint8_t *rec, uint16_t type, int32_t pid, uint32_t fixed, const gt_timeline *tl,
+                       const gt_tl_event *ev)
+{
+    uint32_t nlen, clen;
+    const char *name = gt_tl_str_get(tl, ev->name, &nlen), *cat = gt_tl_str_get(tl, ev->cat, &clen);
+    nlen = nlen < MAX_STR ? nlen : MAX_STR;
+    clen = clen < MAX_STR ? clen : MAX_STR;
+    put_le(rec, type, 2);
+    rec[2] = rec[3] = 0;
+    put_le(rec + 4, (uint32_t)pid, 4);
+    uint32_t at = fixed + 8;
+    put_le(rec + fixed, at | (nlen + 1) << 16, 4);
+    memcpy(rec + at, name, nlen);
+    rec[at + nlen] = 0;
+    at += nlen + 1;
+    put_le(rec + fixed + 4, at | (clen + 1) << 16, 4);
+    memcpy(rec + at, cat, clen);
+    rec[at + clen] = 0;
+    at += clen + 1;
+    while (at % 4)
+        rec[at++] = 0;
+    return at;
+}
+
+static uint64_t call_number(gt_tracecmd_writer *w, const gt_timeline *tl, const gt_tl_event *ev)
+{
+    for (uint32_t i = 0; i < ev->nargs; i++) {
+        const gt_tl_arg *a = &ev->args[i];
+        if (w->s_call == (gt_tl_str)-1) {
+            uint32_t n;
+            const char *s = gt_tl_str_get(tl, a->name, &n);
+            if (n != 4 || memcmp(s, "call", 4) != 0)
+                continue;
+            w->s_call = a->name;
+        } else if (a->name != w->s_call) {
+            continue;
+        }
+        if (a->kind == GT_TL_ARG_U32 || a->kind == GT_TL_ARG_U64)
+            return a->v.u;
+        if (a->kind == GT_TL_ARG_I32 || a->kind == GT_TL_ARG_I64)
+            return (uint64_t)a->v.i;
+    }
+    return 0;
+}
+
+static int record(gt_tracecmd_writer *w, const gt_timeline *tl, const gt_tl_event *ev, gt_error *err)
+{
+    static const uint16_t types[] = {[GT_TL_COMPLETE] = TCW_EV_CALL, [GT_TL_BEGIN] = TCW_EV_BEGIN,
+                                     [GT_TL_END] = TCW_EV_END, [GT_TL_INSTANT] = TCW_EV_INSTANT};
+    uint8_t rec[24 + 2 * (MAX_STR + 1) + 4];
+    int32_t pid = kernel_pid(ev->pid, ev->tid);
+    uint32_t len;
+    if (ev->kind == GT_TL_COMPLETE) {
+        put_le(rec + 8, call_number(w, tl, ev), 8);
+        put_le(rec + 16, ev->dur > 0 ? (uint64_t)ev->dur : 0, 8);
+        len = encode(rec, types[ev->kind], pid, 24, tl, ev);
+    } else {
+        len = encode(rec, types[ev->kind], pid, 8, tl, ev);
+    }
+    tcw_cpu *c = cpu_for(w, ev->pid, ev->tid);
+    if (!c)
+        return fail(w, err, "out of memory");
+    /* the ring buffer's clock is unsigned: the model's times before 0 become 0 */
+    uint64_t ts = ev->ts > 0 ? (uint64_t)ev->ts : 0;
+    if (add_record(w, c, ts, rec, len) < 0)
+        return fail(w, err, "cannot write the temporary page file");
+    return 0;
+}
+
+static int writer_event(void *self, const gt_timeline *tl, const gt_tl_event *ev, gt_error *err)
+{
+    gt_tracecmd_writer *w = self;
+    if (w->finished)
+        return fail(w, err, "event after finish");
+    uint32_t n;
+    const char *name;
+    switch (ev->kind) {
+    case GT_TL_COMPLETE:
+    case GT_TL_BEGIN:
+    case GT_TL_END:
+    case GT_TL_INSTANT:
+        return record(w, tl, ev, err);
+    case GT_TL_THREAD_NAME:
+    case GT_TL_PROCESS_NAME:
+        name = gt_tl_str_get(tl, ev->name, &n);
+        if (set_cmdline(w, kernel_pid(ev->pid, ev->kind == GT_TL_THREAD_NAME ? ev->tid : 0), name,
+                        n < MAX_STR ? n : MAX_STR, ev->kind == GT_TL_PROCESS_NAME) < 0)
+            return fail(w, err, "out of memory");
+        return 0;
+    default:
+        return 0; /* no trace-cmd form (see tc_writer.h) */
+    }
+}
+
+static int writer_finish(void *self, const gt_timeline *tl, gt_error *err)
+{
+    gt_tracecmd_writer *w = self;
+    (void)tl;
+    if (w->finished)
+        return 0;
+    w->finished = true;
+    for (size_t i = 0; i < w->s.ncpu; i++)
+        if (flush_page(w, w->s.cpus[i]) < 0)
+            return fail(w, err, "cannot write the temporary page file");
+    return tcw_write_file(&w->s, w->out, w->path, err);
+}
+
+gt_tl_sink gt_tracecmd_writer_sink(gt_tracecmd_writer *w)
+{
+    return (gt_tl_sink){.self = w, .event = writer_event, .finish = writer_finish};
+}
