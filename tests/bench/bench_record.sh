@@ -6,7 +6,7 @@
 #
 # usage: bench_record.sh [-n RUNS] [-f FRAMES] [-b BIN_DIR] [-o TABLE.md] [-k DIR]
 #   -n RUNS      timed runs per variant (default 5), interleaved: untraced, apitrace,
-#                gltrace, untraced, apitrace, ...
+#                gltrace, gltrace --timeline, untraced, apitrace, ...
 #   -f FRAMES    heavy_app --frames (default 600)
 #   -b BIN_DIR   where gltrace and heavy_app are (default: <repo>/build/bin)
 #   -o FILE      also write the results as a markdown table to FILE
@@ -18,6 +18,8 @@
 # `gltrace info` (CallsCount, the same for both traces: same program, same frames);
 # the trace sizes and gltrace/apitrace; and two verdicts: PASS when gltrace's wall
 # overhead is at most apitrace's, and PASS when its trace is at most 1.1x as large.
+# A fourth variant, `gltrace --timeline=g.fxt` (the live timeline), gives the cost of
+# the timeline over plain gltrace recording: medians, ratio, ns per call, FXT bytes.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -37,7 +39,7 @@ while getopts "n:f:b:o:k:h" opt; do
   o) out=$OPTARG ;;
   k) keep=$OPTARG ;;
   h)
-    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   *) exit 2 ;;
@@ -72,11 +74,13 @@ import json, os, resource, shutil, statistics, subprocess, sys, time
 runs, frames = int(sys.argv[1]), int(sys.argv[2])
 gltrace, app, work, out, keep = sys.argv[3:8]
 atrace, gtrace = os.path.join(work, 'a.trace'), os.path.join(work, 'g.trace')
+ttrace, tfxt = os.path.join(work, 't.trace'), os.path.join(work, 't.fxt')
 app_cmd = [app, '--frames', str(frames)]
 variants = [
     ('untraced', app_cmd, None),
     ('apitrace', ['apitrace', 'trace', '-o', atrace] + app_cmd, atrace),
     ('gltrace', [gltrace, '-o', gtrace, '--'] + app_cmd, gtrace),
+    ('timeline', [gltrace, '-o', ttrace, '--timeline=' + tfxt, '--'] + app_cmd, ttrace),
 ]
 
 def run(cmd, trace):
@@ -109,16 +113,17 @@ def calls(trace):
     p = subprocess.run([gltrace, 'info', trace], stdout=subprocess.PIPE, check=True)
     return json.loads(p.stdout)['CallsCount']
 
-ncalls = {'apitrace': calls(atrace), 'gltrace': calls(gtrace)}
+ncalls = {'apitrace': calls(atrace), 'gltrace': calls(gtrace), 'timeline': calls(ttrace)}
 size = {'apitrace': os.path.getsize(atrace), 'gltrace': os.path.getsize(gtrace)}
 if keep:
     os.makedirs(keep, exist_ok=True)
     shutil.copy(atrace, keep)
     shutil.copy(gtrace, keep)
+    shutil.copy(tfxt, keep)
 med_w = {n: statistics.median(v) for n, v in wall.items()}
 med_c = {n: statistics.median(v) for n, v in cpu.items()}
-ov_w = {n: med_w[n] - med_w['untraced'] for n in ('apitrace', 'gltrace')}
-ov_c = {n: med_c[n] - med_c['untraced'] for n in ('apitrace', 'gltrace')}
+ov_w = {n: med_w[n] - med_w['untraced'] for n in ('apitrace', 'gltrace', 'timeline')}
+ov_c = {n: med_c[n] - med_c['untraced'] for n in ('apitrace', 'gltrace', 'timeline')}
 ratio = size['gltrace'] / size['apitrace']
 
 lines = [
@@ -128,7 +133,8 @@ lines = [
     '|---|---|---|---|---|---|---|---|---|',
     '| untraced | %.3f | %.3f | | | | | | |' % (med_w['untraced'], med_c['untraced']),
 ]
-for n in ('apitrace', 'gltrace'):
+size['timeline'] = os.path.getsize(ttrace)
+for n in ('apitrace', 'gltrace', 'timeline'):
     lines.append('| %s | %.3f | %.3f | %.3f | %.1f | %.3f | %.1f | %d | %d |' % (
         n, med_w[n], med_c[n], ov_w[n], ov_w[n] * 1e9 / ncalls[n], ov_c[n],
         ov_c[n] * 1e9 / ncalls[n], ncalls[n], size[n]))
@@ -139,6 +145,16 @@ lines += [
         'PASS' if ov_w['gltrace'] <= ov_w['apitrace'] else 'FAIL',
         ov_w['gltrace'] * 1e9 / ncalls['gltrace'], ov_w['apitrace'] * 1e9 / ncalls['apitrace']),
     '%s: gltrace trace size <= 1.1x apitrace (%.3fx)' % ('PASS' if ratio <= 1.1 else 'FAIL', ratio),
+]
+tl_w, tl_c = med_w['timeline'] - med_w['gltrace'], med_c['timeline'] - med_c['gltrace']
+fxt = os.path.getsize(tfxt)
+lines += [
+    '',
+    'gltrace --timeline (row timeline) over plain gltrace: wall %+.3f s (ratio %.3f, %+.1f ns/call), '
+    'CPU %+.3f s (ratio %.3f, %+.1f ns/call); FXT %d bytes, %.1f bytes/call' % (
+        tl_w, med_w['timeline'] / med_w['gltrace'], tl_w * 1e9 / ncalls['timeline'],
+        tl_c, med_c['timeline'] / med_c['gltrace'], tl_c * 1e9 / ncalls['timeline'],
+        fxt, fxt / ncalls['timeline']),
 ]
 if ncalls['apitrace'] != ncalls['gltrace']:
     lines.append('NOTE: the call counts differ (apitrace %d, gltrace %d)' % (
