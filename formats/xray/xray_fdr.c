@@ -9,6 +9,8 @@
  * BlockVerifier order; deviations are warned). */
 #include "xray_read_internal.h"
 
+#include <stdlib.h>
+
 enum { S_UNKNOWN, S_EXTENTS, S_NEWBUF, S_WALL, S_PID, S_BODY, S_FUNC, S_EOB };
 enum { T_EXTENTS, T_NEWBUF, T_WALL, T_PID, T_CPU, T_BODY, T_FUNC, T_ARG, T_EOB };
 
@@ -280,9 +282,40 @@ static size_t find_extents(xr_reader *r, size_t off)
     return SIZE_MAX;
 }
 
-static int read_v2(xr_reader *r)
+/* A v2+ thread buffer: its records' range, and when it starts. */
+typedef struct fdr_span {
+    size_t start, end;
+    uint64_t key; /* TSC of its first NewCPUId */
+    size_t ix;    /* file order, for ties */
+} fdr_span;
+
+/* The TSC of the NewCPUId in a buffer's preamble; 0 when it has none. */
+static uint64_t span_key(const xr_reader *r, size_t off, size_t end)
 {
-    size_t off = XRAY_HEADER_SIZE;
+    int be = r->h.big_endian;
+    for (int i = 0; i < 5 && end - off >= XRAY_METADATA_SIZE; i++, off += XRAY_METADATA_SIZE) {
+        if (!xray_is_metadata(r->data[off], be))
+            break;
+        if (xray_meta_kind(r->data[off], be) == XRAY_M_NEW_CPU_ID)
+            return xray_load(r->data + off + 3, 8, be);
+    }
+    return 0;
+}
+
+static int span_cmp(const void *a, const void *b)
+{
+    const fdr_span *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->ix < y->ix ? -1 : x->ix > y->ix;
+}
+
+/* The buffers of the file, by their BufferExtents records. */
+static int spans(xr_reader *r, fdr_span **out, size_t *n)
+{
+    size_t off = XRAY_HEADER_SIZE, cap = 0;
+    *out = NULL;
+    *n = 0;
     while (off < r->size) {
         size_t at = find_extents(r, off);
         if (at != off && xr_deviation(r, off, "expected a BufferExtents record; %s",
@@ -293,18 +326,56 @@ static int read_v2(xr_reader *r)
             return 0;
         if (r->size - at < XRAY_METADATA_SIZE)
             return xr_deviation(r, at, "file ends inside a BufferExtents record");
-        uint64_t n = xray_load(r->data + at + 1, 8, r->h.big_endian);
+        uint64_t len = xray_load(r->data + at + 1, 8, r->h.big_endian);
         size_t start = at + XRAY_METADATA_SIZE, end = r->size;
-        if (n <= r->size - start)
-            end = start + (size_t)n;
+        if (len <= r->size - start)
+            end = start + (size_t)len;
         else if (xr_deviation(r, at, "buffer of %llu bytes, only %zu left in the file",
-                              (unsigned long long)n, r->size - start) != 0)
+                              (unsigned long long)len, r->size - start) != 0)
             return -1;
-        fdr_buf b = {.state = S_EXTENTS};
-        if (records(r, &b, start, end, &off) != 0 || xr_flush_pending(r) != 0)
-            return -1;
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 16;
+            fdr_span *s = realloc(*out, cap * sizeof *s);
+            if (!s)
+                return xr_fail(r, at, "out of memory");
+            *out = s;
+        }
+        uint64_t key = span_key(r, start, end);
+        if (!key && *n)
+            key = (*out)[*n - 1].key; /* no preamble: stays after its predecessor */
+        (*out)[*n] = (fdr_span){start, end, key, *n};
+        ++*n;
+        off = end;
     }
     return 0;
+}
+
+/* Buffers are parsed in time order: a runtime that recycles buffers (a small
+ * buffer_max) writes a thread's later buffers before its earlier ones. llvm-xray
+ * sorts them too (by wall clock). A BufferExtents found inside a buffer starts
+ * another buffer there, parsed in file order. */
+static int read_v2(xr_reader *r)
+{
+    fdr_span *sp;
+    size_t n;
+    int rc = spans(r, &sp, &n);
+    if (rc == 0)
+        qsort(sp, n, sizeof *sp, span_cmp);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        size_t off = sp[i].start, stop;
+        for (;;) {
+            fdr_buf b = {.state = S_EXTENTS};
+            if (records(r, &b, off, sp[i].end, &stop) != 0 || xr_flush_pending(r) != 0) {
+                rc = -1;
+                break;
+            }
+            if (stop >= sp[i].end || stop + XRAY_METADATA_SIZE > sp[i].end)
+                break;
+            off = stop + XRAY_METADATA_SIZE; /* the inner BufferExtents */
+        }
+    }
+    free(sp);
+    return rc;
 }
 
 int xr_read_fdr(xr_reader *r)
