@@ -481,7 +481,11 @@ uint32_t __wrap_at_writer_begin_enter(at_writer *w, const gt_func_sig *sig, uint
         st = open_slow(); /* before the writer's lock: opening takes a while */
     uint32_t no = __real_at_writer_begin_enter(w, sig, thread, flags);
     t_entering = 0;
-    if (st == TL_ON && !(flags & AT_WRITER_FAKE) && t_depth < STACK_DEPTH) {
+    if (st == TL_ON && !(flags & AT_WRITER_FAKE)) {
+        if (t_depth == STACK_DEPTH) { /* calls left by longjmp fill it: drop the oldest */
+            memmove(t_stack, t_stack + 1, (STACK_DEPTH - 1) * sizeof *t_stack);
+            --t_depth;
+        }
         t_stack[t_depth++] = (pending){sig, no, thread, -1, -1};
         t_entering = 1;
     }
