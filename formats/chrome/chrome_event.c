@@ -298,6 +298,7 @@ static void cswitch(cr_state *r, gt_tl_event *e, uint32_t nargs)
         else if (!strcmp(n, "in_prio")) e->cs.in_prio = (int32_t)v;
     }
     e->pid = e->tid = 0;
+    e->cat = e->name = 0;
     e->nargs = 0;
     e->args = NULL;
 }

@@ -304,7 +304,7 @@ static int parse(const char *data, size_t size, const char *name, gt_timeline *t
 static int inflate_all(const uint8_t *data, size_t size, const char *name, char **out, size_t *outlen,
                        gt_error *err)
 {
-    uint64_t limit = (uint64_t)size * 1032 + 65536;
+    uint64_t limit = (uint64_t)size * 1000 + 65536;
     if (limit > GT_CHROME_MAX_INFLATED)
         limit = GT_CHROME_MAX_INFLATED;
     z_stream z;

@@ -28,7 +28,7 @@
 
 #include "gt_timeline.h"
 
-/* gzip input may inflate to at most this much (and 1032x its size, deflate's limit) */
+/* gzip input may inflate to at most this much, and to 1000x its size + 64 KiB */
 #define GT_CHROME_MAX_INFLATED (4ull << 30)
 
 typedef struct gt_chrome_read_stats {

@@ -225,6 +225,7 @@ static bool has_id(gt_tl_kind k)
 static int metadata_event(gt_chrome_writer *w, const gt_timeline *tl, const gt_tl_event *ev, gt_error *err)
 {
     head(w, 'M', ev, false);
+    names(&w->b, tl, ev, false);
     key(&w->b, "name");
     gt_strbuf_puts(&w->b, ev->kind == GT_TL_PROCESS_NAME ? "\"process_name\"" : "\"thread_name\"");
     if (args(w, tl, ev, &ev->name, err) != 0)

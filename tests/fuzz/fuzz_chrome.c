@@ -1,0 +1,68 @@
+/* libFuzzer target: any bytes as a Chrome JSON trace. Read liberally and
+ * strictly into a counts sink; what reads is written back through the writer
+ * into memory and read again: our output must always read, to the same
+ * counts. Nothing may crash, leak, hang
+ * or allocate far beyond the input's size. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chrome_reader.h"
+#include "chrome_writer.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void ignore(void *ctx, const char *msg)
+{
+    (void)ctx;
+    (void)msg;
+}
+
+/* Reads data, tees it into counts and the writer; returns the output text. */
+static char *read_and_write(const uint8_t *data, size_t size, bool strict, gt_tl_counts *c,
+                            size_t *len)
+{
+    gt_timeline tl;
+    if (gt_timeline_init(&tl) != 0)
+        return NULL;
+    gt_error err;
+    gt_error_clear(&err);
+    char *text = NULL;
+    *len = 0;
+    FILE *f = open_memstream(&text, len);
+    gt_chrome_writer *w = f ? gt_chrome_writer_open_stream(f, "fuzz.out", &err) : NULL;
+    memset(c, 0, sizeof *c);
+    gt_tl_sink cs = gt_tl_counts_sink(c);
+    gt_tl_sink ws = w ? gt_chrome_writer_sink(w) : cs;
+    gt_tl_tee tee = {&cs, &ws};
+    gt_tl_sink both = gt_tl_tee_sink(&tee);
+    gt_tl_read_opts o = {.strict = strict, .warn = ignore};
+    int rc = gt_chrome_read_mem(data, size, "fuzz.json", &tl, w ? &both : &cs, &o, &err);
+    if (rc == 0 && w && gt_tl_finish(&ws, &tl, &err) != 0)
+        abort(); /* the writer refused what the reader made */
+    gt_chrome_writer_free(w);
+    if (f)
+        fclose(f);
+    gt_timeline_free(&tl);
+    if (rc != 0 || !w) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    gt_tl_counts c1, c2, c3;
+    size_t len, len2;
+    free(read_and_write(data, size, true, &c3, &len));
+    char *out = read_and_write(data, size, false, &c1, &len);
+    if (!out)
+        return 0;
+    char *again = read_and_write((const uint8_t *)out, len, false, &c2, &len2);
+    if (!again || memcmp(&c1, &c2, sizeof c1) != 0)
+        abort(); /* our own output must read back to the same events */
+    free(again);
+    free(out);
+    return 0;
+}
