@@ -38,7 +38,7 @@ static const char *const marker_text_args[] = {"message", "marker", "buf", "stri
 static const char *const marker_len_args[] = {"length", "len"};
 
 /* Functions the text profile and the per-context state care about. */
-enum { F_OTHER, F_BEGIN, F_END, F_NEWLIST, F_ENDLIST, F_USEPROGRAM, F_MAKECURRENT };
+enum { F_OTHER, F_BEGIN, F_END, F_NEWLIST, F_ENDLIST, F_USEPROGRAM, F_MAKECURRENT, F_UNLISTED };
 static const struct {
     const char *name;
     int what;
@@ -53,16 +53,24 @@ static const struct {
     {"glXMakeContextCurrent", F_MAKECURRENT},
     {"glXMakeCurrentReadSGI", F_MAKECURRENT},
     {"eglMakeCurrent", F_MAKECURRENT},
+    /* apitrace's replayers return before profiling these */
+    {"glStringMarkerGREMEDY", F_UNLISTED},
+    {"glFrameTerminatorGREMEDY", F_UNLISTED},
 };
 
 #define MAX_DRAW_ARGS 8
 #define MAX_ARGS (2 + MAX_DRAW_ARGS)
 #define MAX_PENDING_GPU (1u << 20)
+/* GPU work that maps to before the end of the previous one by less than this is moved
+ * after it: batches are anchored separately, and their anchors differ by the mapping
+ * error (timing.h), which must not reorder consecutive work. More is real overlap
+ * (another context's work). */
+#define GPU_REORDER_NS 10000
 
 typedef struct sig_info {
     bool init;
-    bool gl;  /* a GL function with side effects (not GLX/EGL/fake memcpy): apitrace
-               * replays these only, so only these go into the text profile */
+    bool gl;  /* a GL function with side effects or a debug marker (not GLX/EGL/fake
+               * memcpy): what apitrace replays, and so lists in the text profile */
     bool gpu; /* GPU work */
     uint8_t what;
     uint8_t marker; /* 0, 1 push, 2 pop, 3 instant */
@@ -193,7 +201,7 @@ static void classify(sig_info *s, const gt_func_sig *sig)
     s->init = true;
     s->name = cstr(name);
     s->gl = !strncmp(name, "gl", 2) && strncmp(name, "glX", 3) &&
-            !(sig->flags & GT_CALL_FLAG_NO_SIDE_EFFECTS);
+            (!(sig->flags & GT_CALL_FLAG_NO_SIDE_EFFECTS) || (sig->flags & GT_CALL_FLAG_MARKER));
     s->gpu = (sig->flags & (GT_CALL_FLAG_RENDER | GT_CALL_FLAG_END_FRAME)) != 0;
     for (size_t i = 0; i < sizeof gpu_prefixes / sizeof *gpu_prefixes; ++i)
         if (!strncmp(name, gpu_prefixes[i], strlen(gpu_prefixes[i])))
@@ -203,6 +211,8 @@ static void classify(sig_info *s, const gt_func_sig *sig)
             s->what = (uint8_t)special[i].what;
     if (s->what == F_END)
         s->gpu = false; /* glBegin's query spans to glEnd */
+    if (s->what == F_UNLISTED)
+        s->gl = false;
     if (sig->flags & GT_CALL_FLAG_MARKER)
         s->marker = (sig->flags & GT_CALL_FLAG_MARKER_PUSH)  ? 1
                     : (sig->flags & GT_CALL_FLAG_MARKER_POP) ? 2
@@ -333,8 +343,8 @@ static void emit_frame(uint32_t id, uint64_t parent, const gt_frame *f)
     const char *fn = f->function ? f->function : "?";
     if (f->filename && f->line >= 0)
         snprintf(buf, sizeof buf, "%s (%s:%lld)", fn, f->filename, (long long)f->line);
-    else if (!f->function && f->offset >= 0)
-        snprintf(buf, sizeof buf, "%s+0x%llx", f->module ? f->module : "?",
+    else if (f->offset >= 0) /* as apitrace dump: function+0xoffset, or module+0xoffset */
+        snprintf(buf, sizeof buf, "%s+0x%llx", f->function ? fn : f->module ? f->module : "?",
                  (unsigned long long)f->offset);
     else
         snprintf(buf, sizeof buf, "%s", fn);
@@ -536,6 +546,8 @@ static void on_gpu_result(void *ctx, const timing_gpu_result *r)
         /* without timestamps (GL_TIME_ELAPSED) the work is laid after the previous
          * GPU work, from the call's CPU start */
         ts = r->has_start ? r->start_ns : (p->cpu_ts > t.gpu_last_end ? p->cpu_ts : t.gpu_last_end);
+        if (ts < t.gpu_last_end && t.gpu_last_end - ts < GPU_REORDER_NS)
+            ts = t.gpu_last_end;
         if (ts + r->dur_ns > t.gpu_last_end)
             t.gpu_last_end = ts + r->dur_ns;
         gt_tl_arg a[2] = {
@@ -580,10 +592,14 @@ void tlr_before(const gt_call *c, bool replayed)
     t.replayed = replayed;
     t.gpu_handle = -1;
     t.cctx = NULL;
-    if (s && replayed && s->gl && (t.o.text || t.o.pgpu))
+    if (s && (replayed || s->marker) && s->gl && (t.o.text || t.o.pgpu))
         t.cctx = current_ctx();
-    if (s && s->what == F_MAKECURRENT && t.o.pgpu)
-        timing_gpu_poll(); /* this context's queries, before another one is current */
+    if (s && s->what == F_MAKECURRENT) {
+        if (t.o.pgpu) /* read while current: a wait per MakeCurrent, not per call */
+            timing_gpu_drain_current();
+        if (t.o.text) /* apitrace flushes its queries there too */
+            profile_text_commit();
+    }
     ctx_state *cc = t.cctx;
     if (s && replayed && t.o.pgpu && s->gpu && (!cc || (!cc->in_list && !cc->in_begin_end)))
         t.gpu_handle = timing_gpu_begin();
@@ -597,8 +613,8 @@ void tlr_before(const gt_call *c, bool replayed)
 static uint64_t text_record(const gt_call *c, const sig_info *s, ctx_state *cc, int64_t t1,
                             bool gpu)
 {
-    if (!t.o.text || !cc || !s->gl || !t.replayed)
-        return UINT64_MAX;
+    if (!t.o.text || !cc || !s->gl || (!t.replayed && !s->marker))
+        return UINT64_MAX; /* markers apitrace replays and we need not (no side effects) */
     if (s->what == F_END && cc->begin_rec != UINT64_MAX) {
         profile_text_set_cpu(cc->begin_rec, t1 - cc->begin_t0);
         cc->begin_rec = UINT64_MAX;
@@ -809,9 +825,13 @@ int tlr_finish(gt_error *err)
         *err = t.err;
     if (g_retrace.verbose) {
         uint64_t done, lost;
-        timing_gpu_stats(&done, &lost);
-        fprintf(stderr, "glretrace: %llu timeline events, GPU times: %llu read, %llu lost\n",
-                (unsigned long long)t.events, (unsigned long long)done, (unsigned long long)lost);
+        int64_t window;
+        timing_gpu_stats(&done, &lost, &window);
+        fprintf(stderr,
+                "glretrace: %llu timeline events, GPU times: %llu read, %llu lost; GPU clock "
+                "anchors read within %lld ns\n",
+                (unsigned long long)t.events, (unsigned long long)done, (unsigned long long)lost,
+                (long long)window);
     }
     close_outputs();
     gt_timeline_free(&t.tl);

@@ -56,6 +56,7 @@ static struct {
     tg_ctx *active; /* between begin and end */
     int active_handle;
     uint64_t done, lost;
+    int64_t max_window; /* widest anchor read window, ns */
 } g;
 
 int timing_gpu_init(timing_gpu_cb cb, void *cb_ctx)
@@ -185,6 +186,8 @@ static void anchor(tg_ctx *c, tg_batch *b)
     clear_gl_errors();
     if (gl <= 0)
         return;
+    if (t1 - t0 > g.max_window)
+        g.max_window = t1 - t0;
     b->offset = t0 + (t1 - t0) / 2 - (int64_t)gl;
     b->anchored = true;
 }
@@ -383,8 +386,9 @@ void timing_gpu_finish(void)
     g.capctx = 0;
 }
 
-void timing_gpu_stats(uint64_t *done, uint64_t *lost)
+void timing_gpu_stats(uint64_t *done, uint64_t *lost, int64_t *max_window)
 {
     *done = g.done;
     *lost = g.lost;
+    *max_window = g.max_window;
 }

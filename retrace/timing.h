@@ -21,7 +21,8 @@
  *
  * Queries belong to the context that issued them: batches live per context (keyed by
  * the current SDL context) and only the current context's are read. A context's
- * pending results are read when it is current at a later poll; timing_gpu_finish
+ * pending results are read when it is current at a later poll (timeline_replay.c drains
+ * a context before each MakeCurrent, so a switch leaves nothing behind); timing_gpu_finish
  * reads what the current context has left (waiting); a destroyed context's pending
  * queries are reported lost. */
 #ifndef RETRACE_TIMING_H
@@ -60,7 +61,8 @@ void timing_gpu_context_destroyed(void *ctx);
 void timing_gpu_drain_current(void);
 /* Reports everything still pending as lost and frees the pools (contexts may be gone). */
 void timing_gpu_finish(void);
-/* Results delivered and lost so far. */
-void timing_gpu_stats(uint64_t *done, uint64_t *lost);
+/* Results delivered and lost so far, and the widest anchor read window (ns): half
+ * of it bounds the mapping's error from our side. */
+void timing_gpu_stats(uint64_t *done, uint64_t *lost, int64_t *max_window);
 
 #endif

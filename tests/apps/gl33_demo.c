@@ -232,12 +232,31 @@ static int worker_do(struct worker *w, enum worker_cmd cmd, unsigned frame)
     return failed ? -1 : 0;
 }
 
+/* --debug-groups: glPushDebugGroup/glPopDebugGroup around each frame and pass, for the
+ * timeline tests (nested slices). */
+static int groups;
+
+static void push_group(const char *name)
+{
+    if (groups)
+        glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 1, -1, name);
+}
+
+static void pop_group(void)
+{
+    if (groups)
+        glPopDebugGroup();
+}
+
 int main(int argc, char **argv)
 {
     struct app_options opt;
     app_extra_usage = "  --thread       a second thread with a shared context rewrites the checkerboard\n"
-                      "                 texture before each frame (see README.md)\n";
+                      "                 texture before each frame (see README.md)\n"
+                      "  --debug-groups each frame in a debug group \"frame\" holding groups \"pass 1\"\n"
+                      "                 and \"pass 2\", and a debug message \"swap\" (KHR_debug)\n";
     int use_thread = app_take_flag(&argc, argv, "--thread") > 0;
+    groups = app_take_flag(&argc, argv, "--debug-groups") > 0;
     app_parse_options(argc, argv, &opt);
 
     /* Both threads use the one Display. Without --thread, Xlib is left as it was. */
@@ -379,7 +398,9 @@ int main(int argc, char **argv)
             break;
         }
 
+        push_group("frame");
         /* Pass 1: checkerboard cube into the FBO. */
+        push_group("pass 1");
         glBindFramebuffer(GL_FRAMEBUFFER, fbo);
         glViewport(0, 0, FBO_SIZE, FBO_SIZE);
         glClearColor(0.15f, 0.20f, 0.30f, 1.0f);
@@ -395,8 +416,10 @@ int main(int argc, char **argv)
         glUniformMatrix4fv(u_mvp, 1, GL_FALSE, mvp);
         glUniform4f(u_tint, 1.0f, 1.0f, 1.0f, 1.0f);
         glDrawElements(GL_TRIANGLES, 36, GL_UNSIGNED_SHORT, (const void *)0);
+        pop_group();
 
         /* Pass 2: a cube textured with pass 1's image, into the window. */
+        push_group("pass 2");
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
         glViewport(0, 0, APP_WIDTH, APP_HEIGHT);
         glClearColor(0.85f, 0.80f, 0.70f, 1.0f);
@@ -412,6 +435,11 @@ int main(int argc, char **argv)
         glUniformMatrix4fv(u_mvp, 1, GL_FALSE, mvp);
         glUniform4f(u_tint, 1.0f, 0.9f + 0.02f * (float)(frame % 5), 0.95f, 1.0f);
         glDrawElements(GL_TRIANGLES, 36, GL_UNSIGNED_SHORT, (const void *)0);
+        pop_group();
+        if (groups)
+            glDebugMessageInsert(GL_DEBUG_SOURCE_APPLICATION, GL_DEBUG_TYPE_MARKER, 2,
+                                 GL_DEBUG_SEVERITY_NOTIFICATION, -1, "swap");
+        pop_group();
 
         if (app_check_gl_error("gl33_demo", NULL, frame) ||
             (pixels && app_read_frame(opt.save_prefix, frame, pixels) != 0)) {
