@@ -358,7 +358,8 @@ static void frame_text(gt_strbuf *b, const gt_timeline *tl, const frame *f)
 
 static int write_frames(gt_chrome_writer *w, const gt_timeline *tl, gt_error *err)
 {
-    qsort(w->frames, w->nframes, sizeof *w->frames, by_id);
+    if (w->nframes)
+        qsort(w->frames, w->nframes, sizeof *w->frames, by_id);
     gt_strbuf_puts(&w->b, "\"stackFrames\":{");
     for (size_t i = 0; i < w->nframes; i++) {
         const frame *f = &w->frames[i];
