@@ -25,7 +25,7 @@ struct tc_conv {
     uint32_t args_cap;
     char *text;           /* formatted arrays of the current record */
     size_t text_cap, text_len;
-    gt_tl_str s_cpu, s_kernel;
+    gt_tl_str s_cpu, s_kernel, s_call;
     uint64_t *named;      /* open-addressing set of pid + 1 with a thread name sent */
     size_t named_n, named_cap;
     frame_slot *frames;
@@ -414,6 +414,41 @@ static int instant(tc_conv *cv, const tc_event *e, const tc_rec *r, uint32_t cpu
     return emit(cv, &ev);
 }
 
+static gt_tl_str str_field(tc_conv *cv, const tc_event *e, const tc_rec *r, const char *name)
+{
+    const tc_field *fd = tc_event_field(e, name);
+    const uint8_t *p;
+    uint32_t n;
+    if (!fd || !field_bytes(fd, r, cv->f->be, &p, &n))
+        return 0;
+    gt_tl_bytes s = c_string(p, n);
+    return gt_tl_intern(cv->tl, s.p, s.len);
+}
+
+/* gltrace:* events (written by tc_writer.c) back to what they were. */
+static int gl_event(tc_conv *cv, const tc_event *e, const tc_rec *r, int64_t ts, int64_t pid)
+{
+    static const gt_tl_kind kinds[] = {[TC_EV_GL_CALL] = GT_TL_COMPLETE, [TC_EV_GL_BEGIN] = GT_TL_BEGIN,
+                                       [TC_EV_GL_END] = GT_TL_END, [TC_EV_GL_INSTANT] = GT_TL_INSTANT};
+    gt_tl_event ev = {.kind = kinds[e->special], .ts = ts, .pid = (uint64_t)pid, .tid = (uint64_t)pid,
+                      .name = str_field(cv, e, r, "name"), .cat = str_field(cv, e, r, "cat")};
+    if (ev.name == (gt_tl_str)-1 || ev.cat == (gt_tl_str)-1)
+        return oom(cv);
+    int64_t call = 0, dur = 0;
+    gt_tl_arg a;
+    if (e->special == TC_EV_GL_CALL) {
+        (void)int_field(e, "dur", r, cv->f->be, &dur);
+        (void)int_field(e, "call", r, cv->f->be, &call);
+        if (cv->s_call == 0 && (cv->s_call = gt_tl_intern_cstr(cv->tl, "call")) == (gt_tl_str)-1)
+            return oom(cv);
+        a = (gt_tl_arg){.name = cv->s_call, .kind = GT_TL_ARG_U64, .v.u = (uint64_t)call};
+        ev.dur = dur;
+        ev.nargs = 1;
+        ev.args = &a;
+    }
+    return emit(cv, &ev);
+}
+
 int tc_conv_record(tc_conv *cv, uint32_t cpu, int64_t ts, const tc_rec *r, uint64_t file_off)
 {
     if (r->len < 2)
@@ -436,6 +471,11 @@ int tc_conv_record(tc_conv *cv, uint32_t cpu, int64_t ts, const tc_rec *r, uint6
     case TC_EV_FGRAPH_ENTRY:
     case TC_EV_FGRAPH_EXIT:
         return funcgraph(cv, e, r, cpu, ts, pid);
+    case TC_EV_GL_CALL:
+    case TC_EV_GL_BEGIN:
+    case TC_EV_GL_END:
+    case TC_EV_GL_INSTANT:
+        return gl_event(cv, e, r, ts, pid);
     default:
         return instant(cv, e, r, cpu, ts, pid);
     }

@@ -131,6 +131,11 @@ static int parse_decl(line d, tc_field *f, unsigned long_size, const char **why)
     if (!(f->name = dup_n(d.s + ns, end - ns)))
         return *why = "out of memory", -1;
     line type = trim((line){d.s, ns});
+    if (!type.n) {
+        free(f->name);
+        f->name = NULL;
+        return *why = "field without a type", -1;
+    }
     if (loc) { /* "char[]" */
         const char *b = memchr(type.s, '[', type.n);
         if (b)
@@ -157,6 +162,13 @@ static int parse_decl(line d, tc_field *f, unsigned long_size, const char **why)
         if (!f->elem)
             f->elem = 1;
         f->tail = f->size == 0;
+        return 0;
+    }
+    if (f->size == 0) { /* old kernels: "char buf; size:0" is a flexible array */
+        bool chars = type_is_char(type.s, type.n);
+        f->kind = chars ? TC_F_CHARS : TC_F_ARRAY;
+        f->elem = chars || !esz ? 1 : esz;
+        f->tail = true;
         return 0;
     }
     bool intsz = f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8;
@@ -191,6 +203,20 @@ static int parse_field(line l, tc_field *f, unsigned long_size, const char **why
     return 0;
 }
 
+/* Our own events (tc_writer.h) read back as the slices and instants they were. */
+static uint8_t gl_kind(const tc_event *e)
+{
+    if (strcmp(e->name, "call") == 0 && tc_event_field(e, "dur") && tc_event_field(e, "call"))
+        return TC_EV_GL_CALL;
+    if (strcmp(e->name, "begin") == 0)
+        return TC_EV_GL_BEGIN;
+    if (strcmp(e->name, "end") == 0)
+        return TC_EV_GL_END;
+    if (strcmp(e->name, "instant") == 0)
+        return TC_EV_GL_INSTANT;
+    return TC_EV_PLAIN;
+}
+
 static void classify(tc_event *e)
 {
     bool ftrace = strcmp(e->system, "ftrace") == 0;
@@ -203,6 +229,8 @@ static void classify(tc_event *e)
         e->special = TC_EV_FGRAPH_EXIT;
     else if (ftrace && strcmp(e->name, "kernel_stack") == 0 && tc_event_field(e, "caller"))
         e->special = TC_EV_KSTACK;
+    else if (strcmp(e->system, "gltrace") == 0 && tc_event_field(e, "name") && tc_event_field(e, "cat"))
+        e->special = gl_kind(e);
     e->pid_field = -1;
     for (uint32_t i = 0; i < e->nfields; i++)
         if (strcmp(e->fields[i].name, "common_pid") == 0 && e->fields[i].kind == TC_F_INT)

@@ -55,7 +55,10 @@ typedef struct tc_field {
     gt_tl_str arg;                     /* interned name */
 } tc_field;
 
-enum tc_special { TC_EV_PLAIN = 0, TC_EV_SCHED_SWITCH, TC_EV_FGRAPH_ENTRY, TC_EV_FGRAPH_EXIT, TC_EV_KSTACK };
+enum tc_special {
+    TC_EV_PLAIN = 0, TC_EV_SCHED_SWITCH, TC_EV_FGRAPH_ENTRY, TC_EV_FGRAPH_EXIT, TC_EV_KSTACK,
+    TC_EV_GL_CALL, TC_EV_GL_BEGIN, TC_EV_GL_END, TC_EV_GL_INSTANT, /* gltrace:*, ours */
+};
 
 typedef struct tc_event {
     uint32_t id;

@@ -306,6 +306,9 @@ static int read_options_v7(tc_file *f, uint64_t off, uint64_t sec[32])
     for (int chain = 0; off; chain++) {
         if (chain == MAX_OPTION_SECTIONS)
             return tc_fail(f, off, "more than %d options sections (a loop?)", MAX_OPTION_SECTIONS);
+        if (chain && off >= f->size) /* a cut file loses its last options */
+            return tc_deviation(f, f->size, "next options section at %llu beyond the end of the file (truncated?)",
+                                (unsigned long long)off);
         tc_cur c;
         if (section_open(f, off, TC_OPT_DONE, &c) < 0)
             return -1;

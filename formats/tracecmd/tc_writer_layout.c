@@ -62,7 +62,8 @@ static void section(gt_strbuf *b, uint16_t id, uint32_t desc, const gt_strbuf *b
     tcw_put(b, 0, 2);
     tcw_put(b, desc, 4);
     tcw_put(b, body->len, 8);
-    gt_strbuf_put(b, body->data, body->len);
+    if (body->len)
+        gt_strbuf_put(b, body->data, body->len);
 }
 
 static void text_block(gt_strbuf *b, const char *tag, const char *text)
@@ -108,7 +109,8 @@ static void metadata(gt_strbuf *b, const tcw_state *s, uint64_t off[32])
         gt_strbuf_printf(&text, "%d %s\n", (int)s->cmd[i].pid, s->cmd[i].comm);
     off[21] = b->len;
     tcw_put(&body, text.len, 8);
-    gt_strbuf_put(&body, text.data, text.len);
+    if (text.len)
+        gt_strbuf_put(&body, text.data, text.len);
     section(b, 21, S_CMDLINES, &body);
     gt_strbuf_free(&text);
     gt_strbuf_free(&body);
@@ -118,7 +120,8 @@ static void option(gt_strbuf *b, uint16_t id, const void *data, uint32_t n)
 {
     tcw_put(b, id, 2);
     tcw_put(b, n, 4);
-    gt_strbuf_put(b, data, n);
+    if (n)
+        gt_strbuf_put(b, data, n);
 }
 
 static void option_u64(gt_strbuf *b, uint16_t id, uint64_t v)

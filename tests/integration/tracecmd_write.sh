@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# tracecmd_write: .dat files from formats/tracecmd's writer, read by trace-cmd 3.
+#   usage: tracecmd_write.sh BIN_DIR
+# tracecmd_tool write OUT N writes N GL-call slices on two threads (see
+# tests/apps/tracecmd_tool.c: gaps beyond 2^27 ns every 1000 calls need time extends;
+# three events before all others need absolute time stamps). For N = 1, 20, 5000, 60000:
+#   1. trace-cmd report -t lists every call, in call order, with our call number, name,
+#      duration and category, at our time to the nanosecond, on the thread's CPU with
+#      the thread's name; and the frame begin/end and the mark instant at 500/600/700 ns;
+#   2. trace-cmd dump --summary accepts the file and counts the CPUs;
+#   3. our reader reads it back with --strict: the same calls as complete slices.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/integration/lib.sh
+. "$here/lib.sh"
+it_init tracecmd_write
+
+[ $# -eq 1 ] || die "usage: $0 BIN_DIR"
+tool="$1/tracecmd_tool"
+require_file "$tool" "build tracecmd_tool first"
+require_tool python3 trace-cmd
+
+cat >"$WORK/check.py" <<'PY'
+import re, sys
+mode, path, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+def want_ts(i):
+    return 1000000 + i * 1000 + (i // 1000) * (1 << 28)
+def thread(i):
+    return ('worker', 101, 1) if i % 3 == 2 else ('main', 100, 0)
+lines = open(path, encoding='utf-8', errors='replace').read().splitlines()
+if mode == 'report':
+    EV = re.compile(r'^\s*(.*?)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d{9}):\s+(\w+):\s+(.*)$')
+    calls, others = [], []
+    for l in lines[1:]:
+        m = EV.match(l)
+        if not m:
+            sys.exit('unparsed report line: %r' % l)
+        comm, pid, cpu, s, ns, ev, rest = m.groups()
+        ts = int(s) * 1000000000 + int(ns)
+        (calls if ev == 'call' else others).append((comm, int(pid), int(cpu), ts, ev, rest))
+    if len(calls) != n:
+        sys.exit('%d calls listed, %d written' % (len(calls), n))
+    for i, c in enumerate(calls):
+        comm, tid, cpu = thread(i)
+        want = (comm, tid, cpu, want_ts(i), 'call',
+                'call=%d name=glCall%d dur=%d cat=gl' % (i, i, i * 10))
+        if c != want:
+            sys.exit('call %d: report %s, wrote %s' % (i, c, want))
+    want = [('worker', 101, 1, 500, 'begin', 'name=frame cat=gl'),
+            ('worker', 101, 1, 600, 'instant', 'name=mark cat=gl'),
+            ('worker', 101, 1, 700, 'end', 'name=frame cat=gl')]
+    if others != want:
+        sys.exit('frame events: report %s, wrote %s' % (others, want))
+    print('%d calls and 3 frame events' % n)
+else:  # our reader's text lines
+    calls = [l.split('\t') for l in lines if l.startswith('complete\t')]
+    if len(calls) != n:
+        sys.exit('%d complete slices read back, %d written' % (len(calls), n))
+    calls.sort(key=lambda f: int(f[1]))
+    for i, f in enumerate(calls):
+        comm, tid, cpu = thread(i)
+        got = (int(f[1]), int(f[2]), int(f[4]), f[5], f[6], f[9])
+        want = (want_ts(i), i * 10, tid, 'gl', 'glCall%d' % i, 'call=%d' % i)
+        if got != want:
+            sys.exit('slice %d: read %s, wrote %s' % (i, got, want))
+    print('%d slices' % n)
+PY
+
+for n in 1 20 5000 60000; do
+  out="$WORK/calls$n.dat"
+  if ! "$tool" write "$out" "$n" 2>"$WORK/err.txt"; then
+    fail "write $n calls: $(head -1 "$WORK/err.txt")"
+    continue
+  fi
+  if trace-cmd report -t -i "$out" >"$WORK/report.txt" 2>"$WORK/err.txt" &&
+     msg=$(python3 "$WORK/check.py" report "$WORK/report.txt" "$n" 2>&1); then
+    pass "$n calls: trace-cmd report lists them ($msg)"
+  else
+    fail "$n calls: trace-cmd report: ${msg:-$(head -1 "$WORK/err.txt")}"
+  fi
+  cpus=2 # main on CPU 0, the worker (its calls, or the frame events alone) on CPU 1
+  if trace-cmd dump --summary -i "$out" >"$WORK/summary.txt" 2>&1 &&
+     grep -q "$cpus cpus" "$WORK/summary.txt"; then
+    pass "$n calls: trace-cmd dump --summary accepts it"
+  else
+    fail "$n calls: trace-cmd dump --summary: $(head -3 "$WORK/summary.txt" | tr '\n' ' ')"
+  fi
+  if "$tool" print --strict "$out" >"$WORK/ours.txt" 2>"$WORK/err.txt" &&
+     msg=$(python3 "$WORK/check.py" ours "$WORK/ours.txt" "$n" 2>&1); then
+    pass "$n calls: our reader reads them back strictly ($msg)"
+  else
+    fail "$n calls: read back: ${msg:-$(head -1 "$WORK/err.txt")}"
+  fi
+done
+
+it_finish
