@@ -359,7 +359,7 @@ static int read_v2(xr_reader *r)
     fdr_span *sp;
     size_t n;
     int rc = spans(r, &sp, &n);
-    if (rc == 0)
+    if (rc == 0 && n > 1)
         qsort(sp, n, sizeof *sp, span_cmp);
     for (size_t i = 0; rc == 0 && i < n; i++) {
         size_t off = sp[i].start, stop;

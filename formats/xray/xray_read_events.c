@@ -56,23 +56,27 @@ int xr_ts(xr_reader *r, uint64_t tsc, size_t off, int64_t *ns)
     return 0;
 }
 
+/* Threads are allocated one by one: pending entries and buffers keep pointers. */
 xr_thread *xr_thread_get(xr_reader *r, uint64_t pid, uint64_t tid)
 {
     uint64_t ix;
     if (xray_map_get(&r->thread_ix, pid, tid, &ix))
-        return &r->threads[ix];
+        return r->threads[ix];
     if (r->nthreads == r->cap) {
         size_t cap = r->cap ? r->cap * 2 : 16;
-        xr_thread *t = realloc(r->threads, cap * sizeof *t);
+        xr_thread **t = realloc(r->threads, cap * sizeof *t);
         if (!t)
             goto oom;
         r->threads = t;
         r->cap = cap;
     }
-    if (xray_map_put(&r->thread_ix, pid, tid, r->nthreads) != 0)
+    xr_thread *t = malloc(sizeof *t);
+    if (!t || xray_map_put(&r->thread_ix, pid, tid, r->nthreads) != 0) {
+        free(t);
         goto oom;
-    r->threads[r->nthreads] = (xr_thread){.pid = pid, .tid = tid};
-    return &r->threads[r->nthreads++];
+    }
+    *t = (xr_thread){.pid = pid, .tid = tid};
+    return r->threads[r->nthreads++] = t;
 oom:
     gt_error_set(r->err, "%s: out of memory", r->name);
     return NULL;

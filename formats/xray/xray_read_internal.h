@@ -42,7 +42,7 @@ typedef struct xr_reader {
     gt_xray_instrmap *map;
     xray_map names;      /* function id -> gt_tl_str */
     xray_map thread_ix;  /* (pid, tid) -> index in threads */
-    xr_thread *threads;
+    xr_thread **threads;
     size_t nthreads, cap;
     xr_pending pending;
     unsigned nwarn;

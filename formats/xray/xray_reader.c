@@ -75,6 +75,8 @@ static void reader_free(xr_reader *r)
     gt_xray_instrmap_free(r->map);
     xray_map_free(&r->names);
     xray_map_free(&r->thread_ix);
+    for (size_t i = 0; i < r->nthreads; i++)
+        free(r->threads[i]);
     free(r->threads);
 }
 
@@ -83,7 +85,7 @@ static void reader_free(xr_reader *r)
 static int check_open(xr_reader *r)
 {
     for (size_t i = 0; i < r->nthreads; i++) {
-        xr_thread *t = &r->threads[i];
+        xr_thread *t = r->threads[i];
         if (t->depth &&
             xr_deviation(r, r->size,
                          "thread %llu (pid %llu): %llu function entries never exited; left open",

@@ -15,8 +15,10 @@
  * Unix time anchors tl->wall_offset_ns; LLVM's runtime writes CLOCK_MONOTONIC,
  * which anchors nothing.
  *
- * Events are produced in file order: per thread in time order, threads
- * interleaved buffer by buffer. Liberal (warned through opts->warn): buffers
+ * Events are produced buffer by buffer, each buffer's records in order; v2+
+ * buffers are taken in time order (the TSC of their NewCPUId), as a runtime
+ * that recycles buffers writes a thread's later buffers first (llvm-xray sorts
+ * them too); v1 buffers in file order. Liberal (warned through opts->warn): buffers
  * that end inside a record (the rest of the buffer is skipped), exits without
  * entries (still sent as END), entries never exited (left open, one warning per
  * thread), records out of LLVM's expected order, trailing bytes. opts->strict
