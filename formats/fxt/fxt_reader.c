@@ -35,6 +35,35 @@ static int check_end(fxt_rd *r)
 
 /* ---- metadata, initialization, tables ---- */
 
+#define UNCLAIMED UINT32_MAX /* tables used before any provider record */
+
+int fxt_rd_provider(fxt_rd *r, uint32_t id)
+{
+    if (r->t->provider == id)
+        return 0;
+    if (r->t->provider == UNCLAIMED) { /* records before it were this provider's */
+        r->t->provider = id;
+        return 0;
+    }
+    for (uint32_t i = 0; i < r->nprov; i++)
+        if (r->prov[i]->provider == id) {
+            r->t = r->prov[i];
+            return 0;
+        }
+    if (r->nprov == FXT_MAX_PROVIDERS)
+        return fxt_rd_dev(r, FXT_W_PROVIDERS, r->off,
+                          "more than %d providers: provider %u shares another's tables",
+                          FXT_MAX_PROVIDERS, id);
+    fxt_tables *t = calloc(1, sizeof *t);
+    if (!t) {
+        gt_error_set(r->err, "%s: out of memory (provider tables)", r->name);
+        return -1;
+    }
+    t->provider = id;
+    r->prov[r->nprov++] = r->t = t;
+    return 0;
+}
+
 static int rd_magic(fxt_rd *r, uint64_t h)
 {
     if (h != FXT_MAGIC_WORD || r->nw != 1)
@@ -50,12 +79,14 @@ static int rd_metadata(fxt_rd *r, uint64_t h)
     switch (type) {
     case FXT_META_PROVIDER_INFO:
         if ((rc = fxt_rd_reserved(r, h, 0xfull << 60, r->off)) != 0 ||
+            (rc = fxt_rd_provider(r, (uint32_t)fxt_field(h, 20, 32))) != 0 ||
             (rc = fxt_rd_stream(r, (uint32_t)fxt_field(h, 52, 8), &s)) != 0)
             return rc;
         return check_end(r);
     case FXT_META_PROVIDER_SECTION:
-        /* One set of tables for all providers: enough for files of one provider. */
-        return fxt_rd_reserved(r, h, 0xfffull << 52, r->off);
+        if ((rc = fxt_rd_reserved(r, h, 0xfffull << 52, r->off)) != 0)
+            return rc;
+        return fxt_rd_provider(r, (uint32_t)fxt_field(h, 20, 32));
     case FXT_META_PROVIDER_EVENT:
         if ((rc = fxt_rd_reserved(r, h, 0xffull << 56, r->off)) != 0)
             return rc;
@@ -96,7 +127,7 @@ static int rd_string(fxt_rd *r, uint64_t h)
         gt_error_set(r->err, "%s: out of memory interning strings", r->name);
         return -1;
     }
-    r->str[idx] = id + 1;
+    r->t->str[idx] = id + 1;
     return 0;
 }
 
@@ -110,9 +141,9 @@ static int rd_thread_rec(fxt_rd *r, uint64_t h)
         return rc;
     if (idx == 0)
         return fxt_rd_dev(r, FXT_W_INDEX0, r->off, "thread record for index 0 (ignored)");
-    r->tpid[idx] = pid;
-    r->ttid[idx] = tid;
-    r->tdef[idx] = true;
+    r->t->tpid[idx] = pid;
+    r->t->ttid[idx] = tid;
+    r->t->tdef[idx] = true;
     return 0;
 }
 
@@ -370,38 +401,39 @@ static int walk(fxt_rd *r, rd_src *s)
     return 0;
 }
 
+/* The names the reader emits or recognises, interned once; false when out of memory. */
+static bool intern_names(fxt_rd *r)
+{
+    gt_tl_str *ids[] = {&r->s_log, &r->s_message, &r->s_process, &r->m_ph,
+                        &r->m_id,  &r->m_parent,  &r->m_scope,   &r->m_stack};
+    const char *names[] = {"log",   "message",       FXT_KOBJ_ARG_PROCESS, FXT_MARK_PH,
+                           FXT_MARK_ID, FXT_MARK_PARENT, FXT_MARK_SCOPE,   FXT_MARK_STACK};
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+        if ((*ids[i] = gt_tl_intern_cstr(r->tl, names[i])) == (gt_tl_str)-1)
+            return false;
+    return true;
+}
+
 static int read_src(rd_src *s, const char *name, gt_timeline *tl, gt_tl_sink *sink,
                     const gt_tl_read_opts *opts, gt_error *err)
 {
     fxt_rd *r = calloc(1, sizeof *r);
-    if (!r) {
+    fxt_tables *t = calloc(1, sizeof *t);
+    int rc = -1;
+    if (r && t) {
+        *r = (fxt_rd){.name = name, .tl = tl, .sink = sink, .err = err, .opts = opts,
+                      .strict = opts && opts->strict, .rate = TICKS_NS, .t = t, .nprov = 1};
+        r->prov[0] = t;
+        t->provider = UNCLAIMED;
+        t = NULL;
+        if (intern_names(r))
+            rc = walk(r, s);
+    }
+    if (rc != 0 && err && !err->set)
         gt_error_set(err, "%s: out of memory", name);
-        return -1;
-    }
-    r->name = name;
-    r->tl = tl;
-    r->sink = sink;
-    r->err = err;
-    r->opts = opts;
-    r->strict = opts && opts->strict;
-    r->rate = TICKS_NS;
-    r->s_log = gt_tl_intern_cstr(tl, "log");
-    r->s_message = gt_tl_intern_cstr(tl, "message");
-    r->s_process = gt_tl_intern_cstr(tl, FXT_KOBJ_ARG_PROCESS);
-    r->m_ph = gt_tl_intern_cstr(tl, FXT_MARK_PH);
-    r->m_id = gt_tl_intern_cstr(tl, FXT_MARK_ID);
-    r->m_parent = gt_tl_intern_cstr(tl, FXT_MARK_PARENT);
-    r->m_scope = gt_tl_intern_cstr(tl, FXT_MARK_SCOPE);
-    r->m_stack = gt_tl_intern_cstr(tl, FXT_MARK_STACK);
-    int rc;
-    if (r->s_log == (gt_tl_str)-1 || r->s_message == (gt_tl_str)-1 || r->s_process == (gt_tl_str)-1 ||
-        r->m_ph == (gt_tl_str)-1 || r->m_id == (gt_tl_str)-1 || r->m_parent == (gt_tl_str)-1 ||
-        r->m_scope == (gt_tl_str)-1 || r->m_stack == (gt_tl_str)-1) {
-        gt_error_set(err, "%s: out of memory interning strings", name);
-        rc = -1;
-    } else {
-        rc = walk(r, s);
-    }
+    for (uint32_t i = 0; r && i < r->nprov; i++)
+        free(r->prov[i]);
+    free(t);
     free(r);
     return rc;
 }

@@ -102,12 +102,12 @@ int fxt_rd_strref(fxt_rd *r, uint16_t ref, gt_tl_str *id, gt_tl_bytes *b)
             return -1;
         }
     } else if (ref) {
-        if (!r->str[ref]) {
+        if (!r->t->str[ref]) {
             if (fxt_rd_dev(r, FXT_W_UNDEF_STR, r->off, "string ref %u used before any string record defines it",
                            ref) != 0)
                 return -1;
         } else {
-            sid = r->str[ref] - 1;
+            sid = r->t->str[ref] - 1;
             bytes.p = gt_tl_str_get(r->tl, sid, &bytes.len);
         }
     }
@@ -124,9 +124,9 @@ int fxt_rd_thread(fxt_rd *r, uint8_t ref, uint64_t *pid, uint64_t *tid)
         int rc = fxt_rd_word(r, pid);
         return rc ? rc : fxt_rd_word(r, tid);
     }
-    *pid = r->tpid[ref];
-    *tid = r->ttid[ref];
-    if (!r->tdef[ref])
+    *pid = r->t->tpid[ref];
+    *tid = r->t->ttid[ref];
+    if (!r->t->tdef[ref])
         return fxt_rd_dev(r, FXT_W_UNDEF_THREAD, r->off,
                           "thread ref %u used before any thread record defines it", ref);
     return 0;

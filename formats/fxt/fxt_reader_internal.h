@@ -13,7 +13,7 @@
 enum {
     FXT_W_MAGIC, FXT_W_INIT, FXT_W_RESERVED, FXT_W_PADDING, FXT_W_ARG_SIZE0, FXT_W_ARG_SIZE,
     FXT_W_UNDEF_STR, FXT_W_UNDEF_THREAD, FXT_W_TRUNCATED, FXT_W_EXTRA, FXT_W_SHORT,
-    FXT_W_INDEX0, FXT_W_RATE, FXT_W_COUNT
+    FXT_W_INDEX0, FXT_W_RATE, FXT_W_PROVIDERS, FXT_W_COUNT
 };
 /* Notes that are no deviation (skipped content the spec allows): warned once. */
 enum { FXT_N_ARG_TYPE, FXT_N_EVENT_TYPE, FXT_N_SCHED, FXT_N_DROPPED, FXT_N_COUNT };
@@ -21,6 +21,18 @@ enum { FXT_N_ARG_TYPE, FXT_N_EVENT_TYPE, FXT_N_SCHED, FXT_N_DROPPED, FXT_N_COUNT
 /* Results of the record helpers: 0 go on, -1 failed (err set), FXT_SKIP the
  * rest of this record cannot be read (liberal mode, already warned). */
 #define FXT_SKIP 1
+
+/* A provider's string and thread tables: an archive of several providers
+ * switches between them at provider info and provider section records. The
+ * tick rate is shared (one clock per system). */
+typedef struct fxt_tables {
+    uint32_t provider;
+    uint32_t str[FXT_MAX_STRING_INDEX + 1]; /* index -> model id + 1; 0 undefined */
+    uint64_t tpid[FXT_MAX_THREAD_INDEX + 1], ttid[FXT_MAX_THREAD_INDEX + 1];
+    bool tdef[FXT_MAX_THREAD_INDEX + 1];
+} fxt_tables;
+
+#define FXT_MAX_PROVIDERS 64 /* 135 KiB of tables each */
 
 typedef struct fxt_rd {
     const char *name;
@@ -33,9 +45,9 @@ typedef struct fxt_rd {
     uint64_t nrec;
     bool seen_init;
     uint64_t rate; /* ticks per second */
-    uint32_t str[FXT_MAX_STRING_INDEX + 1]; /* index -> model id + 1; 0 undefined */
-    uint64_t tpid[FXT_MAX_THREAD_INDEX + 1], ttid[FXT_MAX_THREAD_INDEX + 1];
-    bool tdef[FXT_MAX_THREAD_INDEX + 1];
+    fxt_tables *t;                      /* the current provider's */
+    fxt_tables *prov[FXT_MAX_PROVIDERS]; /* allocated as providers appear */
+    uint32_t nprov;
     /* names the reader uses or recognises, interned once */
     gt_tl_str s_log, s_message, s_process, m_ph, m_id, m_parent, m_scope, m_stack;
     /* the record being read */
@@ -79,5 +91,7 @@ int fxt_rd_args(fxt_rd *r, unsigned n);
 void fxt_rd_markers(fxt_rd *r, gt_tl_event *ev);
 /* Removes argument i from r->args. */
 void fxt_rd_drop_arg(fxt_rd *r, uint32_t i);
+/* Makes provider id's tables current (new ones empty). */
+int fxt_rd_provider(fxt_rd *r, uint32_t id);
 
 #endif

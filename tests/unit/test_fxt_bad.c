@@ -157,6 +157,45 @@ static void skipped_records_and_tick_rate(void **state)
     free(s);
 }
 
+/* An archive of two providers: each has its own string and thread tables,
+ * switched by provider info and provider section records; records before the
+ * first provider record belong to the first provider. */
+static void providers_have_their_own_tables(void **state)
+{
+    (void)state;
+    fxt_words *s = new_words();
+    fxt_put_start(s);
+    fxt_put_thread(s, 1, 10, 11);
+    fxt_put(s, FXT_REC_METADATA | 2u << 4 | (uint64_t)FXT_META_PROVIDER_INFO << 16 | 1ull << 20 |
+                   1ull << 52);
+    fxt_put_str(s, "A");
+    fxt_put_string(s, 1, "from A");
+    fxt_put(s, FXT_REC_METADATA | 2u << 4 | (uint64_t)FXT_META_PROVIDER_INFO << 16 | 2ull << 20 |
+                   1ull << 52);
+    fxt_put_str(s, "B");
+    fxt_put_string(s, 1, "from B");
+    fxt_put_thread(s, 1, 20, 21);
+    fxt_put(s, event_hdr(2, FXT_EV_INSTANT, 0, 1, 0, 1));
+    fxt_put(s, 5);
+    fxt_put(s, FXT_REC_METADATA | 1u << 4 | (uint64_t)FXT_META_PROVIDER_SECTION << 16 | 1ull << 20);
+    fxt_put(s, event_hdr(2, FXT_EV_INSTANT, 0, 1, 0, 1));
+    fxt_put(s, 6);
+    gt_timeline tl;
+    assert_int_equal(gt_timeline_init(&tl), 0);
+    gt_tl_buffer out;
+    gt_error err;
+    if (fxt_read_into((const uint8_t *)s->w, s->n * 8, true, &tl, &out, NULL, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(out.count, 2);
+    assert_string_equal(fxt_str(&tl, out.events[0].name), "from B");
+    assert_true(out.events[0].pid == 20 && out.events[0].tid == 21);
+    assert_string_equal(fxt_str(&tl, out.events[1].name), "from A");
+    assert_true(out.events[1].pid == 10 && out.events[1].tid == 11);
+    gt_tl_buffer_free(&out);
+    gt_timeline_free(&tl);
+    free(s);
+}
+
 /* Strict mode refuses s with a message naming offset `off` and containing
  * `what`; liberal mode reads it with warnings when `liberal_ok`. */
 static void check_bad(fxt_words *s, uint64_t off, const char *what, bool liberal_ok)
@@ -337,6 +376,7 @@ void test_fxt_bad_register(struct CMUnitTest *t, size_t *n)
         cmocka_unit_test(undefined_thread_ref),       cmocka_unit_test(argument_size_overflow),
         cmocka_unit_test(argument_size_zero),         cmocka_unit_test(no_initialization),
         cmocka_unit_test(words_after_content),        cmocka_unit_test(empty_and_big_endian),
+        cmocka_unit_test(providers_have_their_own_tables),
     };
     for (size_t i = 0; i < sizeof mine / sizeof mine[0]; i++)
         t[(*n)++] = mine[i];
