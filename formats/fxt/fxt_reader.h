@@ -11,7 +11,8 @@
  * reserved bits, zero-size arguments, no magic or initialization record,
  * undefined refs, a record cut at the end) are read with a warning through
  * opts->warn. opts->strict refuses each of them with "FILE: offset N: what".
- * Memory is bounded: the file is read in chunks, the tables are the spec's. */
+ * Memory is bounded: the file is read in chunks; each provider of an archive
+ * (up to 64) has its own string and thread tables of the spec's sizes. */
 #ifndef FXT_READER_H
 #define FXT_READER_H
 
