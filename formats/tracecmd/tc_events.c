@@ -21,11 +21,12 @@ struct tc_conv {
     gt_tl_sink *sink;
     gt_timeline *tl;
     tc_kallsyms ks;
+    tc_printk printk;
     gt_tl_arg *args;
     uint32_t args_cap;
     char *text;           /* formatted arrays of the current record */
     size_t text_cap, text_len;
-    gt_tl_str s_cpu, s_kernel, s_call;
+    gt_tl_str s_cpu, s_kernel, s_call, s_format;
     uint64_t *named;      /* open-addressing set of pid + 1 with a thread name sent */
     size_t named_n, named_cap;
     frame_slot *frames;
@@ -56,6 +57,7 @@ void tc_conv_free(tc_conv *cv)
     if (!cv)
         return;
     tc_kallsyms_free(&cv->ks);
+    tc_kallsyms_free(&cv->printk);
     free(cv->args);
     free(cv->text);
     free(cv->named);
@@ -220,7 +222,7 @@ static void field_arg(tc_conv *cv, const tc_field *fd, const uint8_t *p, uint32_
 
 static int reserve(tc_conv *cv, const tc_event *e, const tc_rec *r)
 {
-    uint32_t need = e->nfields + 1;
+    uint32_t need = e->nfields + 2; /* cpu, fields, bprint's format */
     if (need > cv->args_cap) {
         gt_tl_arg *a = realloc(cv->args, need * sizeof *a);
         if (!a)
@@ -401,6 +403,29 @@ static int kernel_stack(tc_conv *cv, const tc_event *e, const tc_rec *r, uint32_
     return 0;
 }
 
+/* bprint's fmt points at a trace_printk format saved in the printk section: add
+ * it as "format" (its values stay in buf, binary). 1 when added. */
+static int bprint_format(tc_conv *cv, const tc_event *e, const tc_rec *r, gt_tl_arg *a)
+{
+    int64_t fmt;
+    if (!cv->f->printk || !int_field(e, "fmt", r, cv->f->be, &fmt))
+        return 0;
+    if (!cv->printk.loaded && tc_printk_load(&cv->printk, cv->f->printk, cv->f->printk_len) < 0)
+        return oom(cv);
+    uint64_t addr = (uint64_t)fmt;
+    const tc_field *fd = tc_event_field(e, "fmt");
+    if (fd->size < 8)
+        addr &= (1ull << (fd->size * 8)) - 1;
+    const tc_ksym *s = tc_printk_find(&cv->printk, addr);
+    if (!s)
+        return 0;
+    if (!cv->s_format && (cv->s_format = gt_tl_intern_cstr(cv->tl, "format")) == (gt_tl_str)-1)
+        return oom(cv);
+    *a = (gt_tl_arg){.name = cv->s_format, .kind = GT_TL_ARG_STRING,
+                     .v.s = {cv->f->printk + s->name, s->len}};
+    return 1;
+}
+
 static int instant(tc_conv *cv, const tc_event *e, const tc_rec *r, uint32_t cpu, int64_t ts, int64_t pid)
 {
     uint32_t stack = 0, nargs;
@@ -408,6 +433,8 @@ static int instant(tc_conv *cv, const tc_event *e, const tc_rec *r, uint32_t cpu
         return -1;
     if (build_args(cv, e, r, cpu, e->special == TC_EV_KSTACK ? "caller" : NULL, &nargs) < 0)
         return -1;
+    if (e->special == TC_EV_BPRINT && bprint_format(cv, e, r, &cv->args[nargs]) > 0)
+        nargs++;
     gt_tl_event ev = {.kind = GT_TL_INSTANT, .ts = ts, .pid = (uint64_t)pid, .tid = (uint64_t)pid,
                       .cat = e->cat, .name = e->ev_name, .stack = stack, .scope = GT_TL_SCOPE_THREAD,
                       .nargs = nargs, .args = cv->args};

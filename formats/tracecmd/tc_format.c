@@ -229,6 +229,8 @@ static void classify(tc_event *e)
         e->special = TC_EV_FGRAPH_EXIT;
     else if (ftrace && strcmp(e->name, "kernel_stack") == 0 && tc_event_field(e, "caller"))
         e->special = TC_EV_KSTACK;
+    else if (ftrace && strcmp(e->name, "bprint") == 0 && tc_event_field(e, "fmt"))
+        e->special = TC_EV_BPRINT;
     else if (strcmp(e->system, "gltrace") == 0 && tc_event_field(e, "name") && tc_event_field(e, "cat"))
         e->special = gl_kind(e);
     e->pid_field = -1;
@@ -357,7 +359,8 @@ static int cmp_id(const void *a, const void *b)
 const tc_event *tc_events_find(tc_events *evs, uint32_t id)
 {
     if (!evs->sorted) {
-        qsort(evs->ev, evs->n, sizeof *evs->ev, cmp_id);
+        if (evs->n)
+            qsort(evs->ev, evs->n, sizeof *evs->ev, cmp_id);
         evs->sorted = true;
     }
     size_t lo = 0, hi = evs->n;

@@ -56,7 +56,7 @@ typedef struct tc_field {
 } tc_field;
 
 enum tc_special {
-    TC_EV_PLAIN = 0, TC_EV_SCHED_SWITCH, TC_EV_FGRAPH_ENTRY, TC_EV_FGRAPH_EXIT, TC_EV_KSTACK,
+    TC_EV_PLAIN = 0, TC_EV_SCHED_SWITCH, TC_EV_FGRAPH_ENTRY, TC_EV_FGRAPH_EXIT, TC_EV_KSTACK, TC_EV_BPRINT,
     TC_EV_GL_CALL, TC_EV_GL_BEGIN, TC_EV_GL_END, TC_EV_GL_INSTANT, /* gltrace:*, ours */
 };
 
@@ -185,6 +185,11 @@ int tc_kallsyms_load(tc_kallsyms *k, const char *text, size_t len);
 /* The function containing addr; NULL if none. */
 const tc_ksym *tc_kallsyms_find(const tc_kallsyms *k, uint64_t addr);
 void tc_kallsyms_free(tc_kallsyms *k);
+
+/* printk formats: "0xADDR : \"format\"" lines, for bprint's fmt pointer. */
+typedef tc_kallsyms tc_printk; /* sym: addr, and the format's place in the text */
+int tc_printk_load(tc_printk *p, const char *text, size_t len);
+const tc_ksym *tc_printk_find(const tc_printk *p, uint64_t addr); /* exact address */
 
 /* Calls fn for each "pid comm" line of saved cmdlines; stops on a nonzero return. */
 int tc_cmdlines_each(const char *text, size_t len, int (*fn)(void *ctx, int64_t pid, const char *comm, size_t n),

@@ -66,7 +66,8 @@ int tc_kallsyms_load(tc_kallsyms *k, const char *text, size_t len)
         }
         pos += n + 1;
     }
-    qsort(k->sym, k->n, sizeof *k->sym, cmp_sym);
+    if (k->n)
+        qsort(k->sym, k->n, sizeof *k->sym, cmp_sym);
     return 0;
 }
 
@@ -87,6 +88,57 @@ void tc_kallsyms_free(tc_kallsyms *k)
 {
     free(k->sym);
     memset(k, 0, sizeof *k);
+}
+
+/* "0xc03e53c4 : \"cluster=%d ...\"" (the format keeps its escapes, as printed). */
+static bool parse_printk(const char *s, size_t n, uint32_t base, tc_ksym *out)
+{
+    size_t i = 0;
+    uint64_t addr = 0;
+    int d, digits = 0;
+    if (n < 2 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+        return false;
+    for (i = 2; i < n && (d = hexval(s[i])) >= 0 && digits < 16; i++, digits++)
+        addr = addr << 4 | (uint64_t)d;
+    while (i < n && (s[i] == ' ' || s[i] == ':'))
+        i++;
+    if (!digits || i >= n || s[i] != '"' || s[n - 1] != '"' || n - i < 2)
+        return false;
+    *out = (tc_ksym){.addr = addr, .name = base + (uint32_t)i + 1, .len = (uint32_t)(n - i - 2)};
+    return true;
+}
+
+int tc_printk_load(tc_printk *p, const char *text, size_t len)
+{
+    p->loaded = true;
+    if (len > UINT32_MAX)
+        len = UINT32_MAX;
+    size_t cap = 0;
+    for (size_t pos = 0; pos < len;) {
+        const char *nl = memchr(text + pos, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
+        tc_ksym sym;
+        if (parse_printk(text + pos, n, (uint32_t)pos, &sym)) {
+            if (p->n == cap) {
+                cap = cap ? cap * 2 : 64;
+                tc_ksym *ns = realloc(p->sym, cap * sizeof *ns);
+                if (!ns)
+                    return -1;
+                p->sym = ns;
+            }
+            p->sym[p->n++] = sym;
+        }
+        pos += n + 1;
+    }
+    if (p->n)
+        qsort(p->sym, p->n, sizeof *p->sym, cmp_sym);
+    return 0;
+}
+
+const tc_ksym *tc_printk_find(const tc_printk *p, uint64_t addr)
+{
+    const tc_ksym *s = tc_kallsyms_find(p, addr);
+    return s && s->addr == addr ? s : NULL;
 }
 
 int tc_cmdlines_each(const char *text, size_t len, int (*fn)(void *ctx, int64_t pid, const char *comm, size_t n),

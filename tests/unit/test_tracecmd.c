@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "tc_internal.h"
 #include "tc_reader.h"
@@ -642,6 +643,68 @@ static void test_corpus_damaged(void **state)
     free(b.p);
 }
 
+/* ---- decompression and files trace-cmd converted ---------------------------------------- */
+
+static void test_zlib(void **state)
+{
+    (void)state;
+    uint8_t src[5000], z[6000], out[5000];
+    for (size_t i = 0; i < sizeof src; i++)
+        src[i] = (uint8_t)(i * 7 % 13);
+    uLongf zn = sizeof z;
+    assert_int_equal(compress2(z, &zn, src, sizeof src, 6), Z_OK);
+    size_t got;
+    const char *why;
+    assert_int_equal(tc_decompress(TC_COMP_ZLIB, z, zn, out, sizeof out, &got, &why), 0);
+    assert_int_equal(got, sizeof src);
+    assert_memory_equal(out, src, sizeof src);
+    assert_int_equal(tc_decompress(TC_COMP_ZLIB, z, zn, out, 100, &got, &why), -1); /* larger than declared */
+    assert_non_null(strstr(why, "larger"));
+    z[zn / 2] ^= 0xff;
+    assert_int_equal(tc_decompress(TC_COMP_ZLIB, z, zn, out, sizeof out, &got, &why), -1);
+    assert_int_equal(tc_comp_from_name("zlib", 4), TC_COMP_ZLIB);
+    assert_int_equal(tc_comp_from_name("lz4", 3), -1);
+}
+
+/* tracecmd_tool write OUT 20, and that file through trace-cmd convert to v6 and to
+ * zstd-compressed v7 (tests/fuzz/regressions_tracecmd/README). */
+static void test_converted_seeds(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"seed_ours_v7.dat", "seed_converted_v6.dat", "seed_converted_v7_zstd.dat"};
+    for (size_t f = 0; f < 3; f++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", TRACECMD_SEEDS_DIR, files[f]);
+        bytes b = slurp(path);
+        assert_non_null(b.p);
+        gt_timeline tl;
+        gt_tl_buffer buf;
+        gt_error err;
+        warns w = {0};
+        assert_int_equal(gt_timeline_init(&tl), 0);
+        gt_tl_buffer_init(&buf);
+        if (read_mem(b.p, b.n, true, &tl, &buf, &err, &w) != 0)
+            fail_msg("%s: %s", files[f], err.msg);
+        unsigned calls = 0;
+        for (size_t k = 0; k < buf.count; k++) {
+            const gt_tl_event *ev = &buf.events[k];
+            if (ev->kind != GT_TL_COMPLETE)
+                continue;
+            uint64_t no = ev->args[0].v.u;
+            char name[32];
+            snprintf(name, sizeof name, "glCall%u", (unsigned)no);
+            assert_string_equal(str(&tl, ev->name), name);
+            assert_int_equal(ev->dur, (int64_t)no * 10);
+            assert_int_equal(ev->ts, 1000000 + (int64_t)no * 1000);
+            calls++;
+        }
+        assert_int_equal(calls, 20);
+        gt_tl_buffer_free(&buf);
+        gt_timeline_free(&tl);
+        free(b.p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -658,6 +721,8 @@ int main(void)
         cmocka_unit_test(test_corpus),
         cmocka_unit_test(test_corpus_sched_switch),
         cmocka_unit_test(test_corpus_damaged),
+        cmocka_unit_test(test_zlib),
+        cmocka_unit_test(test_converted_seeds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
