@@ -234,12 +234,18 @@ static int slice(gt_xray_writer *w, const gt_timeline *tl, const gt_tl_event *ev
         for (; t->depth && t->stack[t->depth - 1].complete; t->stack[t->depth - 1].end = ev->ts)
             if (t->stack[t->depth - 1].end <= ev->ts && close_until(w, t, ev->ts, err) != 0)
                 return -1;
-        if (!t->depth) {
-            gt_error_set(err, "%s: END at %lld on thread %llu with no open slice", w->path,
-                         (long long)ev->ts, (unsigned long long)ev->tid);
+        if (t->depth)
+            return record(w, t, XRAY_EXIT, t->stack[--t->depth].fid, (uint64_t)ev->ts, err);
+        /* a named END whose BEGIN is not in the timeline (an XRay log whose first
+         * buffers were lost): an exit record, as the log had */
+        uint32_t fid;
+        if (!ev->name) {
+            gt_error_set(err, "%s: END at %lld on thread %llu with no open slice and no name",
+                         w->path, (long long)ev->ts, (unsigned long long)ev->tid);
             return -1;
         }
-        return record(w, t, XRAY_EXIT, t->stack[--t->depth].fid, (uint64_t)ev->ts, err);
+        return fid_of(w, tl, ev->name, &fid, err) ? -1
+                                                  : record(w, t, XRAY_EXIT, fid, (uint64_t)ev->ts, err);
     }
     uint32_t fid;
     if (fid_of(w, tl, ev->name, &fid, err) != 0 ||

@@ -13,7 +13,9 @@
  * get small synthetic ids counting down from 0x7fffffff.
  *
  * Refused (the writer is strict): negative timestamps or durations, events of
- * a thread out of time order, an END with nothing open. Slices still open at
+ * a thread out of time order, an unnamed END with nothing open (a named one
+ * becomes an exit record without entry, as in logs whose first buffers were
+ * lost). Slices still open at
  * finish are left without exit (as FDR allows); a complete slice that outlives
  * its enclosing slice is cut at the enclosing slice's end.
  *

@@ -3,6 +3,7 @@
  *   xray_tool ids BIN                                  id <TAB> address <TAB> name
  *   xray_tool demo OUT.xray                            writes a known timeline; prints
  *                                                      "name count sum_ns" per function
+ *   xray_tool copy IN.xray OUT.xray                    reads IN (liberal), writes OUT
  * Warnings go to stderr as "warning: ...". */
 #include <inttypes.h>
 #include <stdio.h>
@@ -129,14 +130,39 @@ static int demo(const char *out)
     return rc ? 1 : 0;
 }
 
+static int copy(const char *in, const char *out)
+{
+    gt_timeline tl;
+    gt_error err;
+    gt_error_clear(&err);
+    if (gt_timeline_init(&tl) != 0)
+        return 1;
+    gt_xray_writer *w = gt_xray_writer_open(out, &err);
+    int rc = -1;
+    if (w) {
+        gt_tl_sink s = gt_xray_writer_sink(w);
+        gt_tl_read_opts o = {.warn = NULL};
+        rc = gt_xray_read(in, &tl, &s, &o, &err);
+        if (rc == 0)
+            rc = gt_tl_finish(&s, &tl, &err);
+        gt_xray_writer_free(w);
+    }
+    if (rc != 0)
+        fprintf(stderr, "error: %s\n", err.msg);
+    gt_timeline_free(&tl);
+    return rc ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 4 && strcmp(argv[1], "copy") == 0)
+        return copy(argv[2], argv[3]);
     if (argc >= 3 && strcmp(argv[1], "print") == 0)
         return print(argc - 2, argv + 2);
     if (argc == 3 && strcmp(argv[1], "ids") == 0)
         return ids(argv[2]);
     if (argc == 3 && strcmp(argv[1], "demo") == 0)
         return demo(argv[2]);
-    fprintf(stderr, "usage: xray_tool print [--strict] [--instr-map=BIN] LOG | ids BIN | demo OUT\n");
+    fprintf(stderr, "usage: xray_tool print [--strict] [--instr-map=BIN] LOG | ids BIN | demo OUT | copy IN OUT\n");
     return 2;
 }

@@ -13,8 +13,12 @@
 #   4. the REFERENCE-CONVERT-FAILS log (llvm-xray-14 convert refuses it: its last buffer
 #      ends inside a TSCWrap record) reads with a warning at that offset, every function
 #      record before it as fdr-dump lists them, and --strict refuses it at that offset;
-#   5. the FDR logs written by LLVM's runtime read again with --strict except those
-#      that end inside functions (open entries) or inside records.
+#   5. --strict accepts each log, or refuses it at an offset when the liberal read
+#      warned (entries never exited, records cut by their buffer's end);
+#   6. each log copied through our writer (xray_tool copy: read, write FDR v5 and the
+#      instrumentation map) reads back with the same entries and exits per thread
+#      (names through the map, times to the ns), and llvm-xray-14 convert reads the copy
+#      with as many function records as ours.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/integration/lib.sh
@@ -130,7 +134,27 @@ def cmp_dump(ref, out):
         n += len(a)
     print("%d function records equal" % n)
 
-sys.exit((cmp_yaml if sys.argv[1] == "yaml" else cmp_dump)(sys.argv[2], sys.argv[3]))
+def cmp_copy(orig, copy):
+    a, b = per_thread([r for r in ours(orig) if r[1] in "EX"]), per_thread(ours(copy))
+    name = lambda f: f if isinstance(f, str) else "fn#%d" % f
+    a = {t: [(k, name(f), ts) for k, f, ts, _ in v] for t, v in a.items()}
+    b = {t: [(k, name(f), ts) for k, f, ts, _ in v] for t, v in b.items()}
+    if a != b:
+        t = next(t for t in sorted(set(a) | set(b)) if a.get(t) != b.get(t))
+        x, y = a.get(t, []), b.get(t, [])
+        i = next((i for i, (p, q) in enumerate(zip(x, y)) if p != q), min(len(x), len(y)))
+        return "thread %s record %d: read %s, copy %s" % (t, i, x[i:i + 1], y[i:i + 1])
+    print("%d function records equal" % sum(len(v) for v in a.values()))
+
+def cmp_count(yml, out):
+    n = sum(1 for l in open(yml) if "kind: function-" in l)
+    m = sum(1 for r in ours(out) if r[1] in "EX")
+    if n != m:
+        return "llvm-xray convert: %d function records, ours %d" % (n, m)
+    print("%d function records" % n)
+
+sys.exit({"yaml": cmp_yaml, "fdr": cmp_dump, "copy": cmp_copy, "count": cmp_count}[sys.argv[1]](
+    sys.argv[2], sys.argv[3]))
 PY
 
 logs=("$corpus"/*.xray)
@@ -164,6 +188,27 @@ for log in "${logs[@]}"; do
     pass "$name: --strict refuses what the liberal read warned about"
   else
     fail "$name: --strict fails without an offset or a liberal warning: $(head -1 "$WORK/serr.txt")"
+  fi
+
+  # round trip through our writer
+  copy="$WORK/copy.xray"
+  if ! "$tool" copy "$log" "$copy" 2>"$WORK/err.txt"; then
+    fail "$name: xray_tool copy fails: $(head -1 "$WORK/err.txt")"
+    continue
+  fi
+  "$tool" print --instr-map="$copy.map" "$copy" >"$WORK/copy.txt" 2>/dev/null || true
+  if msg=$(python3 "$WORK/compare.py" copy "$WORK/out.txt" "$WORK/copy.txt" 2>&1); then
+    pass "$name: copied through our writer, reads back the same ($msg)"
+  else
+    fail "$name: copy through our writer differs: $msg"
+  fi
+  if command -v llvm-xray-14 >/dev/null; then
+    if llvm-xray-14 convert --output-format=yaml "$copy" >"$WORK/copy.yaml" 2>"$WORK/err.txt" &&
+      msg=$(python3 "$WORK/compare.py" count "$WORK/copy.yaml" "$WORK/copy.txt" 2>&1); then
+      pass "$name: llvm-xray-14 convert reads our copy ($msg)"
+    else
+      fail "$name: llvm-xray-14 convert on our copy: $(head -1 "$WORK/err.txt") ${msg:-}"
+    fi
   fi
 done
 

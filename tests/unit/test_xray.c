@@ -623,7 +623,7 @@ static void writer_round_trip(void **state)
     emit(&s, &tl, GT_TL_COMPLETE, 5000000200ll, 7, 1, "glClear", 0); /* past 2^32 ns: TSCWrap */
     emit(&s, &tl, GT_TL_INSTANT, 5000000300ll, 0, 1, "ignored", 0);
     emit(&s, &tl, GT_TL_COMPLETE, 100, 1, 1, "late", -1);        /* out of order */
-    emit(&s, &tl, GT_TL_END, 5000000300ll, 0, 2, NULL, -1);      /* nothing open */
+    emit(&s, &tl, GT_TL_END, 5000000300ll, 0, 2, NULL, -1);      /* nothing open, no name */
     emit(&s, &tl, GT_TL_COMPLETE, -1, 1, 3, "neg", -1);
     assert_int_equal(gt_tl_finish(&s, &tl, &err), 0);
     gt_xray_writer_free(w);
