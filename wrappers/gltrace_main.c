@@ -22,6 +22,9 @@ static void usage(FILE *f)
           "  dump FILE...   print the calls of apitrace-format traces (as `apitrace dump`)\n"
           "  info FILE...   print facts about traces as JSON (as `apitrace info`)\n"
           "  repack IN OUT  rewrite a trace as a version 6 Snappy trace with our writer\n"
+          "  convert IN... -o OUT\n"
+          "                 convert and merge timelines (FXT, Chrome JSON, XRay, trace-cmd\n"
+          "                 .dat; .trace files replayed with timings)\n"
           "\n"
           "`gltrace COMMAND --help` describes a command's options.\n",
           f);
@@ -66,6 +69,8 @@ int main(int argc, char **argv)
         return cmd_info(argc - 1, argv + 1);
     if (!strcmp(cmd, "repack"))
         return cmd_repack(argc - 1, argv + 1);
+    if (!strcmp(cmd, "convert"))
+        return cmd_convert(argc - 1, argv + 1);
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
         usage(stdout);
         return 0;

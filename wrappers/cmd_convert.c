@@ -1,0 +1,320 @@
+/* gltrace convert: timeline files from one format to another, several inputs
+ * merged onto one clock. Every reader feeds the timeline model and every writer
+ * takes it (common/gt_timeline.h), so no format pair is a special case. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gltrace_cmds.h"
+#include "gt_timeline.h"
+#include "timeline_io.h"
+
+typedef struct input {
+    const char *path;
+    tl_format fmt;
+    int64_t offset;    /* --offset given before it */
+    char *replayed;    /* for a .trace: the FXT its replay wrote (a temporary file) */
+} input;
+
+typedef struct warn_state {
+    const char *path;
+    unsigned shown, total;
+    bool quiet;
+} warn_state;
+
+static void usage(FILE *f)
+{
+    fputs("usage: gltrace convert [OPTIONS] INPUT... -o OUTPUT\n"
+          "Convert and merge timelines. Inputs: FXT (.fxt), Chrome JSON (.json, .json.gz),\n"
+          "LLVM XRay logs (.xray), trace-cmd files (.dat), and apitrace traces (.trace),\n"
+          "which are replayed by glretrace with CPU and GPU timings. The output's format\n"
+          "follows its name: .fxt, .json, .xray, .dat, or .txt (one line per event).\n"
+          "Several inputs merge onto the first input's clock: by the wall-clock anchors the\n"
+          "files carry (XRay, trace-cmd, our own files), else shifted by --offset.\n"
+          "\n"
+          "  -o, --output=FILE      the output; - prints the text form on stdout\n"
+          "      --print            same as -o -\n"
+          "      --counts           print the number of events of each kind on stdout\n"
+          "      --offset=NS        add NS nanoseconds to the times of the inputs after it\n"
+          "      --no-align         ignore wall-clock anchors when merging\n"
+          "      --instr-map=BINARY name XRay function ids from BINARY's xray_instr_map\n"
+          "      --strict           refuse what real files get away with (for checking\n"
+          "                         files written by gltrace)\n"
+          "  -q, --quiet            no warnings\n"
+          "  -h, --help             show this help and exit\n",
+          f);
+}
+
+static void on_warning(void *ctx, const char *msg)
+{
+    warn_state *w = ctx;
+    w->total++;
+    if (w->quiet || w->shown >= 10)
+        return;
+    w->shown++;
+    fprintf(stderr, "gltrace convert: warning: %s\n", msg); /* msg names the file */
+}
+
+static int parse_i64(const char *s, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* glretrace beside this executable replays a .trace into a temporary FXT file */
+static char *replay_trace(const char *trace, gt_error *err)
+{
+    char exe[PATH_MAX], glretrace[PATH_MAX + 16];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+        gt_error_set(err, "cannot read /proc/self/exe: %s", strerror(errno));
+        return NULL;
+    }
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    *slash = '\0';
+    snprintf(glretrace, sizeof glretrace, "%s/glretrace", exe);
+    char *tmp = strdup("/tmp/gltrace-convert-XXXXXX");
+    int fd = tmp ? mkstemp(tmp) : -1;
+    if (fd < 0) {
+        gt_error_set(err, "cannot create a temporary file: %s", strerror(errno));
+        free(tmp);
+        return NULL;
+    }
+    close(fd);
+    fprintf(stderr, "gltrace convert: replaying %s with timings\n", trace);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stdout))
+            _exit(127);
+        execl(glretrace, "glretrace", "--headless", "--pcpu", "--pgpu", "--fxt", tmp, trace,
+              (char *)NULL);
+        fprintf(stderr, "gltrace convert: cannot run %s: %s\n", glretrace, strerror(errno));
+        _exit(127);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+        gt_error_set(err, "%s: replay with timings failed (glretrace status %d)", trace,
+                     WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        unlink(tmp);
+        free(tmp);
+        return NULL;
+    }
+    return tmp;
+}
+
+static const char *source_of(const input *in) { return in->replayed ? in->replayed : in->path; }
+static tl_format format_of(const input *in) { return in->replayed ? TL_FMT_FXT : in->fmt; }
+
+/* Reads an input through a null sink to learn its wall-clock anchor. */
+static int find_anchor(const input *in, gt_timeline *tl, gt_tl_read_opts *opts, gt_error *err)
+{
+    gt_tl_counts counts = {0};
+    gt_tl_sink sink = gt_tl_counts_sink(&counts);
+    tl->has_wall = false;
+    tl->wall_offset_ns = 0;
+    gt_tl_read_opts quiet = *opts;
+    quiet.warn = NULL;
+    return tl_read(format_of(in), source_of(in), tl, &sink, &quiet, err);
+}
+
+typedef struct convert {
+    input *inputs;
+    int ninputs;
+    const char *output;
+    bool counts, align, strict, quiet;
+    const char *instr_map;
+} convert;
+
+static void print_counts(const gt_tl_counts *c)
+{
+    for (int k = 1; k < GT_TL_KIND_COUNT; k++)
+        printf("%s %" PRIu64 "\n", gt_tl_kind_name((gt_tl_kind)k), c->n[k]);
+}
+
+/* Offsets of each input onto the first one's clock. */
+static int plan_offsets(convert *cv, gt_timeline *tl, gt_tl_read_opts *opts, int64_t *shift,
+                        gt_error *err)
+{
+    bool base_wall = false;
+    int64_t base = 0;
+    for (int i = 0; i < cv->ninputs; i++) {
+        shift[i] = cv->inputs[i].offset;
+        if (!cv->align || cv->ninputs < 2)
+            continue;
+        if (find_anchor(&cv->inputs[i], tl, opts, err) != 0)
+            return -1;
+        if (!tl->has_wall)
+            continue;
+        if (!base_wall && i == 0) {
+            base_wall = true;
+            base = tl->wall_offset_ns;
+        } else if (base_wall) {
+            shift[i] += tl->wall_offset_ns - base;
+        }
+    }
+    return 0;
+}
+
+static int run(convert *cv, gt_timeline *tl, tl_output *out, gt_tl_counts *counts, gt_error *err)
+{
+    int64_t *shift = calloc((size_t)cv->ninputs, sizeof *shift);
+    if (!shift) {
+        gt_error_set(err, "out of memory");
+        return -1;
+    }
+    warn_state ws = {.quiet = cv->quiet};
+    gt_tl_read_opts opts = {.strict = cv->strict, .warn = on_warning, .warn_ctx = &ws,
+                            .instr_map = cv->instr_map};
+    int rc = plan_offsets(cv, tl, &opts, shift, err);
+    gt_tl_sink count_sink = gt_tl_counts_sink(counts);
+    gt_tl_tee tee = {.a = &out->sink, .b = &count_sink};
+    gt_tl_sink both = gt_tl_tee_sink(&tee);
+    bool first_wall = false;
+    int64_t wall = 0;
+    for (int i = 0; rc == 0 && i < cv->ninputs; i++) {
+        gt_tl_shift sh = {.to = out->fmt != TL_FMT_UNKNOWN ? &both : &count_sink,
+                          .ts_offset = shift[i]};
+        gt_tl_sink sink = gt_tl_shift_sink(&sh);
+        tl->has_wall = false;
+        ws.path = cv->inputs[i].path;
+        ws.shown = ws.total = 0;
+        /* the shift's finish would finish the output: events only here */
+        sink.finish = NULL;
+        rc = tl_read(format_of(&cv->inputs[i]), source_of(&cv->inputs[i]), tl, &sink, &opts, err);
+        if (ws.total > ws.shown && !cv->quiet)
+            fprintf(stderr, "gltrace convert: %s: %u more warnings\n", cv->inputs[i].path,
+                    ws.total - ws.shown);
+        if (i == 0 && tl->has_wall) {
+            first_wall = true;
+            wall = tl->wall_offset_ns - shift[0];
+        }
+    }
+    /* the output keeps the first input's anchor */
+    tl->has_wall = first_wall;
+    tl->wall_offset_ns = wall;
+    if (rc == 0 && out->fmt != TL_FMT_UNKNOWN)
+        rc = gt_tl_finish(&out->sink, tl, err);
+    free(shift);
+    return rc;
+}
+
+static int parse_args(int argc, char **argv, convert *cv)
+{
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'}, {"print", no_argument, NULL, 'p'},
+        {"counts", no_argument, NULL, 'c'},       {"offset", required_argument, NULL, 'O'},
+        {"no-align", no_argument, NULL, 'A'},     {"instr-map", required_argument, NULL, 'm'},
+        {"strict", no_argument, NULL, 's'},       {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+    };
+    int64_t offset = 0;
+    cv->inputs = calloc((size_t)argc, sizeof *cv->inputs);
+    if (!cv->inputs)
+        return 1;
+    cv->align = true;
+    int c;
+    /* "-" first: inputs come back in order, interleaved with --offset */
+    while ((c = getopt_long(argc, argv, "-o:qh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 1: cv->inputs[cv->ninputs++] = (input){.path = optarg, .offset = offset}; break;
+        case 'o': cv->output = optarg; break;
+        case 'p': cv->output = "-"; break;
+        case 'c': cv->counts = true; break;
+        case 'O':
+            if (parse_i64(optarg, &offset) != 0) {
+                fprintf(stderr, "gltrace convert: --offset: not a number of nanoseconds: %s\n", optarg);
+                return 2;
+            }
+            break;
+        case 'A': cv->align = false; break;
+        case 'm': cv->instr_map = optarg; break;
+        case 's': cv->strict = true; break;
+        case 'q': cv->quiet = true; break;
+        case 'h': usage(stdout); return -1;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (cv->ninputs == 0 || (!cv->output && !cv->counts)) {
+        fprintf(stderr, "gltrace convert: %s\n", cv->ninputs ? "no output (-o FILE, --print or --counts)"
+                                                               : "no input file");
+        usage(stderr);
+        return 2;
+    }
+    return 0;
+}
+
+static int open_inputs(convert *cv, gt_error *err)
+{
+    for (int i = 0; i < cv->ninputs; i++) {
+        input *in = &cv->inputs[i];
+        in->fmt = tl_format_of_file(in->path, err);
+        if (in->fmt == TL_FMT_UNKNOWN)
+            return -1;
+        if (in->fmt == TL_FMT_APITRACE && !(in->replayed = replay_trace(in->path, err)))
+            return -1;
+    }
+    return 0;
+}
+
+static void cleanup(convert *cv)
+{
+    for (int i = 0; i < cv->ninputs; i++)
+        if (cv->inputs[i].replayed) {
+            unlink(cv->inputs[i].replayed);
+            free(cv->inputs[i].replayed);
+        }
+    free(cv->inputs);
+}
+
+int cmd_convert(int argc, char **argv)
+{
+    convert cv = {0};
+    int status = parse_args(argc, argv, &cv);
+    if (status) {
+        free(cv.inputs);
+        return status < 0 ? 0 : status;
+    }
+    gt_error err;
+    gt_error_clear(&err);
+    gt_timeline tl;
+    tl_output out = {.fmt = TL_FMT_UNKNOWN};
+    gt_tl_counts counts = {0};
+    if (gt_timeline_init(&tl) != 0) {
+        fprintf(stderr, "gltrace convert: out of memory\n");
+        cleanup(&cv);
+        return 1;
+    }
+    status = 1;
+    if (open_inputs(&cv, &err) != 0)
+        goto done;
+    if (cv.output) {
+        tl_format f = strcmp(cv.output, "-") ? tl_format_of_name(cv.output) : TL_FMT_TEXT;
+        if (tl_output_open(&out, cv.output, f, &err) != 0)
+            goto done;
+    }
+    if (run(&cv, &tl, &out, &counts, &err) == 0)
+        status = 0;
+    if (status == 0 && cv.counts)
+        print_counts(&counts);
+done:
+    if (status)
+        fprintf(stderr, "gltrace convert: %s\n", err.set ? err.msg : "failed");
+    tl_output_close(&out);
+    if (status && cv.output && strcmp(cv.output, "-"))
+        unlink(cv.output); /* no half-written output */
+    gt_timeline_free(&tl);
+    cleanup(&cv);
+    return status;
+}
