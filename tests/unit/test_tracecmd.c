@@ -16,6 +16,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "chrome_reader.h"
+#include "chrome_writer.h"
+#include "fxt_reader.h"
+#include "fxt_writer.h"
 #include "tc_internal.h"
 #include "tc_reader.h"
 #include "tc_writer.h"
@@ -705,6 +709,86 @@ static void test_converted_seeds(void **state)
     }
 }
 
+/* ---- a merged timeline through FXT and Chrome JSON ----------------------------------------- */
+
+/* Reads a .dat into buf (liberal). */
+static void read_file_into(const char *path, gt_timeline *tl, gt_tl_buffer *buf)
+{
+    bytes b = slurp(path);
+    assert_non_null(b.p);
+    gt_error err;
+    warns w = {0};
+    if (read_mem(b.p, b.n, false, tl, buf, &err, &w) != 0)
+        fail_msg("%s: %s", path, err.msg);
+    free(b.p);
+}
+
+static void count_kinds(const gt_tl_buffer *b, gt_tl_counts *c)
+{
+    memset(c, 0, sizeof *c);
+    for (size_t i = 0; i < b->count; i++)
+        c->n[b->events[i].kind]++;
+}
+
+/* The kernel events of a corpus .dat and the GL calls of a .dat we wrote, in one
+ * timeline: the FXT writer's file reads back strictly with as many events of every
+ * kind, the Chrome writer's with as many slices and instants. */
+static void test_merged_fxt_chrome(void **state)
+{
+    (void)state;
+    char kernel[1024];
+    snprintf(kernel, sizeof kernel, "%s/v7_zstd_x86_64_4cpu_stacktraces.dat", TRACECMD_CORPUS_DIR);
+    FILE *probe = fopen(kernel, "rb");
+    if (!probe)
+        skip();
+    fclose(probe);
+    gt_timeline tl;
+    gt_tl_buffer in;
+    assert_int_equal(gt_timeline_init(&tl), 0);
+    gt_tl_buffer_init(&in);
+    read_file_into(kernel, &tl, &in);
+    read_file_into(TRACECMD_SEEDS_DIR "/seed_ours_v7.dat", &tl, &in);
+    gt_tl_counts want;
+    count_kinds(&in, &want);
+    assert_true(want.n[GT_TL_CONTEXT_SWITCH] > 0 && want.n[GT_TL_COMPLETE] == 20 && want.n[GT_TL_INSTANT] > 0);
+    for (int fmt = 0; fmt < 2; fmt++) {
+        char *p = NULL;
+        size_t n = 0;
+        FILE *f = open_memstream(&p, &n);
+        assert_non_null(f);
+        gt_error err;
+        gt_error_clear(&err);
+        gt_fxt_writer *fw = fmt == 0 ? gt_fxt_writer_open_stream(f, "m.fxt", NULL, &err) : NULL;
+        gt_chrome_writer *cw = fmt == 1 ? gt_chrome_writer_open_stream(f, "m.json", &err) : NULL;
+        assert_true(fw || cw);
+        gt_tl_sink s = fw ? gt_fxt_writer_sink(fw) : gt_chrome_writer_sink(cw);
+        if (gt_tl_buffer_replay(&in, &tl, &s, &err) != 0 || gt_tl_finish(&s, &tl, &err) != 0)
+            fail_msg("write: %s", err.msg);
+        gt_fxt_writer_free(fw);
+        gt_chrome_writer_free(cw);
+        assert_int_equal(fclose(f), 0);
+        gt_tl_buffer out;
+        gt_tl_buffer_init(&out);
+        gt_tl_sink os = gt_tl_buffer_sink(&out);
+        gt_tl_read_opts strict = {.strict = true};
+        gt_error_clear(&err);
+        int rc = fmt == 0 ? gt_fxt_read_mem((uint8_t *)p, n, "m.fxt", &tl, &os, &strict, &err)
+                          : gt_chrome_read_mem((uint8_t *)p, n, "m.json", &tl, &os, &strict, &err);
+        if (rc != 0)
+            fail_msg("%s read back: %s", fmt ? "chrome" : "fxt", err.msg);
+        gt_tl_counts got;
+        count_kinds(&out, &got);
+        assert_int_equal(got.n[GT_TL_COMPLETE], want.n[GT_TL_COMPLETE]);
+        assert_int_equal(got.n[GT_TL_INSTANT], want.n[GT_TL_INSTANT]);
+        if (fmt == 0)
+            assert_int_equal(got.n[GT_TL_CONTEXT_SWITCH], want.n[GT_TL_CONTEXT_SWITCH]);
+        gt_tl_buffer_free(&out);
+        free(p);
+    }
+    gt_tl_buffer_free(&in);
+    gt_timeline_free(&tl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -723,6 +807,7 @@ int main(void)
         cmocka_unit_test(test_corpus_damaged),
         cmocka_unit_test(test_zlib),
         cmocka_unit_test(test_converted_seeds),
+        cmocka_unit_test(test_merged_fxt_chrome),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
