@@ -20,8 +20,9 @@ typedef struct xw_frame {
 
 typedef struct xw_thread {
     uint32_t xpid, xtid;
-    uint8_t *buf;
-    size_t len;  /* 0: no buffer started */
+    uint8_t *buf; /* grows to GT_XRAY_BUFFER_SIZE: memory follows the events */
+    size_t len;   /* 0: no buffer started */
+    size_t bufcap;
     uint64_t last_tsc;
     int any;     /* a record was written: last_tsc is meaningful */
     xw_frame *stack;
@@ -108,9 +109,17 @@ static void preamble(gt_xray_writer *w, xw_thread *t, uint64_t tsc)
 static int record(gt_xray_writer *w, xw_thread *t, unsigned action, uint32_t fid, uint64_t tsc,
                   gt_error *err)
 {
-    if (t->len && t->len + XRAY_METADATA_SIZE + XRAY_FUNCTION_SIZE > GT_XRAY_BUFFER_SIZE &&
-        flush_thread(w, t, err) != 0)
+    size_t need = XRAY_METADATA_SIZE + XRAY_FUNCTION_SIZE;
+    if (t->len && t->len + need > GT_XRAY_BUFFER_SIZE && flush_thread(w, t, err) != 0)
         return -1;
+    if ((t->len ? t->len : PREAMBLE) + need > t->bufcap) {
+        size_t cap = t->bufcap ? t->bufcap * 2 : 256;
+        uint8_t *b = realloc(t->buf, cap);
+        if (!b)
+            return oom(w, err);
+        t->buf = b;
+        t->bufcap = cap;
+    }
     if (!t->len)
         preamble(w, t, tsc);
     uint64_t delta = tsc - t->last_tsc;
@@ -148,11 +157,8 @@ static xw_thread *thread_of(gt_xray_writer *w, uint64_t pid, uint64_t tid, gt_er
     }
     xw_thread *t = &w->threads[w->nthreads];
     *t = (xw_thread){.xpid = small_id(w, pid), .xtid = small_id(w, tid)};
-    if (!(t->buf = malloc(GT_XRAY_BUFFER_SIZE)) ||
-        xray_map_put(&w->thread_ix, pid, tid, w->nthreads) != 0) {
-        free(t->buf);
+    if (xray_map_put(&w->thread_ix, pid, tid, w->nthreads) != 0)
         return oom(w, err), NULL;
-    }
     w->nthreads++;
     return t;
 }
