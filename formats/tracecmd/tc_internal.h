@@ -154,12 +154,17 @@ typedef struct tc_file {
     bool has_date;
     int64_t date_ns;     /* DATE: wall-clock anchor */
 
+    uint64_t inflated;   /* decompressed bytes held (tc_inflate_budget) */
     void **owned;        /* decompressed sections */
     size_t nowned, owned_cap;
 } tc_file;
 
 int tc_file_parse(tc_file *f);
 void tc_file_free(tc_file *f);
+/* All decompressed bytes held at once (sections, chunk buffers) stay within
+ * 64 MiB + 32 x the file's size: compression can only multiply the input so far.
+ * 0, or -1 with err. */
+int tc_inflate_budget(tc_file *f, uint64_t more, uint64_t at);
 /* Keeps p until tc_file_free; frees it and returns -1 when out of memory. */
 int tc_file_own(tc_file *f, void *p);
 

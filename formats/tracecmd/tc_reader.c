@@ -25,7 +25,7 @@ typedef struct tc_stream {
     size_t chunk_len, chunk_cap, chunk_pos;
     uint64_t page_at;       /* file offset of the page (of the chunk when compressed) */
     tc_page pg;
-    bool in_page, done;
+    bool in_page, done, warned_lost;
     tc_rec rec;
     int64_t ts;
 } tc_stream;
@@ -44,6 +44,8 @@ static int load_chunk(tc_stream *s)
     if (usize > MAX_CHUNK || (usize > (1u << 20) && usize / 1024 > csize))
         return tc_fail(f, s->off, "CPU %u: chunk claims %u bytes from %u", s->cpu, usize, csize);
     if (usize > s->chunk_cap) {
+        if (tc_inflate_budget(f, usize - s->chunk_cap, s->off) < 0)
+            return -1;
         uint8_t *b = realloc(s->chunk, usize);
         if (!b)
             return tc_fail(f, s->off, "out of memory");
@@ -90,6 +92,10 @@ static int next_page(tc_stream *s)
         return tc_deviation(s->f, s->compressed ? s->page_at : s->page_at + at, "CPU %u: %s (page skipped)",
                             s->cpu, why);
     s->in_page = true;
+    if (s->pg.missed && !s->warned_lost) { /* the kernel's buffer overran: not a file defect */
+        s->warned_lost = true;
+        tc_warn(s->f, s->page_at, "CPU %u: events were lost (ring buffer overrun; warned once per CPU)", s->cpu);
+    }
     return 0;
 }
 

@@ -14,6 +14,16 @@
 #define MAX_OPTION_SECTIONS 256
 #define MAX_CPUS 65536
 
+int tc_inflate_budget(tc_file *f, uint64_t more, uint64_t at)
+{
+    uint64_t limit = (64ull << 20) + 32ull * f->size;
+    if (more > limit || f->inflated > limit - more)
+        return tc_fail(f, at, "decompressed data would exceed %llu bytes for a %zu-byte file",
+                       (unsigned long long)limit, f->size);
+    f->inflated += more;
+    return 0;
+}
+
 int tc_file_own(tc_file *f, void *p)
 {
     if (f->nowned == f->owned_cap) {
@@ -287,6 +297,8 @@ static int section_open(tc_file *f, uint64_t off, uint16_t want, tc_cur *out)
         return tc_fail(f, data, "compressed section: sizes beyond the section");
     if (rsize > TC_MAX_INFLATE || (rsize > (1u << 20) && rsize / 1024 > csize))
         return tc_fail(f, data, "compressed section claims %u bytes from %u", rsize, csize);
+    if (tc_inflate_budget(f, rsize, data) < 0)
+        return -1;
     uint8_t *buf = malloc(rsize ? rsize : 1);
     size_t got;
     const char *why;
