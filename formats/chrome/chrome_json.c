@@ -24,7 +24,7 @@ void cj_sub(cj_lex *sub, const cj_lex *parent, const cj_value *raw)
 int cj_fail(cj_lex *lx, size_t off, const char *what)
 {
     if (lx->err)
-        gt_error_at(lx->err, lx->name, off, "%s", what);
+        gt_error_at(lx->err, lx->name, lx->base + off, "%s", what);
     return -1;
 }
 

@@ -33,6 +33,7 @@ typedef enum cj_type {
 typedef struct cj_lex {
     const char *p;
     size_t end, pos; /* end: one past the last byte this lexer may read */
+    uint64_t base;   /* file offset of p[0], for messages */
     const char *name;
     gt_error *err;
     bool strict;   /* refuse lone surrogates and invalid UTF-8 in strings */
@@ -65,11 +66,13 @@ int cj_value_read(cj_lex *lx, cj_value *v);
 int cj_string(cj_lex *lx, gt_tl_bytes *out);
 
 /* Object iteration: after '{' (cj_accept), call cj_member until it returns 0
- * with *key.p == NULL (the closing '}'); 1 = a key was read, the value follows. */
+ * (the closing '}'); 1 = a key and its ':' were read, the value follows;
+ * -1 = error. */
 int cj_member(cj_lex *lx, bool *first, gt_tl_bytes *key);
 /* Array iteration likewise: 1 = an element follows, 0 = the closing ']'. */
 int cj_element(cj_lex *lx, bool *first);
 
+/* "FILE: offset N: what" for the window offset off; returns -1. */
 int cj_fail(cj_lex *lx, size_t off, const char *what);
 
 /* Whether raw bytes are one complete JSON value (the writer checks verbatim args). */

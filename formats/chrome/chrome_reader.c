@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
+#include <sys/stat.h>
 
 #include "chrome_reader_internal.h"
 
@@ -35,27 +35,27 @@ static int events(cr_state *r, bool array_form)
 {
     cj_lex *lx = &r->lx;
     for (bool first = true;; first = false) {
-        cj_type t = cj_peek(lx);
+        cr_compact(r);
+        cj_type t = cr_peek(r);
         if (t == CJ_NONE) {
             if (!array_form)
                 return cj_fail(lx, lx->pos, "unexpected end of input in traceEvents");
             return cr_deviation(r, CRW_ARRAY_END, lx->pos, "the event array has no closing ]");
         }
-        if (cj_accept(lx, ']')) {
-            if (!first && r->st.events &&
-                cr_deviation(r, CRW_TRAILING_COMMA, lx->pos - 1, "trailing comma in the event array") != 0)
+        if (cr_accept(r, ']')) {
+            if (!first && cr_deviation(r, CRW_TRAILING_COMMA, lx->pos - 1, "trailing comma in the event array") != 0)
                 return -1;
             return 0;
         }
         if (t != CJ_OBJECT)
             return cj_fail(lx, lx->pos, "expected an event object");
-        if (cr_event(r) != 0)
+        if (cr_frame(r) != 0 || cr_event(r) != 0)
             return -1;
-        if (cj_accept(lx, ','))
+        if (cr_accept(r, ','))
             continue;
-        if (cj_accept(lx, ']'))
+        if (cr_accept(r, ']'))
             return 0;
-        if (cj_peek(lx) == CJ_NONE)
+        if (cr_peek(r) == CJ_NONE)
             continue; /* reported above */
         return cj_fail(lx, lx->pos, "expected , or ] after an event");
     }
@@ -107,28 +107,41 @@ static int frame(cr_state *r, const cj_value *key, const cj_value *obj)
 static int stack_frames(cr_state *r)
 {
     cj_lex *lx = &r->lx;
-    if (cj_peek(lx) != CJ_OBJECT)
+    if (cr_peek(r) != CJ_OBJECT)
         return cj_fail(lx, lx->pos, "stackFrames is not an object");
     lx->pos++;
     bool first = true;
     gt_tl_bytes k;
     int m;
-    while ((m = cj_member(lx, &first, &k)) == 1) {
-        cj_value key = {.type = CJ_STRING, .s = k, .off = lx->pos}, obj;
+    for (;;) {
+        cr_compact(r);
         gt_arena_reset(&r->scratch);
+        size_t key_at = lx->pos;
+        if ((m = cr_member(r, &first, &k, true)) != 1)
+            return m;
+        cj_value key = {.type = CJ_STRING, .s = k, .off = key_at}, obj;
         if (cj_value_read(lx, &obj) != 0 || frame(r, &key, &obj) != 0)
             return -1;
     }
-    return m;
 }
 
 /* ---- metadata: our wall-clock anchor ---- */
+
+static int read_framed(cr_state *r, cj_value *v)
+{
+    gt_arena_reset(&r->scratch);
+    cr_compact(r);
+    cr_peek(r);
+    if (cr_frame(r) != 0)
+        return -1;
+    return cj_value_read(&r->lx, v);
+}
 
 static int metadata(cr_state *r)
 {
     cj_lex *lx = &r->lx;
     cj_value obj;
-    if (cj_value_read(lx, &obj) != 0)
+    if (read_framed(r, &obj) != 0)
         return -1;
     if (obj.type != CJ_OBJECT)
         return 0; /* someone else's metadata */
@@ -161,16 +174,15 @@ static int metadata(cr_state *r)
 static int skip_value(cr_state *r)
 {
     cj_value v;
-    gt_arena_reset(&r->scratch);
-    return cj_value_read(&r->lx, &v);
+    return read_framed(r, &v);
 }
 
-static int top_member(cr_state *r, const gt_tl_bytes *k, size_t off, bool *seen)
+static int top_member(cr_state *r, const char *k, size_t klen, size_t off, bool *seen)
 {
     cj_lex *lx = &r->lx;
-#define KEY(s) (k->len == sizeof(s) - 1 && memcmp(k->p, s, k->len) == 0)
+#define KEY(s) (klen == sizeof(s) - 1 && memcmp(k, s, klen) == 0)
     if (KEY("traceEvents")) {
-        if (!cj_accept(lx, '['))
+        if (!cr_accept(r, '['))
             return cj_fail(lx, lx->pos, "not a Chrome trace: traceEvents is not an array");
         *seen = true;
         return events(r, false);
@@ -180,7 +192,7 @@ static int top_member(cr_state *r, const gt_tl_bytes *k, size_t off, bool *seen)
     if (KEY("metadata"))
         return metadata(r);
     if (KEY("displayTimeUnit")) {
-        if (cj_peek(lx) != CJ_STRING)
+        if (cr_peek(r) != CJ_STRING)
             return cj_fail(lx, lx->pos, "displayTimeUnit is not a string");
         return skip_value(r);
     }
@@ -200,16 +212,20 @@ static int object_form(cr_state *r)
     cj_lex *lx = &r->lx;
     lx->pos++;
     bool first = true, seen = false;
-    char keys[160] = "";
+    char keys[160] = "", key[32];
     size_t nkeys = 0;
     gt_tl_bytes k;
     int m;
-    while ((m = cj_member(lx, &first, &k)) == 1) {
+    while ((m = cr_member(r, &first, &k, false)) == 1) {
+        /* k lives in the window, which moves: keep what is needed of it */
+        size_t klen = k.len;
+        memcpy(key, k.p, klen < sizeof key ? klen : sizeof key);
         if (nkeys++ < 4)
             snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s\"%.*s\"", nkeys > 1 ? ", " : "",
                      (int)(k.len > 24 ? 24 : k.len), k.p);
-        if (top_member(r, &k, lx->pos, &seen) != 0)
+        if (top_member(r, key, klen < sizeof key ? klen : SIZE_MAX, lx->pos, &seen) != 0)
             return -1;
+        cr_compact(r);
     }
     if (m < 0)
         return -1;
@@ -224,12 +240,14 @@ static int object_form(cr_state *r)
 static int document(cr_state *r)
 {
     cj_lex *lx = &r->lx;
+    while (lx->end < 3 && cr_more(r) > 0)
+        ;
     if (lx->end >= 3 && memcmp(lx->p, "\xef\xbb\xbf", 3) == 0) {
         if (cr_deviation(r, CRW_BOM, 0, "UTF-8 byte order mark skipped") != 0)
             return -1;
         lx->pos = 3;
     }
-    cj_type t = cj_peek(lx);
+    cj_type t = cr_peek(r);
     int rc;
     if (t == CJ_OBJECT) {
         rc = object_form(r);
@@ -249,7 +267,7 @@ static int document(cr_state *r)
     }
     if (rc != 0)
         return -1;
-    if (cj_peek(lx) != CJ_NONE)
+    if (cr_peek(r) != CJ_NONE)
         return cr_deviation(r, CRW_TRAILING, lx->pos, "data after the end of the JSON document ignored");
     return 0;
 }
@@ -263,16 +281,13 @@ static int finish_checks(cr_state *r)
     return cr_deviation(r, CRW_OPEN_B, r->lx.end, msg);
 }
 
-static int parse(const char *data, size_t size, const char *name, gt_timeline *tl, gt_tl_sink *sink,
+/* Reads the document from r->src; frees r (and closes the source). */
+static int parse(cr_state *r, const char *name, gt_timeline *tl, gt_tl_sink *sink,
                  const gt_tl_read_opts *opts, gt_chrome_read_stats *stats, gt_error *err)
 {
-    cr_state *r = calloc(1, sizeof *r);
-    if (!r) {
-        gt_error_set(err, "%s: out of memory", name);
-        return -1;
-    }
     gt_arena_init(&r->scratch);
-    cj_init(&r->lx, data, size, name, &r->scratch, err);
+    cj_init(&r->lx, r->src.buf, r->src.len, name, &r->scratch, err);
+    cr_sync(r);
     r->tl = tl;
     r->sink = sink;
     r->opts = opts;
@@ -284,7 +299,7 @@ static int parse(const char *data, size_t size, const char *name, gt_timeline *t
     chrome_map_init(&r->koids);
     chrome_map_init(&r->named);
     chrome_map_init(&r->open);
-    int rc = document(r) == 0 && finish_checks(r) == 0 ? 0 : -1;
+    int rc = document(r) == 0 && !r->src.failed && finish_checks(r) == 0 ? 0 : -1;
     if (rc != 0 && !err->set)
         gt_error_set(err, "%s: read failed", name);
     if (stats)
@@ -294,77 +309,25 @@ static int parse(const char *data, size_t size, const char *name, gt_timeline *t
     chrome_map_free(&r->named);
     chrome_map_free(&r->open);
     gt_arena_free(&r->scratch);
+    cr_source_close(&r->src);
     free(r->args);
     free(r);
     return rc;
 }
 
-/* ---- gzip ---- */
-
-static int inflate_all(const uint8_t *data, size_t size, const char *name, char **out, size_t *outlen,
-                       gt_error *err)
+/* The reader's state, its source set up in place (a z_stream may not move). */
+static cr_state *state_new(const char *name, gt_error *err)
 {
-    uint64_t limit = (uint64_t)size * 1000 + 65536;
-    if (limit > GT_CHROME_MAX_INFLATED)
-        limit = GT_CHROME_MAX_INFLATED;
-    z_stream z;
-    memset(&z, 0, sizeof z);
-    if (inflateInit2(&z, 15 + 16) != Z_OK) {
-        gt_error_set(err, "%s: cannot start gzip decompression", name);
-        return -1;
-    }
-    size_t cap = size * 4 + 4096 < limit ? size * 4 + 4096 : (size_t)limit, len = 0;
-    char *buf = malloc(cap);
-    int zr = Z_OK;
-    z.next_in = (Bytef *)data;
-    while (buf) {
-        size_t in_left = size - (size_t)((const uint8_t *)z.next_in - data);
-        z.avail_in = in_left > UINT32_MAX ? UINT32_MAX : (uInt)in_left;
-        if (len == cap) {
-            if (cap >= limit) {
-                zr = Z_MEM_ERROR;
-                break;
-            }
-            size_t ncap = cap * 2 < limit ? cap * 2 : (size_t)limit;
-            char *nb = realloc(buf, ncap);
-            if (!nb)
-                break;
-            buf = nb;
-            cap = ncap;
-        }
-        size_t room = cap - len;
-        z.next_out = (Bytef *)buf + len;
-        z.avail_out = room > UINT32_MAX ? UINT32_MAX : (uInt)room;
-        zr = inflate(&z, Z_NO_FLUSH);
-        len = (size_t)((char *)z.next_out - buf);
-        if (zr == Z_STREAM_END) {
-            /* another gzip member may follow (concatenated files) */
-            size_t at = (size_t)((const uint8_t *)z.next_in - data);
-            if (size - at >= 2 && data[at] == 0x1f && data[at + 1] == 0x8b && inflateReset(&z) == Z_OK)
-                continue;
-            break;
-        }
-        if (zr != Z_OK && !(zr == Z_BUF_ERROR && z.avail_out == 0))
-            break;
-    }
-    size_t consumed = (size_t)((const uint8_t *)z.next_in - data);
-    inflateEnd(&z);
-    if (!buf) {
-        gt_error_set(err, "%s: out of memory decompressing gzip", name);
-        return -1;
-    }
-    if (zr != Z_STREAM_END) {
-        free(buf);
-        if (zr == Z_MEM_ERROR)
-            gt_error_set(err, "%s: gzip data inflates beyond %llu bytes", name, (unsigned long long)limit);
-        else
-            gt_error_at(err, name, consumed, "gzip data %s",
-                        zr == Z_BUF_ERROR || zr == Z_OK ? "cut short" : "corrupt");
-        return -1;
-    }
-    *out = buf;
-    *outlen = len;
-    return 0;
+    cr_state *r = calloc(1, sizeof *r);
+    if (!r)
+        gt_error_set(err, "%s: out of memory", name);
+    return r;
+}
+
+static void state_abandon(cr_state *r)
+{
+    cr_source_close(&r->src);
+    free(r);
 }
 
 int gt_chrome_read_mem_stats(const uint8_t *data, size_t size, const char *name, gt_timeline *tl,
@@ -375,16 +338,14 @@ int gt_chrome_read_mem_stats(const uint8_t *data, size_t size, const char *name,
         memset(stats, 0, sizeof *stats);
     if (!name)
         name = "<memory>";
-    if (size >= 2 && data[0] == 0x1f && data[1] == 0x8b) {
-        char *text;
-        size_t len;
-        if (inflate_all(data, size, name, &text, &len, err) != 0)
-            return -1;
-        int rc = parse(text, len, name, tl, sink, opts, stats, err);
-        free(text);
-        return rc;
+    cr_state *r = state_new(name, err);
+    if (!r)
+        return -1;
+    if (cr_source_mem(&r->src, data, size, name, err) != 0) {
+        state_abandon(r);
+        return -1;
     }
-    return parse((const char *)data, size, name, tl, sink, opts, stats, err);
+    return parse(r, name, tl, sink, opts, stats, err);
 }
 
 int gt_chrome_read_mem(const uint8_t *data, size_t size, const char *name, gt_timeline *tl,
@@ -393,38 +354,34 @@ int gt_chrome_read_mem(const uint8_t *data, size_t size, const char *name, gt_ti
     return gt_chrome_read_mem_stats(data, size, name, tl, sink, opts, NULL, err);
 }
 
+int gt_chrome_read_stream(FILE *f, const char *name, gt_timeline *tl, gt_tl_sink *sink,
+                          const gt_tl_read_opts *opts, gt_chrome_read_stats *stats, gt_error *err)
+{
+    if (stats)
+        memset(stats, 0, sizeof *stats);
+    struct stat st;
+    uint64_t size = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+    cr_state *r = state_new(name, err);
+    if (!r)
+        return -1;
+    if (cr_source_file(&r->src, f, size, name, err) != 0) {
+        state_abandon(r);
+        return -1;
+    }
+    return parse(r, name, tl, sink, opts, stats, err);
+}
+
 int gt_chrome_read(const char *path, gt_timeline *tl, gt_tl_sink *sink, const gt_tl_read_opts *opts,
                    gt_error *err)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    bool std = strcmp(path, "-") == 0;
+    FILE *f = std ? stdin : fopen(path, "rb");
     if (!f) {
         gt_error_set(err, "%s: cannot open the file", path);
         return -1;
     }
-    size_t cap = 1 << 16, len = 0, n;
-    uint8_t *buf = malloc(cap);
-    while (buf && (n = fread(buf + len, 1, cap - len, f)) > 0) {
-        len += n;
-        if (len == cap) {
-            uint8_t *nb = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    int ioerr = ferror(f);
-    if (f != stdin)
+    int rc = gt_chrome_read_stream(f, path, tl, sink, opts, NULL, err);
+    if (!std)
         fclose(f);
-    if (!buf || ioerr) {
-        gt_error_set(err, "%s: %s", path, buf ? "read error" : "out of memory reading the file");
-        free(buf);
-        return -1;
-    }
-    int rc = gt_chrome_read_mem(buf, len, path, tl, sink, opts, err);
-    free(buf);
     return rc;
 }

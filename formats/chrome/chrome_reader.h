@@ -25,6 +25,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "gt_timeline.h"
 
@@ -44,7 +45,11 @@ int gt_chrome_read(const char *path, gt_timeline *tl, gt_tl_sink *sink,
                    const gt_tl_read_opts *opts, gt_error *err);
 int gt_chrome_read_mem(const uint8_t *data, size_t size, const char *name, gt_timeline *tl,
                        gt_tl_sink *sink, const gt_tl_read_opts *opts, gt_error *err);
-/* Same, and fills stats (may be NULL). */
+/* From an open stream the caller keeps (a pipe, stdin, fmemopen); fills stats
+ * (may be NULL). Memory: the largest single JSON value, not the file. */
+int gt_chrome_read_stream(FILE *f, const char *name, gt_timeline *tl, gt_tl_sink *sink,
+                          const gt_tl_read_opts *opts, gt_chrome_read_stats *stats, gt_error *err);
+/* Same as gt_chrome_read_mem, and fills stats (may be NULL). */
 int gt_chrome_read_mem_stats(const uint8_t *data, size_t size, const char *name, gt_timeline *tl,
                              gt_tl_sink *sink, const gt_tl_read_opts *opts,
                              gt_chrome_read_stats *stats, gt_error *err);

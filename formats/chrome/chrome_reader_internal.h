@@ -9,12 +9,14 @@
 #include "chrome_json.h"
 #include "chrome_map.h"
 #include "chrome_reader.h"
+#include "chrome_source.h"
 
 #define CR_STR_KOID 0x7374720000000000ull /* "str": synthetic koids of string pids/tids */
 #define CR_FRAME_DENSE 0x80000000u        /* first id given to non-decimal frame ids */
 
 typedef struct cr_state {
-    cj_lex lx;
+    cj_lex lx;         /* over src's window */
+    cr_source src;
     gt_timeline *tl;
     gt_tl_sink *sink;
     const gt_tl_read_opts *opts;
@@ -38,7 +40,19 @@ typedef struct cr_state {
 int cr_deviation(cr_state *r, unsigned bit, size_t off, const char *what);
 void cr_warn(cr_state *r, unsigned bit, const char *what);
 
-/* One event object (the lexer is at its '{'). */
+/* The walk over the window (chrome_walk.c): cj_peek, cj_accept and
+ * cj_member that read more input when the window runs out. Pointers into the
+ * window stay valid until the next of these calls, except that a value framed
+ * by cr_frame (or cr_member's frame_value) stays put until cr_compact. */
+void cr_sync(cr_state *r);
+void cr_compact(cr_state *r);
+cj_type cr_peek(cr_state *r);
+bool cr_accept(cr_state *r, char c);
+int cr_frame(cr_state *r);
+int cr_member(cr_state *r, bool *first, gt_tl_bytes *key, bool frame_value);
+int cr_more(cr_state *r);
+
+/* One event object (the lexer is at its '{', framed). */
 int cr_event(cr_state *r);
 
 /* Values (chrome_values.c). */

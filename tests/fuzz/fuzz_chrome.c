@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "chrome_reader.h"
+#include "chrome_source.h"
 #include "chrome_writer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -51,14 +52,42 @@ static char *read_and_write(const uint8_t *data, size_t size, bool strict, gt_tl
     return text;
 }
 
+/* Through fmemopen and a 7-byte window: 0 or -1 as the memory read. */
+static int read_stream(const uint8_t *data, size_t size, gt_tl_counts *c)
+{
+    if (size == 0)
+        return -1; /* fmemopen refuses empty buffers */
+    FILE *f = fmemopen((void *)data, size, "rb");
+    if (!f)
+        return -2;
+    gt_timeline tl;
+    gt_timeline_init(&tl);
+    gt_error err;
+    gt_error_clear(&err);
+    memset(c, 0, sizeof *c);
+    gt_tl_sink cs = gt_tl_counts_sink(c);
+    gt_tl_read_opts o = {.warn = ignore};
+    cr_source_chunk = 7;
+    int rc = gt_chrome_read_stream(f, "fuzz.json", &tl, &cs, &o, NULL, &err);
+    cr_source_chunk = 256u << 10;
+    fclose(f);
+    gt_timeline_free(&tl);
+    return rc;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    gt_tl_counts c1, c2, c3;
+    gt_tl_counts c1, c2, c3, c4;
     size_t len, len2;
     free(read_and_write(data, size, true, &c3, &len));
     char *out = read_and_write(data, size, false, &c1, &len);
+    int rs = read_stream(data, size, &c4);
+    if (rs != -2 && (rs == 0) != (out != NULL))
+        abort(); /* stream and memory reads disagree */
     if (!out)
         return 0;
+    if (memcmp(&c1, &c4, sizeof c1) != 0)
+        abort();
     char *again = read_and_write((const uint8_t *)out, len, false, &c2, &len2);
     if (!again || memcmp(&c1, &c2, sizeof c1) != 0)
         abort(); /* our own output must read back to the same events */

@@ -5,6 +5,8 @@
  * writes again to the same text. */
 #include "test_chrome_util.h"
 
+#include "chrome_source.h"
+
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,6 +107,26 @@ static void one_file(const char *path)
     assert_int_equal(got.st.skipped, want.st.skipped);
     assert_int_equal(got.st.v2_flows, want.st.v2_flows);
     assert_int_equal(got.st.frames, want.kind[GT_TL_STACK_FRAME]);
+
+    /* from the file, through a window that refills at every byte: the same events */
+    for (size_t chunk = 1; chunk <= 4096; chunk *= 4096) {
+        gt_tl_buffer fb;
+        gt_tl_buffer_init(&fb);
+        gt_tl_sink fs = gt_tl_buffer_sink(&fb);
+        gt_tl_read_opts o = {0};
+        cr_source_chunk = chunk;
+        int frc = gt_chrome_read(path, &tl, &fs, &o, &err);
+        cr_source_chunk = 256u << 10;
+        if (frc != 0)
+            fail_msg("%s by %zu bytes: %s", path, chunk, err.msg);
+        assert_int_equal(fb.count, b.count);
+        for (size_t i = 0; i < b.count; i++) {
+            const char *why = tc_diff(&tl, &fb.events[i], &b.events[i]);
+            if (why)
+                fail_msg("%s by %zu bytes: event %zu: %s", path, chunk, i, why);
+        }
+        gt_tl_buffer_free(&fb);
+    }
 
     /* JSON -> model -> JSON -> model -> JSON */
     char *out = tc_write(&tl, b.events, b.count);

@@ -1,0 +1,118 @@
+/* The Chrome reader's walk over its input window (chrome_reader_internal.h):
+ * the document's structure is read token by token, each event or stack frame
+ * is first framed whole in the window, then parsed in place. */
+#include <string.h>
+
+#include "chrome_reader_internal.h"
+
+void cr_sync(cr_state *r)
+{
+    r->lx.p = r->src.buf;
+    r->lx.end = r->src.len;
+    r->lx.base = r->src.base;
+}
+
+int cr_more(cr_state *r)
+{
+    int m = cr_source_more(&r->src);
+    cr_sync(r);
+    return m;
+}
+
+/* Between values only: drops the text read once it is half the window, so
+ * each byte moves at most about once. */
+void cr_compact(cr_state *r)
+{
+    if (r->lx.pos < (64u << 10) || r->lx.pos < r->lx.end / 2)
+        return;
+    size_t n = cr_source_drop(&r->src, r->lx.pos);
+    cr_sync(r);
+    r->lx.pos -= n;
+}
+
+cj_type cr_peek(cr_state *r)
+{
+    for (;;) {
+        cj_type t = cj_peek(&r->lx);
+        if (t != CJ_NONE)
+            return t;
+        int m = cr_more(r);
+        if (m < 0)
+            return CJ_BAD; /* the source's message is already in err */
+        if (m == 0)
+            return CJ_NONE;
+    }
+}
+
+bool cr_accept(cr_state *r, char c)
+{
+    cr_peek(r);
+    return cj_accept(&r->lx, c);
+}
+
+/* Reads until the value at pos ends within the window: its closing quote or
+ * bracket (strings skipped), or the byte after a number or literal. At the
+ * end of input it stops; the parser then says what is missing. */
+int cr_frame(cr_state *r)
+{
+    if (r->src.eof || r->lx.pos >= r->lx.end)
+        return 0;
+    size_t i = r->lx.pos;
+    char first = r->lx.p[i];
+    bool scalar = first != '"' && first != '{' && first != '[', str = false, esc = false;
+    long depth = 0;
+    for (;;) {
+        for (; i < r->lx.end; i++) {
+            char c = r->lx.p[i];
+            if (scalar) {
+                if (c == ',' || c == ']' || c == '}' || c == ':' || c == ' ' || c == '\t' || c == '\n' ||
+                    c == '\r')
+                    return 0;
+            } else if (str) {
+                if (esc)
+                    esc = false;
+                else if (c == '\\')
+                    esc = true;
+                else if (c == '"' && (str = false, depth == 0))
+                    return 0;
+            } else if (c == '"') {
+                str = true;
+            } else if (c == '{' || c == '[') {
+                depth++;
+            } else if ((c == '}' || c == ']') && --depth <= 0) {
+                return 0;
+            }
+        }
+        int m = cr_more(r);
+        if (m <= 0)
+            return m;
+    }
+}
+
+int cr_member(cr_state *r, bool *first, gt_tl_bytes *key, bool frame_value)
+{
+    cj_lex *lx = &r->lx;
+    if (cr_accept(r, '}'))
+        return 0;
+    if (!*first && !cr_accept(r, ','))
+        return cj_fail(lx, lx->pos, lx->pos < lx->end ? "expected , or } in an object" : "unexpected end of input");
+    *first = false;
+    if (cr_peek(r) != CJ_STRING)
+        return cj_fail(lx, lx->pos, lx->pos < lx->end ? "expected a key string in an object"
+                                                       : "unexpected end of input");
+    if (cr_frame(r) != 0)
+        return -1;
+    size_t key_off = lx->pos;
+    if (cj_string(lx, key) != 0)
+        return -1;
+    if (!cr_accept(r, ':'))
+        return cj_fail(lx, lx->pos, lx->pos < lx->end ? "expected : after a key" : "unexpected end of input");
+    if (frame_value && (cr_peek(r), cr_frame(r) != 0))
+        return -1;
+    /* reading on may have moved the window: the key again, from where it now is */
+    size_t at = lx->pos;
+    lx->pos = key_off;
+    int rc = cj_string(lx, key);
+    lx->pos = at;
+    return rc == 0 ? 1 : -1;
+}
