@@ -108,7 +108,7 @@ static int64_t convert_ts(const tc_file *f, uint64_t ts)
             r += (hi * f->tsc_mult) << (32 - f->tsc_shift);
         ts = r;
     }
-    return (int64_t)ts + f->ts_offset;
+    return (int64_t)(ts + (uint64_t)f->ts_offset); /* wraps, never overflows */
 }
 
 /* Advances to the next record: 1 found, 0 end of this CPU, -1 error. */

@@ -229,13 +229,15 @@ static int handle_option(tc_file *f, uint16_t id, tc_cur *o, uint64_t sec[32])
     case TC_OPT_DATE:
         if (option_number(f, p, n, &v) < 0)
             return tc_deviation(f, at, "DATE option is not a number");
+        if (v > INT64_MAX / 1000 || v < INT64_MIN / 1000)
+            return tc_deviation(f, at, "DATE option out of range");
         f->has_date = true;
         f->date_ns = v * 1000; /* microseconds */
         return 0;
     case TC_OPT_OFFSET:
         if (option_number(f, p, n, &v) < 0)
             return tc_deviation(f, at, "OFFSET option is not a number");
-        f->ts_offset += v;
+        f->ts_offset = (int64_t)((uint64_t)f->ts_offset + (uint64_t)v);
         return 0;
     case TC_OPT_TSC2NSEC:
         if (n < 16)

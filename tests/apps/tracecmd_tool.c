@@ -35,8 +35,8 @@ static int print(const char *path, bool strict)
 
 /* Threads 100 ("main") and 101 ("worker", every third call) of process 100:
  * call N is glCall<N>, N*10 ns long, at 1000000 + N*1000 + (N/1000)*2^28 ns;
- * then, earlier than all of them, a begin "frame" (500 ns), an instant "mark"
- * (600 ns) and an end "frame" (700 ns) on the worker. */
+ * then, earlier than all of them, a begin "frame" (500 ns), an instant named
+ * "abc...xyzabc..." (300 letters, 600 ns) and an end "frame" (700 ns) on the worker. */
 static int write(const char *path, unsigned ncalls)
 {
     gt_timeline tl;
@@ -70,9 +70,13 @@ static int write(const char *path, unsigned ncalls)
             goto out;
     }
     gt_tl_str frame = gt_tl_intern_cstr(&tl, "frame");
+    char longname[301]; /* a record beyond 112 bytes: the long event form */
+    for (size_t i = 0; i < sizeof longname - 1; i++)
+        longname[i] = (char)('a' + i % 26);
+    longname[sizeof longname - 1] = 0;
     gt_tl_event extra[] = {
         {.kind = GT_TL_BEGIN, .ts = 500, .pid = 100, .tid = 101, .cat = s_gl, .name = frame},
-        {.kind = GT_TL_INSTANT, .ts = 600, .pid = 100, .tid = 101, .cat = s_gl, .name = gt_tl_intern_cstr(&tl, "mark")},
+        {.kind = GT_TL_INSTANT, .ts = 600, .pid = 100, .tid = 101, .cat = s_gl, .name = gt_tl_intern(&tl, longname, sizeof longname - 1)},
         {.kind = GT_TL_END, .ts = 700, .pid = 100, .tid = 101, .cat = s_gl, .name = frame},
     };
     for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++)

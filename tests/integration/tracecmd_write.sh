@@ -6,7 +6,8 @@
 # three events before all others need absolute time stamps). For N = 1, 20, 5000, 60000:
 #   1. trace-cmd report -t lists every call, in call order, with our call number, name,
 #      duration and category, at our time to the nanosecond, on the thread's CPU with
-#      the thread's name; and the frame begin/end and the mark instant at 500/600/700 ns;
+#      the thread's name; and the frame begin/end and the instant (300-letter name: the
+#      long event form) at 500/600/700 ns;
 #   2. trace-cmd dump --summary accepts the file and counts the CPUs;
 #   3. our reader reads it back with --strict: the same calls as complete slices.
 set -euo pipefail
@@ -25,6 +26,7 @@ import re, sys
 mode, path, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 def want_ts(i):
     return 1000000 + i * 1000 + (i // 1000) * (1 << 28)
+LONG = ''.join(chr(97 + i % 26) for i in range(300))  # beyond 112 bytes: the long event form
 def thread(i):
     return ('worker', 101, 1) if i % 3 == 2 else ('main', 100, 0)
 lines = open(path, encoding='utf-8', errors='replace').read().splitlines()
@@ -47,7 +49,7 @@ if mode == 'report':
         if c != want:
             sys.exit('call %d: report %s, wrote %s' % (i, c, want))
     want = [('worker', 101, 1, 500, 'begin', 'name=frame cat=gl'),
-            ('worker', 101, 1, 600, 'instant', 'name=mark cat=gl'),
+            ('worker', 101, 1, 600, 'instant', 'name=%s cat=gl' % LONG),
             ('worker', 101, 1, 700, 'end', 'name=frame cat=gl')]
     if others != want:
         sys.exit('frame events: report %s, wrote %s' % (others, want))
