@@ -390,8 +390,7 @@ bool cj_is_json(const char *p, size_t n)
     gt_arena a;
     gt_arena_init(&a);
     cj_lex lx;
-    cj_init(&lx, p, n, "", &a, NULL);
-    lx.strict = true;
+    cj_init(&lx, p, n, "", &a, NULL); /* not strict: the reader keeps such values liberally */
     cj_value v;
     bool ok = cj_value_read(&lx, &v) == 0 && cj_peek(&lx) == CJ_NONE;
     gt_arena_free(&a);

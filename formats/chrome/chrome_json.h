@@ -75,7 +75,9 @@ int cj_element(cj_lex *lx, bool *first);
 /* "FILE: offset N: what" for the window offset off; returns -1. */
 int cj_fail(cj_lex *lx, size_t off, const char *what);
 
-/* Whether raw bytes are one complete JSON value (the writer checks verbatim args). */
+/* Whether raw bytes are one complete JSON value (the writer checks verbatim
+ * args): syntax only; escaped lone surrogates and bytes that are not UTF-8 in
+ * strings pass, as the liberal reader keeps them. */
 bool cj_is_json(const char *p, size_t n);
 
 #endif

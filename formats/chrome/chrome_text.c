@@ -52,6 +52,25 @@ void ct_string(gt_strbuf *b, const char *s, size_t n)
     gt_strbuf_putc(b, '"');
 }
 
+void ct_verbatim(gt_strbuf *b, const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t run = 0;
+    for (size_t i = 0; i < n;) {
+        size_t len = u[i] < 0x80 ? 1 : utf8_seq(u + i, n - i);
+        if (len) {
+            i += len;
+            run += len;
+            continue;
+        }
+        gt_strbuf_put(b, s + i - run, run);
+        run = 0;
+        gt_strbuf_put(b, "\xef\xbf\xbd", 3);
+        i++;
+    }
+    gt_strbuf_put(b, s + n - run, run);
+}
+
 void ct_us(gt_strbuf *b, int64_t ns)
 {
     uint64_t m = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;

@@ -12,6 +12,9 @@
 
 /* "..." with escapes */
 void ct_string(gt_strbuf *b, const char *s, size_t n);
+/* JSON text copied as it is, but for bytes that are not UTF-8 (inside its
+ * strings: elsewhere JSON has none), which become U+FFFD. */
+void ct_verbatim(gt_strbuf *b, const char *s, size_t n);
 /* ns as a decimal number of microseconds, trailing zeros dropped */
 void ct_us(gt_strbuf *b, int64_t ns);
 /* The shortest text that reads back as the same double, always with a '.'

@@ -136,7 +136,7 @@ static int arg_value(gt_chrome_writer *w, const gt_tl_arg *a, gt_error *err)
             gt_error_set(err, "%s: a JSON argument is not one valid JSON value", w->name);
             return -1;
         }
-        gt_strbuf_put(b, a->v.s.p, a->v.s.len);
+        ct_verbatim(b, a->v.s.p, a->v.s.len);
         return 0;
     }
     gt_error_set(err, "%s: argument of unknown kind %d", w->name, (int)a->kind);

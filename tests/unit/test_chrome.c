@@ -71,6 +71,12 @@ static void writer_text_per_kind(void **state)
                      .id = 0x1000, .scope = 'O', .nargs = 1, .args = &sa};
     line_is(&tl, &o, "{\"ph\":\"O\",\"ts\":0,\"pid\":1,\"tid\":1,\"name\":\"Obj\",\"id\":\"0x1000\","
                      "\"args\":{\"snapshot\":{\"a\":[1,2,{\"b\":null}]}}}");
+    /* verbatim JSON keeps escaped lone surrogates; bytes that are not UTF-8 become U+FFFD */
+    const char *odd = "[\"\\ud800\",\"x\xffy\"]";
+    gt_tl_arg oa = {.name = S(&tl, "odd"), .kind = GT_TL_ARG_JSON, .v.s = {odd, (uint32_t)strlen(odd)}};
+    gt_tl_event oe = {.kind = GT_TL_INSTANT, .nargs = 1, .args = &oa};
+    line_is(&tl, &oe, "{\"ph\":\"i\",\"ts\":0,\"pid\":0,\"tid\":0,\"name\":\"\",\"s\":\"t\","
+                      "\"args\":{\"odd\":[\"\\ud800\",\"x\xef\xbf\xbdy\"]}}");
     o.scope = 'D';
     o.nargs = 0;
     line_is(&tl, &o, "{\"ph\":\"D\",\"ts\":0,\"pid\":1,\"tid\":1,\"name\":\"Obj\",\"id\":\"0x1000\"}");
