@@ -26,7 +26,7 @@ struct tc_conv {
     uint32_t args_cap;
     char *text;           /* formatted arrays of the current record */
     size_t text_cap, text_len;
-    gt_tl_str s_cpu, s_kernel, s_call, s_format;
+    gt_tl_str s_cpu, s_kernel, s_call, s_format, s_args;
     uint64_t *named;      /* open-addressing set of pid + 1 with a thread name sent */
     size_t named_n, named_cap;
     frame_slot *frames;
@@ -462,17 +462,25 @@ static int gl_event(tc_conv *cv, const tc_event *e, const tc_rec *r, int64_t ts,
     if (ev.name == (gt_tl_str)-1 || ev.cat == (gt_tl_str)-1)
         return oom(cv);
     int64_t call = 0, dur = 0;
-    gt_tl_arg a;
+    gt_tl_arg a[2];
     if (e->special == TC_EV_GL_CALL) {
         (void)int_field(e, "dur", r, cv->f->be, &dur);
         (void)int_field(e, "call", r, cv->f->be, &call);
         if (cv->s_call == 0 && (cv->s_call = gt_tl_intern_cstr(cv->tl, "call")) == (gt_tl_str)-1)
             return oom(cv);
-        a = (gt_tl_arg){.name = cv->s_call, .kind = GT_TL_ARG_U64, .v.u = (uint64_t)call};
+        a[ev.nargs++] = (gt_tl_arg){.name = cv->s_call, .kind = GT_TL_ARG_U64, .v.u = (uint64_t)call};
         ev.dur = dur;
-        ev.nargs = 1;
-        ev.args = &a;
     }
+    /* the other arguments, as the writer's "name=value ..." text */
+    const tc_field *fd = tc_event_field(e, "args");
+    const uint8_t *p;
+    uint32_t n;
+    if (fd && field_bytes(fd, r, cv->f->be, &p, &n) && c_string(p, n).len) {
+        if (cv->s_args == 0 && (cv->s_args = gt_tl_intern_cstr(cv->tl, "args")) == (gt_tl_str)-1)
+            return oom(cv);
+        a[ev.nargs++] = (gt_tl_arg){.name = cv->s_args, .kind = GT_TL_ARG_STRING, .v.s = c_string(p, n)};
+    }
+    ev.args = a;
     return emit(cv, &ev);
 }
 

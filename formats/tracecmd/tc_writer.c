@@ -22,6 +22,7 @@ struct gt_tracecmd_writer {
     uint32_t spooled;      /* pages in the spool */
     size_t last_cpu;       /* lookup cache */
     gt_tl_str s_call;
+    gt_strbuf args;        /* the current event's "args" text */
 };
 
 static int fail(gt_tracecmd_writer *w, gt_error *err, const char *what)
@@ -47,6 +48,7 @@ gt_tracecmd_writer *gt_tracecmd_writer_open(const char *path, gt_error *err)
         return NULL;
     }
     w->s_call = (gt_tl_str)-1;
+    gt_strbuf_init(&w->args);
     return w;
 }
 
@@ -66,6 +68,7 @@ void gt_tracecmd_writer_free(gt_tracecmd_writer *w)
     for (size_t i = 0; i < w->s.ncmd; i++)
         free(w->s.cmd[i].comm);
     free(w->s.cmd);
+    gt_strbuf_free(&w->args);
     free(w->path);
     free(w);
 }
@@ -217,26 +220,28 @@ static void put_le(uint8_t *p, uint64_t v, unsigned n)
         p[i] = (uint8_t)(v >> (8 * i));
 }
 
-/* common header + fixed fields, then name and cat as __data_loc strings. */
+/* A __data_loc string: its (offset, length) word at loc, its bytes and NUL at *at. */
+static void put_loc(uint8_t *rec, uint32_t loc, uint32_t *at, const char *s, uint32_t n)
+{
+    put_le(rec + loc, *at | (n + 1) << 16, 4);
+    memcpy(rec + *at, s, n);
+    rec[*at + n] = 0;
+    *at += n + 1;
+}
+
+/* common header + fixed fields, then name, cat and args as __data_loc strings. */
 static uint32_t encode(uint8_t *rec, uint16_t type, int32_t pid, uint32_t fixed, const gt_timeline *tl,
-                       const gt_tl_event *ev)
+                       const gt_tl_event *ev, const gt_strbuf *args)
 {
     uint32_t nlen, clen;
     const char *name = gt_tl_str_get(tl, ev->name, &nlen), *cat = gt_tl_str_get(tl, ev->cat, &clen);
-    nlen = nlen < MAX_STR ? nlen : MAX_STR;
-    clen = clen < MAX_STR ? clen : MAX_STR;
     put_le(rec, type, 2);
     rec[2] = rec[3] = 0;
     put_le(rec + 4, (uint32_t)pid, 4);
-    uint32_t at = fixed + 8;
-    put_le(rec + fixed, at | (nlen + 1) << 16, 4);
-    memcpy(rec + at, name, nlen);
-    rec[at + nlen] = 0;
-    at += nlen + 1;
-    put_le(rec + fixed + 4, at | (clen + 1) << 16, 4);
-    memcpy(rec + at, cat, clen);
-    rec[at + clen] = 0;
-    at += clen + 1;
+    uint32_t at = fixed + 12;
+    put_loc(rec, fixed, &at, name, nlen < MAX_STR ? nlen : MAX_STR);
+    put_loc(rec, fixed + 4, &at, cat, clen < MAX_STR ? clen : MAX_STR);
+    put_loc(rec, fixed + 8, &at, args->len ? args->data : "", (uint32_t)args->len);
     while (at % 4)
         rec[at++] = 0;
     return at;
@@ -263,19 +268,63 @@ static uint64_t call_number(gt_tracecmd_writer *w, const gt_timeline *tl, const 
     return 0;
 }
 
+static bool is_name(const gt_timeline *tl, gt_tl_str id, const char *want)
+{
+    uint32_t n;
+    const char *s = gt_tl_str_get(tl, id, &n);
+    return n == strlen(want) && memcmp(s, want, n) == 0;
+}
+
+/* The arguments but "call" as "name=value ..." text, cut at MAX_STR bytes. */
+static void args_text(gt_tracecmd_writer *w, const gt_timeline *tl, const gt_tl_event *ev)
+{
+    gt_strbuf *b = &w->args;
+    b->len = 0;
+    for (uint32_t i = 0; i < ev->nargs; i++) {
+        const gt_tl_arg *a = &ev->args[i];
+        if (ev->kind == GT_TL_COMPLETE && is_name(tl, a->name, "call"))
+            continue;
+        uint32_t n;
+        const char *name = gt_tl_str_get(tl, a->name, &n);
+        if (b->len)
+            gt_strbuf_putc(b, ' ');
+        gt_strbuf_put(b, name, n);
+        gt_strbuf_putc(b, '=');
+        switch (a->kind) {
+        case GT_TL_ARG_I32: case GT_TL_ARG_I64: gt_strbuf_i64(b, a->v.i); break;
+        case GT_TL_ARG_U32: case GT_TL_ARG_U64: case GT_TL_ARG_KOID: gt_strbuf_u64(b, a->v.u); break;
+        case GT_TL_ARG_POINTER: gt_strbuf_puts(b, "0x"); gt_strbuf_hex(b, a->v.u); break;
+        case GT_TL_ARG_DOUBLE: gt_strbuf_printf(b, "%.17g", a->v.d); break;
+        case GT_TL_ARG_BOOL: gt_strbuf_puts(b, a->v.b ? "true" : "false"); break;
+        case GT_TL_ARG_STRING: case GT_TL_ARG_JSON: /* one line: control bytes become spaces */
+            for (uint32_t k = 0; k < a->v.s.len && b->len < MAX_STR; k++)
+                gt_strbuf_putc(b, (unsigned char)a->v.s.p[k] < 0x20 ? ' ' : a->v.s.p[k]);
+            break;
+        default: gt_strbuf_puts(b, "null"); break;
+        }
+        if (b->len >= MAX_STR)
+            break;
+    }
+    if (b->len > MAX_STR)
+        b->len = MAX_STR;
+}
+
 static int record(gt_tracecmd_writer *w, const gt_timeline *tl, const gt_tl_event *ev, gt_error *err)
 {
     static const uint16_t types[] = {[GT_TL_COMPLETE] = TCW_EV_CALL, [GT_TL_BEGIN] = TCW_EV_BEGIN,
                                      [GT_TL_END] = TCW_EV_END, [GT_TL_INSTANT] = TCW_EV_INSTANT};
-    uint8_t rec[24 + 2 * (MAX_STR + 1) + 4];
+    uint8_t rec[36 + 3 * (MAX_STR + 1) + 4]; /* fixed fields, three strings, padding */
     int32_t pid = kernel_pid(ev->pid, ev->tid);
     uint32_t len;
+    args_text(w, tl, ev);
+    if (w->args.oom)
+        return fail(w, err, "out of memory");
     if (ev->kind == GT_TL_COMPLETE) {
         put_le(rec + 8, call_number(w, tl, ev), 8);
         put_le(rec + 16, ev->dur > 0 ? (uint64_t)ev->dur : 0, 8);
-        len = encode(rec, types[ev->kind], pid, 24, tl, ev);
+        len = encode(rec, types[ev->kind], pid, 24, tl, ev, &w->args);
     } else {
-        len = encode(rec, types[ev->kind], pid, 8, tl, ev);
+        len = encode(rec, types[ev->kind], pid, 8, tl, ev, &w->args);
     }
     tcw_cpu *c = cpu_for(w, ev->pid, ev->tid);
     if (!c)

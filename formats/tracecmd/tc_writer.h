@@ -3,9 +3,11 @@
  * `trace-cmd report` and KernelShark.
  *
  *   gltrace:call     a complete slice: call (the "call" argument, else 0), dur (ns),
- *                    name, cat
- *   gltrace:begin    a begin slice: name, cat        gltrace:end    an end slice
- *   gltrace:instant  an instant: name, cat
+ *                    name, cat, args
+ *   gltrace:begin    a begin slice: name, cat, args     gltrace:end    an end slice
+ *   gltrace:instant  an instant: name, cat, args
+ * args holds the other arguments as "name=value ..." text (strings unquoted, at
+ * most 1 KiB); the reader gives it back as one string argument "args".
  *
  * Each thread track gets its own "CPU" so its events stay in time order; a
  * timestamp earlier than the previous one on that CPU is written as an absolute

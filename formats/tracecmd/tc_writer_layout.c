@@ -33,21 +33,23 @@ static const char header_event[] =
     "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"     \
     "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
 
-#define NAME_CAT(off1, off2)                                                           \
+#define NAME_CAT_ARGS(off1, off2, off3)                                                \
     "\tfield:__data_loc char[] name;\toffset:" #off1 ";\tsize:4;\tsigned:1;\n"         \
-    "\tfield:__data_loc char[] cat;\toffset:" #off2 ";\tsize:4;\tsigned:1;\n\n"
+    "\tfield:__data_loc char[] cat;\toffset:" #off2 ";\tsize:4;\tsigned:1;\n"          \
+    "\tfield:__data_loc char[] args;\toffset:" #off3 ";\tsize:4;\tsigned:1;\n\n"
 
 static const char *const formats[] = {
     "name: call\nID: 1001\nformat:\n" COMMON_FIELDS
     "\tfield:u64 call;\toffset:8;\tsize:8;\tsigned:0;\n"
-    "\tfield:u64 dur;\toffset:16;\tsize:8;\tsigned:0;\n" NAME_CAT(24, 28)
-    "print fmt: \"call=%llu name=%s dur=%llu cat=%s\", REC->call, __get_str(name), REC->dur, __get_str(cat)\n",
-    "name: begin\nID: 1002\nformat:\n" COMMON_FIELDS NAME_CAT(8, 12)
-    "print fmt: \"name=%s cat=%s\", __get_str(name), __get_str(cat)\n",
-    "name: end\nID: 1003\nformat:\n" COMMON_FIELDS NAME_CAT(8, 12)
-    "print fmt: \"name=%s cat=%s\", __get_str(name), __get_str(cat)\n",
-    "name: instant\nID: 1004\nformat:\n" COMMON_FIELDS NAME_CAT(8, 12)
-    "print fmt: \"name=%s cat=%s\", __get_str(name), __get_str(cat)\n",
+    "\tfield:u64 dur;\toffset:16;\tsize:8;\tsigned:0;\n" NAME_CAT_ARGS(24, 28, 32)
+    "print fmt: \"call=%llu name=%s dur=%llu cat=%s %s\", REC->call, __get_str(name), REC->dur, __get_str(cat), "
+    "__get_str(args)\n",
+    "name: begin\nID: 1002\nformat:\n" COMMON_FIELDS NAME_CAT_ARGS(8, 12, 16)
+    "print fmt: \"name=%s cat=%s %s\", __get_str(name), __get_str(cat), __get_str(args)\n",
+    "name: end\nID: 1003\nformat:\n" COMMON_FIELDS NAME_CAT_ARGS(8, 12, 16)
+    "print fmt: \"name=%s cat=%s %s\", __get_str(name), __get_str(cat), __get_str(args)\n",
+    "name: instant\nID: 1004\nformat:\n" COMMON_FIELDS NAME_CAT_ARGS(8, 12, 16)
+    "print fmt: \"name=%s cat=%s %s\", __get_str(name), __get_str(cat), __get_str(args)\n",
 };
 
 /* section descriptions, by offset in the strings section */

@@ -34,7 +34,8 @@ static int print(const char *path, bool strict)
 }
 
 /* Threads 100 ("main") and 101 ("worker", every third call) of process 100:
- * call N is glCall<N>, N*10 ns long, at 1000000 + N*1000 + (N/1000)*2^28 ns;
+ * call N is glCall<N>, N*10 ns long, at 1000000 + N*1000 + (N/1000)*2^28 ns,
+ * with the arguments mode="GL_TRIANGLES" count=-N when N % 5 == 4;
  * then, earlier than all of them, a begin "frame" (500 ns), an instant named
  * "abc...xyzabc..." (300 letters, 600 ns) and an end "frame" (700 ns) on the worker. */
 static int write(const char *path, unsigned ncalls)
@@ -50,6 +51,7 @@ static int write(const char *path, unsigned ncalls)
         goto out;
     gt_tl_sink sink = gt_tracecmd_writer_sink(w);
     gt_tl_str s_call = gt_tl_intern_cstr(&tl, "call"), s_gl = gt_tl_intern_cstr(&tl, "gl");
+    gt_tl_str s_mode = gt_tl_intern_cstr(&tl, "mode"), s_count = gt_tl_intern_cstr(&tl, "count");
     gt_tl_event meta[] = {
         {.kind = GT_TL_PROCESS_NAME, .pid = 100, .name = gt_tl_intern_cstr(&tl, "demo")},
         {.kind = GT_TL_THREAD_NAME, .pid = 100, .tid = 100, .name = gt_tl_intern_cstr(&tl, "main")},
@@ -63,9 +65,11 @@ static int write(const char *path, unsigned ncalls)
         snprintf(name, sizeof name, "glCall%u", i);
         gt_tl_arg a = {.name = s_call, .kind = GT_TL_ARG_U64, .v.u = i};
         int64_t ts = 1000000 + (int64_t)i * 1000 + (int64_t)(i / 1000) * (1ll << 28); /* time extends */
+        gt_tl_arg args[3] = {a, {.name = s_mode, .kind = GT_TL_ARG_STRING, .v.s = {"GL_TRIANGLES", 12}},
+                             {.name = s_count, .kind = GT_TL_ARG_I32, .v.i = -(int64_t)i}};
         gt_tl_event ev = {.kind = GT_TL_COMPLETE, .ts = ts, .dur = (int64_t)i * 10,
                           .pid = 100, .tid = i % 3 == 2 ? 101 : 100, .cat = s_gl,
-                          .name = gt_tl_intern_cstr(&tl, name), .nargs = 1, .args = &a};
+                          .name = gt_tl_intern_cstr(&tl, name), .nargs = i % 5 == 4 ? 3 : 1, .args = args};
         if (gt_tl_emit(&sink, &tl, &ev, &err) < 0)
             goto out;
     }

@@ -5,11 +5,12 @@
 # tests/apps/tracecmd_tool.c: gaps beyond 2^27 ns every 1000 calls need time extends;
 # three events before all others need absolute time stamps). For N = 1, 20, 5000, 60000:
 #   1. trace-cmd report -t lists every call, in call order, with our call number, name,
-#      duration and category, at our time to the nanosecond, on the thread's CPU with
+#      duration, category and other arguments, at our time to the nanosecond, on the thread's CPU with
 #      the thread's name; and the frame begin/end and the instant (300-letter name: the
 #      long event form) at 500/600/700 ns;
 #   2. trace-cmd dump --summary accepts the file and counts the CPUs;
-#   3. our reader reads it back with --strict: the same calls as complete slices.
+#   3. our reader reads it back with --strict: the same calls as complete slices (the
+#      other arguments as one "args" text).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/integration/lib.sh
@@ -27,6 +28,8 @@ mode, path, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 def want_ts(i):
     return 1000000 + i * 1000 + (i // 1000) * (1 << 28)
 LONG = ''.join(chr(97 + i % 26) for i in range(300))  # beyond 112 bytes: the long event form
+def extra(i):  # the arguments beyond the call number, as the writer's args text
+    return 'mode=GL_TRIANGLES count=-%d' % i if i % 5 == 4 else ''
 def thread(i):
     return ('worker', 101, 1) if i % 3 == 2 else ('main', 100, 0)
 lines = open(path, encoding='utf-8', errors='replace').read().splitlines()
@@ -38,6 +41,7 @@ if mode == 'report':
         if not m:
             sys.exit('unparsed report line: %r' % l)
         comm, pid, cpu, s, ns, ev, rest = m.groups()
+        rest = rest.rstrip()  # an empty args field leaves a trailing space
         ts = int(s) * 1000000000 + int(ns)
         (calls if ev == 'call' else others).append((comm, int(pid), int(cpu), ts, ev, rest))
     if len(calls) != n:
@@ -45,7 +49,7 @@ if mode == 'report':
     for i, c in enumerate(calls):
         comm, tid, cpu = thread(i)
         want = (comm, tid, cpu, want_ts(i), 'call',
-                'call=%d name=glCall%d dur=%d cat=gl' % (i, i, i * 10))
+                'call=%d name=glCall%d dur=%d cat=gl%s' % (i, i, i * 10, ' ' + extra(i) if extra(i) else ''))
         if c != want:
             sys.exit('call %d: report %s, wrote %s' % (i, c, want))
     want = [('worker', 101, 1, 500, 'begin', 'name=frame cat=gl'),
@@ -62,7 +66,8 @@ else:  # our reader's text lines
     for i, f in enumerate(calls):
         comm, tid, cpu = thread(i)
         got = (int(f[1]), int(f[2]), int(f[4]), f[5], f[6], f[9])
-        want = (want_ts(i), i * 10, tid, 'gl', 'glCall%d' % i, 'call=%d' % i)
+        want = (want_ts(i), i * 10, tid, 'gl', 'glCall%d' % i,
+                'call=%d' % i + (' args="%s"' % extra(i) if extra(i) else ''))
         if got != want:
             sys.exit('slice %d: read %s, wrote %s' % (i, got, want))
     print('%d slices' % n)
