@@ -70,6 +70,11 @@ static int frame(cr_state *r, const cj_value *key, const cj_value *obj)
     if (cr_frame_id(r, key, &id) != 0)
         return -1;
     e.id = id;
+    int added;
+    if (!chrome_map_get(&r->defined, &id, sizeof id, &added))
+        return cj_fail(&r->lx, key->off, "out of memory");
+    if (!added && cr_deviation(r, CRW_DUP_FRAME, key->off, "stack frame defined twice: the later wins") != 0)
+        return -1;
     if (obj->type != CJ_OBJECT)
         return cj_fail(&r->lx, obj->off, "stack frame is not an object");
     cj_lex sub;
@@ -116,8 +121,8 @@ static int stack_frames(cr_state *r)
     for (;;) {
         cr_compact(r);
         gt_arena_reset(&r->scratch);
-        size_t key_at = lx->pos;
-        if ((m = cr_member(r, &first, &k, true)) != 1)
+        size_t key_at;
+        if ((m = cr_member(r, &first, &k, &key_at, true)) != 1)
             return m;
         cj_value key = {.type = CJ_STRING, .s = k, .off = key_at}, obj;
         if (cj_value_read(lx, &obj) != 0 || frame(r, &key, &obj) != 0)
@@ -216,7 +221,7 @@ static int object_form(cr_state *r)
     size_t nkeys = 0;
     gt_tl_bytes k;
     int m;
-    while ((m = cr_member(r, &first, &k, false)) == 1) {
+    while ((m = cr_member(r, &first, &k, NULL, false)) == 1) {
         /* k lives in the window, which moves: keep what is needed of it */
         size_t klen = k.len;
         memcpy(key, k.p, klen < sizeof key ? klen : sizeof key);
@@ -299,6 +304,7 @@ static int parse(cr_state *r, const char *name, gt_timeline *tl, gt_tl_sink *sin
     chrome_map_init(&r->koids);
     chrome_map_init(&r->named);
     chrome_map_init(&r->open);
+    chrome_map_init(&r->defined);
     int rc = document(r) == 0 && !r->src.failed && finish_checks(r) == 0 ? 0 : -1;
     if (rc != 0 && !err->set)
         gt_error_set(err, "%s: read failed", name);
@@ -308,6 +314,7 @@ static int parse(cr_state *r, const char *name, gt_timeline *tl, gt_tl_sink *sin
     chrome_map_free(&r->koids);
     chrome_map_free(&r->named);
     chrome_map_free(&r->open);
+    chrome_map_free(&r->defined);
     gt_arena_free(&r->scratch);
     cr_source_close(&r->src);
     free(r->args);

@@ -16,9 +16,10 @@
  * other string gets a synthetic koid 0x7374720000000000 | n ("str") and a
  * PROCESS_NAME/THREAD_NAME event with the string. ids: numbers, "0x..." or
  * bare hex strings as hex (Perfetto reads them so), other strings hashed.
- * Stack frame ids: decimal ids 1..2^31-1 keep their value, any other id
- * ("0", "0x1", names) gets a dense id from 2^31, the same for "sf" on events
- * and "parent" in stackFrames. Offsets in errors for gzip input count in the
+ * Stack frame ids: decimal ids 1..2^32-1 keep their value, any other id
+ * ("0", "0x1", names) gets a dense id from 2^31 (so our own output reads back
+ * to the same ids), the same for "sf" on events and "parent" in stackFrames;
+ * a frame defined twice: the later wins, as in a JSON object. Offsets in errors for gzip input count in the
  * decompressed text. */
 #ifndef CHROME_READER_H
 #define CHROME_READER_H

@@ -31,6 +31,7 @@ typedef struct cr_state {
     uint64_t next_koid;
     chrome_map named;  /* (pid, tid) named for a synthetic id */
     chrome_map open;   /* (pid, tid) -> B events not yet ended */
+    chrome_map defined; /* stack frame ids defined so far */
     uint64_t open_total;
     uint32_t warned;   /* one bit per warning already given */
     gt_chrome_read_stats st;
@@ -49,7 +50,7 @@ void cr_compact(cr_state *r);
 cj_type cr_peek(cr_state *r);
 bool cr_accept(cr_state *r, char c);
 int cr_frame(cr_state *r);
-int cr_member(cr_state *r, bool *first, gt_tl_bytes *key, bool frame_value);
+int cr_member(cr_state *r, bool *first, gt_tl_bytes *key, size_t *key_at, bool frame_value);
 int cr_more(cr_state *r);
 
 /* One event object (the lexer is at its '{', framed). */
@@ -67,7 +68,7 @@ gt_tl_str cr_intern(cr_state *r, const gt_tl_bytes *s, size_t off);
 enum {
     CRW_ARRAY_END = 0, CRW_TRAILING_COMMA, CRW_SYSTEM_TRACE, CRW_UNKNOWN_PHASE, CRW_STRING_TS,
     CRW_NO_TS, CRW_NO_DUR, CRW_BAD_SCOPE, CRW_HASHED_ID, CRW_NO_ID, CRW_BAD_ARGS, CRW_UNMATCHED_E,
-    CRW_OPEN_B, CRW_NAMELESS_META, CRW_BOM, CRW_TRAILING, CRW_OTHER_META, CRW_BAD_FLAG,
+    CRW_OPEN_B, CRW_NAMELESS_META, CRW_BOM, CRW_TRAILING, CRW_OTHER_META, CRW_BAD_FLAG, CRW_DUP_FRAME,
 };
 
 #endif

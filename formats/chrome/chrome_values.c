@@ -235,12 +235,14 @@ int cr_frame_id(cr_state *r, const cj_value *v, uint32_t *id)
         return cj_fail(&r->lx, v->off, "stack frame id is not a string or a number");
     uint64_t mag;
     bool neg;
-    if (all_digits(&key) && cr_integer(&key, &mag, &neg) && mag > 0 && mag < CR_FRAME_DENSE) {
+    if (all_digits(&key) && cr_integer(&key, &mag, &neg) && mag > 0 && mag <= UINT32_MAX) {
         *id = (uint32_t)mag;
         return 0;
     }
     if (r->strict)
-        return cj_fail(&r->lx, v->off, "stack frame id is not a decimal number from 1 to 2^31-1");
+        return cj_fail(&r->lx, v->off, "stack frame id is not a decimal number from 1 to 2^32-1");
+    /* dense ids from 2^31: only a file that mixes such ids with decimal ones
+     * that large could see two frames share one */
     int added;
     cm_slot *s = chrome_map_get(&r->frames, key.p, key.len, &added);
     if (!s)

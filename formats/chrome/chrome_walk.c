@@ -89,7 +89,7 @@ int cr_frame(cr_state *r)
     }
 }
 
-int cr_member(cr_state *r, bool *first, gt_tl_bytes *key, bool frame_value)
+int cr_member(cr_state *r, bool *first, gt_tl_bytes *key, size_t *key_at, bool frame_value)
 {
     cj_lex *lx = &r->lx;
     if (cr_accept(r, '}'))
@@ -103,6 +103,8 @@ int cr_member(cr_state *r, bool *first, gt_tl_bytes *key, bool frame_value)
     if (cr_frame(r) != 0)
         return -1;
     size_t key_off = lx->pos;
+    if (key_at)
+        *key_at = key_off;
     if (cj_string(lx, key) != 0)
         return -1;
     if (!cr_accept(r, ':'))

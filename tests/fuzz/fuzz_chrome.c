@@ -89,8 +89,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (memcmp(&c1, &c4, sizeof c1) != 0)
         abort();
     char *again = read_and_write((const uint8_t *)out, len, false, &c2, &len2);
-    if (!again || memcmp(&c1, &c2, sizeof c1) != 0)
-        abort(); /* our own output must read back to the same events */
+    if (!again)
+        abort(); /* our own output must read back */
+    /* to the same events; a frame defined twice is written once */
+    if (c2.n[GT_TL_STACK_FRAME] > c1.n[GT_TL_STACK_FRAME])
+        abort();
+    c1.n[GT_TL_STACK_FRAME] = c2.n[GT_TL_STACK_FRAME];
+    if (memcmp(&c1, &c2, sizeof c1) != 0)
+        abort();
     free(again);
     free(out);
     return 0;
