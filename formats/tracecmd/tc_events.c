@@ -302,7 +302,18 @@ static int sched_switch(tc_conv *cv, const tc_event *e, const tc_rec *r, uint32_
     (void)int_field(e, "prev_state", r, be, &state);
     if (comm_name(cv, e, r, "prev_comm", prev) < 0 || comm_name(cv, e, r, "next_comm", next) < 0)
         return -1;
-    gt_tl_event ev = {.kind = GT_TL_CONTEXT_SWITCH, .ts = ts, .cat = e->cat, .name = e->ev_name, .cs = {
+    /* the comms as this record has them (a task's name changes at exec) */
+    gt_tl_arg a[2];
+    uint32_t n = 0;
+    for (int i = 0; i < 2; i++) {
+        const tc_field *fd = tc_event_field(e, i ? "next_comm" : "prev_comm");
+        const uint8_t *p;
+        uint32_t len;
+        if (fd && (fd->kind == TC_F_CHARS || fd->kind == TC_F_LOC_STR) && field_bytes(fd, r, be, &p, &len))
+            a[n++] = (gt_tl_arg){.name = fd->arg, .kind = GT_TL_ARG_STRING, .v.s = c_string(p, len)};
+    }
+    gt_tl_event ev = {.kind = GT_TL_CONTEXT_SWITCH, .ts = ts, .cat = e->cat, .name = e->ev_name,
+                      .nargs = n, .args = a, .cs = {
         .cpu = cpu, .out_state = (uint32_t)state,
         .out_pid = (uint64_t)prev, .out_tid = (uint64_t)prev, .in_pid = (uint64_t)next, .in_tid = (uint64_t)next,
         .out_prio = (int32_t)pprio, .in_prio = (int32_t)nprio}};

@@ -80,16 +80,9 @@ static int32_t kernel_pid(uint64_t pid, uint64_t tid)
     return (int32_t)(uint32_t)(tid ? tid : pid);
 }
 
-static tcw_cpu *cpu_for(gt_tracecmd_writer *w, uint64_t pid, uint64_t tid)
+static tcw_cpu *new_cpu(gt_tracecmd_writer *w)
 {
     tcw_state *s = &w->s;
-    if (w->last_cpu < s->ncpu && s->cpus[w->last_cpu]->pid == pid && s->cpus[w->last_cpu]->tid == tid)
-        return s->cpus[w->last_cpu];
-    for (size_t i = 0; i < s->ncpu; i++)
-        if (s->cpus[i]->pid == pid && s->cpus[i]->tid == tid)
-            return s->cpus[w->last_cpu = i];
-    if (s->ncpu == TCW_MAX_CPUS) /* more threads than CPUs: share the last one */
-        return s->cpus[w->last_cpu = s->ncpu - 1];
     if (s->ncpu == w->cap_cpu) {
         size_t cap = w->cap_cpu ? w->cap_cpu * 2 : 8;
         tcw_cpu **n = realloc(s->cpus, cap * sizeof *n);
@@ -99,12 +92,81 @@ static tcw_cpu *cpu_for(gt_tracecmd_writer *w, uint64_t pid, uint64_t tid)
         w->cap_cpu = cap;
     }
     tcw_cpu *c = calloc(1, sizeof *c);
-    if (!c)
-        return NULL;
-    c->pid = pid;
-    c->tid = tid;
-    s->cpus[w->last_cpu = s->ncpu++] = c;
+    if (c)
+        s->cpus[w->last_cpu = s->ncpu++] = c;
     return c;
+}
+
+static bool is_track(const tcw_cpu *c, uint64_t pid, uint64_t tid)
+{
+    return !c->kernel && c->pid == pid && c->tid == tid;
+}
+
+/* The stream of a thread track; NULL when out of memory. */
+static tcw_cpu *cpu_for(gt_tracecmd_writer *w, uint64_t pid, uint64_t tid)
+{
+    tcw_state *s = &w->s;
+    if (w->last_cpu < s->ncpu && is_track(s->cpus[w->last_cpu], pid, tid))
+        return s->cpus[w->last_cpu];
+    for (size_t i = 0; i < s->ncpu; i++)
+        if (is_track(s->cpus[i], pid, tid))
+            return s->cpus[w->last_cpu = i];
+    if (s->ncpu >= TCW_MAX_CPUS) { /* more threads than CPUs: share the last track's */
+        for (size_t i = s->ncpu; i-- > 0;)
+            if (!s->cpus[i]->kernel)
+                return s->cpus[w->last_cpu = i];
+    }
+    tcw_cpu *c = new_cpu(w);
+    if (c) {
+        c->pid = pid;
+        c->tid = tid;
+    }
+    return c;
+}
+
+/* The stream of a real CPU's context switches. */
+static tcw_cpu *kernel_cpu(gt_tracecmd_writer *w, uint32_t cpu)
+{
+    tcw_state *s = &w->s;
+    for (size_t i = 0; i < s->ncpu; i++)
+        if (s->cpus[i]->kernel && s->cpus[i]->id == cpu)
+            return s->cpus[i];
+    tcw_cpu *c = new_cpu(w);
+    if (c) {
+        c->kernel = true;
+        c->id = cpu;
+    }
+    return c;
+}
+
+/* Real CPUs keep their numbers; thread tracks follow them, in order of appearance. */
+static void number_cpus(tcw_state *s)
+{
+    uint32_t next = 0;
+    for (size_t i = 0; i < s->ncpu; i++)
+        if (s->cpus[i]->kernel && s->cpus[i]->id >= next)
+            next = s->cpus[i]->id + 1;
+    for (size_t i = 0; i < s->ncpu; i++)
+        if (!s->cpus[i]->kernel)
+            s->cpus[i]->id = next++;
+    s->ncpu_ids = next;
+}
+
+/* A task's comm into dst[16]: the event's argument arg (prev_comm, next_comm) when
+ * it has one, else the name the cmdlines have so far, else "". */
+static void comm_of(const gt_tracecmd_writer *w, const gt_timeline *tl, const gt_tl_event *ev,
+                    const char *arg, int32_t pid, uint8_t *dst)
+{
+    const gt_tl_arg *a = gt_tl_arg_find(tl, ev, arg);
+    if (a && a->kind == GT_TL_ARG_STRING) {
+        memcpy(dst, a->v.s.p, a->v.s.len < 15 ? a->v.s.len : 15);
+        return;
+    }
+    for (size_t i = 0; i < w->s.ncmd; i++)
+        if (w->s.cmd[i].pid == pid) {
+            strncpy((char *)dst, w->s.cmd[i].comm, 15);
+            return;
+        }
 }
 
 static int set_cmdline(gt_tracecmd_writer *w, int32_t pid, const char *name, uint32_t len, bool weak)
@@ -336,6 +398,32 @@ static int record(gt_tracecmd_writer *w, const gt_timeline *tl, const gt_tl_even
     return 0;
 }
 
+/* sched:sched_switch, as Linux lays it out (common fields, prev_comm[16],
+ * prev_pid, prev_prio, long prev_state, next_comm[16], next_pid, next_prio). */
+static int context_switch(gt_tracecmd_writer *w, const gt_timeline *tl, const gt_tl_event *ev, gt_error *err)
+{
+    const gt_tl_cswitch *cs = &ev->cs;
+    if (cs->cpu >= TCW_MAX_CPUS)
+        return fail(w, err, "context switch on a CPU beyond 1023");
+    uint8_t rec[64] = {0};
+    int32_t prev = kernel_pid(cs->out_pid, cs->out_tid), next = kernel_pid(cs->in_pid, cs->in_tid);
+    put_le(rec, TCW_EV_SCHED_SWITCH, 2);
+    put_le(rec + 4, (uint32_t)prev, 4);
+    comm_of(w, tl, ev, "prev_comm", prev, rec + 8);
+    put_le(rec + 24, (uint32_t)prev, 4);
+    put_le(rec + 28, (uint32_t)cs->out_prio, 4);
+    put_le(rec + 32, cs->out_state, 8);
+    comm_of(w, tl, ev, "next_comm", next, rec + 40);
+    put_le(rec + 56, (uint32_t)next, 4);
+    put_le(rec + 60, (uint32_t)cs->in_prio, 4);
+    tcw_cpu *c = kernel_cpu(w, cs->cpu);
+    if (!c)
+        return fail(w, err, "out of memory");
+    if (add_record(w, c, ev->ts > 0 ? (uint64_t)ev->ts : 0, rec, sizeof rec) < 0)
+        return fail(w, err, "cannot write the temporary page file");
+    return 0;
+}
+
 static int writer_event(void *self, const gt_timeline *tl, const gt_tl_event *ev, gt_error *err)
 {
     gt_tracecmd_writer *w = self;
@@ -349,6 +437,8 @@ static int writer_event(void *self, const gt_timeline *tl, const gt_tl_event *ev
     case GT_TL_END:
     case GT_TL_INSTANT:
         return record(w, tl, ev, err);
+    case GT_TL_CONTEXT_SWITCH:
+        return context_switch(w, tl, ev, err);
     case GT_TL_THREAD_NAME:
     case GT_TL_PROCESS_NAME:
         name = gt_tl_str_get(tl, ev->name, &n);
@@ -371,6 +461,7 @@ static int writer_finish(void *self, const gt_timeline *tl, gt_error *err)
     for (size_t i = 0; i < w->s.ncpu; i++)
         if (flush_page(w, w->s.cpus[i]) < 0)
             return fail(w, err, "cannot write the temporary page file");
+    number_cpus(&w->s);
     return tcw_write_file(&w->s, w->out, w->path, err);
 }
 

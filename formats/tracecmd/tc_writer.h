@@ -9,10 +9,15 @@
  * args holds the other arguments as "name=value ..." text (strings unquoted, at
  * most 1 KiB); the reader gives it back as one string argument "args".
  *
- * Each thread track gets its own "CPU" so its events stay in time order; a
- * timestamp earlier than the previous one on that CPU is written as an absolute
- * time stamp. Thread and process names become saved cmdlines. Other event kinds
- * (counters, flows, async, context switches, ...) have no mapping and are skipped.
+ *   sched:sched_switch  a context switch, laid out as Linux does, on its real CPU
+ *                    (comms from its prev_comm/next_comm arguments, else the names
+ *                    known so far)
+ *
+ * Each thread track gets its own "CPU", numbered after the real CPUs of context
+ * switches, so its events stay in time order; a timestamp earlier than the
+ * previous one on a CPU is written as an absolute time stamp. Thread and process
+ * names become saved cmdlines. Other event kinds (counters, flows, async, stack
+ * frames, ...) have no mapping and are skipped.
  * Pages are spooled to a temporary file; the .dat is written at finish. */
 #ifndef TC_WRITER_H
 #define TC_WRITER_H

@@ -15,10 +15,12 @@
 #define TCW_MAX_CPUS 1024u
 
 /* our event ids (system "gltrace") */
-enum { TCW_EV_CALL = 1001, TCW_EV_BEGIN, TCW_EV_END, TCW_EV_INSTANT };
+enum { TCW_EV_CALL = 1001, TCW_EV_BEGIN, TCW_EV_END, TCW_EV_INSTANT, TCW_EV_SCHED_SWITCH };
 
 typedef struct tcw_cpu {
-    uint64_t pid, tid;
+    uint64_t pid, tid;   /* the thread track it holds, */
+    bool kernel;         /* or a real CPU's context switches */
+    uint32_t id;         /* the CPU number in the file: set at finish */
     uint8_t page[TCW_PAGE];
     uint32_t used;       /* event bytes on the open page */
     bool open;
@@ -35,8 +37,9 @@ typedef struct tcw_cmdline {
 /* Everything the layout needs from the spooler. */
 typedef struct tcw_state {
     FILE *spool;
-    tcw_cpu **cpus;
+    tcw_cpu **cpus;      /* in creation order */
     size_t ncpu;
+    uint32_t ncpu_ids;   /* highest CPU number + 1 */
     tcw_cmdline *cmd;
     size_t ncmd;
 } tcw_state;

@@ -1,6 +1,6 @@
 /* The .dat file the writer produces (version 7, uncompressed):
- *   initial header, HEADER_INFO, FTRACE_EVENTS (none), EVENT_FORMATS (system
- *   "gltrace"), KALLSYMS and PRINTK (empty), CMDLINES, one OPTIONS section
+ *   initial header, HEADER_INFO, FTRACE_EVENTS (none), EVENT_FORMATS (systems
+ *   "gltrace" and "sched"), KALLSYMS and PRINTK (empty), CMDLINES, one OPTIONS section
  *   (section offsets, CPU count, trace clock, BUFFER, DONE), the flyrecord
  *   section (CPU data page-aligned), and the STRINGS section naming them.
  * Sections follow each other without gaps: trace-cmd finds the strings by
@@ -37,6 +37,20 @@ static const char header_event[] =
     "\tfield:__data_loc char[] name;\toffset:" #off1 ";\tsize:4;\tsigned:1;\n"         \
     "\tfield:__data_loc char[] cat;\toffset:" #off2 ";\tsize:4;\tsigned:1;\n"          \
     "\tfield:__data_loc char[] args;\toffset:" #off3 ";\tsize:4;\tsigned:1;\n\n"
+
+/* the system "sched": Linux's sched_switch layout, which trace-cmd's plugin prints */
+static const char sched_switch_format[] =
+    "name: sched_switch\nID: 1005\nformat:\n" COMMON_FIELDS
+    "\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+    "\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+    "\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+    "\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+    "\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
+    "\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
+    "\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
+    "print fmt: \"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%ld ==> next_comm=%s next_pid=%d "
+    "next_prio=%d\", REC->prev_comm, REC->prev_pid, REC->prev_prio, REC->prev_state, REC->next_comm, "
+    "REC->next_pid, REC->next_prio\n";
 
 static const char *const formats[] = {
     "name: call\nID: 1001\nformat:\n" COMMON_FIELDS
@@ -90,13 +104,17 @@ static void metadata(gt_strbuf *b, const tcw_state *s, uint64_t off[32])
     section(b, 17, S_FTRACE, &body);
     body.len = 0;
     off[18] = b->len;
-    tcw_put(&body, 1, 4);
+    tcw_put(&body, 2, 4); /* systems */
     gt_strbuf_put(&body, "gltrace", 8);
     tcw_put(&body, sizeof formats / sizeof formats[0], 4);
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
         tcw_put(&body, strlen(formats[i]), 8);
         gt_strbuf_puts(&body, formats[i]);
     }
+    gt_strbuf_put(&body, "sched", 6);
+    tcw_put(&body, 1, 4);
+    tcw_put(&body, strlen(sched_switch_format), 8);
+    gt_strbuf_puts(&body, sched_switch_format);
     section(b, 18, S_EVENTS, &body);
     body.len = 0;
     off[19] = b->len;
@@ -146,7 +164,7 @@ static void options(gt_strbuf *b, const tcw_state *s, const uint64_t off[32], ui
         option_u64(&body, id, off[id]);
     uint32_t ncpu = (uint32_t)s->ncpu;
     gt_strbuf_init(&buf);
-    tcw_put(&buf, ncpu, 4);
+    tcw_put(&buf, s->ncpu_ids, 4);
     option(&body, 8, buf.data, 4); /* CPUCOUNT */
     buf.len = 0;
     static const char clock[] = "[local] global counter uptime perf mono mono_raw boot";
@@ -159,7 +177,7 @@ static void options(gt_strbuf *b, const tcw_state *s, const uint64_t off[32], ui
     uint64_t at = data_off;
     for (uint32_t i = 0; i < ncpu; i++) {
         uint64_t size = (uint64_t)s->cpus[i]->npages * TCW_PAGE;
-        tcw_put(&buf, i, 4);
+        tcw_put(&buf, s->cpus[i]->id, 4);
         tcw_put(&buf, size ? at : 0, 8);
         tcw_put(&buf, size, 8);
         at += size;

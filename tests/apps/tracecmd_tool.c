@@ -1,6 +1,7 @@
 /* Test driver for the trace-cmd reader and writer (tests/integration/tracecmd_*.sh):
  *   tracecmd_tool print [--strict] FILE.dat   every timeline event, one text line each
  *   tracecmd_tool write OUT.dat NCALLS        GL-call-like slices on two threads
+ *   tracecmd_tool convert IN.dat OUT.dat      our reader into our writer
  * print exits 1 with the reader's error on stderr; warnings go to stderr too. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,14 +96,41 @@ out:
     return rc < 0 ? 1 : 0;
 }
 
+/* IN.dat through our reader into our writer. */
+static int convert(const char *in, const char *out)
+{
+    gt_timeline tl;
+    gt_error err;
+    gt_error_clear(&err);
+    if (gt_timeline_init(&tl) < 0)
+        return 1;
+    gt_tracecmd_writer *w = gt_tracecmd_writer_open(out, &err);
+    int rc = -1;
+    if (w) {
+        gt_tl_sink sink = gt_tracecmd_writer_sink(w);
+        gt_tl_read_opts opts = {.warn = warn};
+        rc = gt_tracecmd_read(in, &tl, &sink, &opts, &err);
+        if (rc == 0)
+            rc = gt_tl_finish(&sink, &tl, &err);
+    }
+    if (rc < 0)
+        fprintf(stderr, "%s\n", err.msg);
+    gt_tracecmd_writer_free(w);
+    gt_timeline_free(&tl);
+    return rc < 0 ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "print") == 0)
         return print(argv[2], false);
     if (argc == 4 && strcmp(argv[1], "print") == 0 && strcmp(argv[2], "--strict") == 0)
         return print(argv[3], true);
+    if (argc == 4 && strcmp(argv[1], "convert") == 0)
+        return convert(argv[2], argv[3]);
     if (argc == 4 && strcmp(argv[1], "write") == 0)
         return write(argv[2], (unsigned)strtoul(argv[3], NULL, 10));
-    fprintf(stderr, "usage: %s print [--strict] FILE.dat | write OUT.dat NCALLS\n", argv[0]);
+    fprintf(stderr, "usage: %s print [--strict] FILE.dat | write OUT.dat NCALLS | convert IN.dat OUT.dat\n",
+            argv[0]);
     return 2;
 }

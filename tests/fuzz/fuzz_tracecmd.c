@@ -1,6 +1,7 @@
 /* libFuzzer target: any bytes as a trace-cmd .dat file. Reads them liberally
  * and strictly; what the liberal read accepts (small inputs) is written again
- * with our writer and must read back strictly with as many slices and instants.
+ * with our writer and must read back strictly with as many slices, instants and
+ * context switches.
  * Nothing may crash, leak, hang or allocate far beyond the input's size. */
 #include <stddef.h>
 #include <stdint.h>
@@ -21,7 +22,8 @@ static void ignore(void *ctx, const char *msg)
 
 static uint64_t written(const gt_tl_counts *c)
 {
-    return c->n[GT_TL_COMPLETE] + c->n[GT_TL_BEGIN] + c->n[GT_TL_END] + c->n[GT_TL_INSTANT];
+    return c->n[GT_TL_COMPLETE] + c->n[GT_TL_BEGIN] + c->n[GT_TL_END] + c->n[GT_TL_INSTANT] +
+           c->n[GT_TL_CONTEXT_SWITCH];
 }
 
 static void roundtrip(const gt_tl_buffer *b, gt_timeline *tl, const gt_tl_counts *want)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tracecmd_write: .dat files from formats/tracecmd's writer, read by trace-cmd 3.
-#   usage: tracecmd_write.sh BIN_DIR
+#   usage: tracecmd_write.sh BIN_DIR [CORPUS_DIR]
 # tracecmd_tool write OUT N writes N GL-call slices on two threads (see
 # tests/apps/tracecmd_tool.c: gaps beyond 2^27 ns every 1000 calls need time extends;
 # three events before all others need absolute time stamps). For N = 1, 20, 5000, 60000:
@@ -11,13 +11,17 @@
 #   2. trace-cmd dump --summary accepts the file and counts the CPUs;
 #   3. our reader reads it back with --strict: the same calls as complete slices (the
 #      other arguments as one "args" text).
+# And every corpus .dat through our reader and writer (tracecmd_tool convert): trace-cmd
+# report lists as many events, as many sched_switch on every CPU, and its sched_switch
+# lines (comm:pid [prio] state ==> comm:pid [prio]) equal the original's; the file reads
+# back with --strict.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/integration/lib.sh
 . "$here/lib.sh"
 it_init tracecmd_write
 
-[ $# -eq 1 ] || die "usage: $0 BIN_DIR"
+[ $# -ge 1 ] || die "usage: $0 BIN_DIR [CORPUS_DIR]"
 tool="$1/tracecmd_tool"
 require_file "$tool" "build tracecmd_tool first"
 require_tool python3 trace-cmd
@@ -99,5 +103,43 @@ for n in 1 20 5000 60000; do
     fail "$n calls: read back: ${msg:-$(head -1 "$WORK/err.txt")}"
   fi
 done
+
+corpus="${2:-}/tracecmd-dat"
+if [ -n "${2:-}" ]; then
+  [ -d "$corpus" ] || die "no trace-cmd corpus in $corpus"
+  for dat in "$corpus"/*.dat; do
+    name=$(basename "$dat")
+    out="$WORK/conv.dat"
+    if ! "$tool" convert "$dat" "$out" 2>"$WORK/err.txt"; then
+      fail "$name: convert: $(grep -v '^warning' "$WORK/err.txt" | head -1)"
+      continue
+    fi
+    trace-cmd report -i "$dat" >"$WORK/orig.txt" 2>/dev/null || die "trace-cmd report -i $name fails"
+    if ! trace-cmd report -i "$out" >"$WORK/conv.txt" 2>"$WORK/err.txt"; then
+      fail "$name converted: trace-cmd report fails: $(head -1 "$WORK/err.txt")"
+      continue
+    fi
+    # sched_switch stays on its CPU; other events move to their thread's own CPU number
+    per_cpu() { sed -n 's/^.*-[0-9]* *\[0*\([0-9][0-9]*\)\] *[0-9][0-9]*\.[0-9]*: sched_switch: .*/\1/p' "$1" | sort | uniq -c; }
+    count() { grep -c '^.*-[0-9]* *\[[0-9]*\] *[0-9]*\.[0-9]*: ' "$1" || true; }
+    if [ "$(count "$WORK/orig.txt")" = "$(count "$WORK/conv.txt")" ] &&
+       [ "$(per_cpu "$WORK/orig.txt")" = "$(per_cpu "$WORK/conv.txt")" ]; then
+      pass "$name converted: as many events ($(count "$WORK/orig.txt")), sched_switch on the same CPUs"
+    else
+      fail "$name converted: $(count "$WORK/conv.txt") events, $(count "$WORK/orig.txt") in the original, or sched_switch CPUs differ"
+    fi
+    if diff <(grep -o 'sched_switch: .*' "$WORK/orig.txt") <(grep -o 'sched_switch: .*' "$WORK/conv.txt") \
+         >"$WORK/diff.txt"; then
+      pass "$name converted: sched_switch lines equal ($(grep -c 'sched_switch: ' "$WORK/orig.txt"))"
+    else
+      fail "$name converted: sched_switch lines differ: $(sed -n 2p "$WORK/diff.txt")"
+    fi
+    if "$tool" print --strict "$out" >/dev/null 2>"$WORK/err.txt"; then
+      pass "$name converted: reads back with --strict"
+    else
+      fail "$name converted: read back: $(head -1 "$WORK/err.txt")"
+    fi
+  done
+fi
 
 it_finish
