@@ -390,9 +390,8 @@ static int parse_v7(tc_file *f, tc_cur *c)
     if (!opt_off)
         return tc_fail(f, tc_off(c) - 8, "no options section");
     uint64_t sec[32] = {0};
-    /* the header must be known before BUFFER options are checked against it:
-     * read the options twice is wasteful, so find the sections first */
-    f->ph.data_off = 0;
+    /* options come first (they locate the sections); BUFFER page sizes are
+     * checked against the page header once HEADER_INFO is read */
     if (read_options_v7(f, opt_off, sec) < 0)
         return -1;
     if (read_sections_v7(f, sec) < 0)

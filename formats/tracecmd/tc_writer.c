@@ -5,6 +5,7 @@
  * one an absolute time stamp, so every event keeps its exact time. */
 #include "tc_writer.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +24,20 @@ struct gt_tracecmd_writer {
     size_t last_cpu;       /* lookup cache */
     gt_tl_str s_call;
     gt_strbuf args;        /* the current event's "args" text */
+    uint64_t *big;         /* ids beyond int32, by their synthetic pid (kernel_pid) */
+    size_t nbig, cap_big;
 };
+
+static bool grow_big(gt_tracecmd_writer *w)
+{
+    size_t cap = w->cap_big ? w->cap_big * 2 : 16;
+    uint64_t *n = realloc(w->big, cap * sizeof *n);
+    if (!n)
+        return false;
+    w->big = n;
+    w->cap_big = cap;
+    return true;
+}
 
 static int fail(gt_tracecmd_writer *w, gt_error *err, const char *what)
 {
@@ -69,15 +83,29 @@ void gt_tracecmd_writer_free(gt_tracecmd_writer *w)
         free(w->s.cmd[i].comm);
     free(w->s.cmd);
     gt_strbuf_free(&w->args);
+    free(w->big);
     free(w->path);
     free(w);
 }
 
 /* ---- threads: CPUs and cmdlines --------------------------------------------------- */
 
-static int32_t kernel_pid(uint64_t pid, uint64_t tid)
+/* The pid a record carries: the thread's id, else the process's. Ids beyond
+ * int32 (the model's GPU and CPU tracks, other 64-bit koids) get pids of their
+ * own from 1 << 30 up, above any Linux pid, so a GPU track never takes its
+ * process's main-thread name. */
+static int32_t kernel_pid(gt_tracecmd_writer *w, uint64_t pid, uint64_t tid)
 {
-    return (int32_t)(uint32_t)(tid ? tid : pid);
+    uint64_t id = tid ? tid : pid;
+    if (id <= INT32_MAX)
+        return (int32_t)id;
+    for (size_t i = 0; i < w->nbig; i++)
+        if (w->big[i] == id)
+            return (int32_t)((1u << 30) + i);
+    if (w->nbig == 1u << 20 || (w->nbig == w->cap_big && !grow_big(w)))
+        return INT32_MAX; /* shared by what does not fit */
+    w->big[w->nbig] = id;
+    return (int32_t)((1u << 30) + w->nbig++);
 }
 
 static tcw_cpu *new_cpu(gt_tracecmd_writer *w)
@@ -376,7 +404,7 @@ static int record(gt_tracecmd_writer *w, const gt_timeline *tl, const gt_tl_even
     static const uint16_t types[] = {[GT_TL_COMPLETE] = TCW_EV_CALL, [GT_TL_BEGIN] = TCW_EV_BEGIN,
                                      [GT_TL_END] = TCW_EV_END, [GT_TL_INSTANT] = TCW_EV_INSTANT};
     uint8_t rec[36 + 3 * (MAX_STR + 1) + 4]; /* fixed fields, three strings, padding */
-    int32_t pid = kernel_pid(ev->pid, ev->tid);
+    int32_t pid = kernel_pid(w, ev->pid, ev->tid);
     uint32_t len;
     args_text(w, tl, ev);
     if (w->args.oom)
@@ -406,7 +434,7 @@ static int context_switch(gt_tracecmd_writer *w, const gt_timeline *tl, const gt
     if (cs->cpu >= TCW_MAX_CPUS)
         return fail(w, err, "context switch on a CPU beyond 1023");
     uint8_t rec[64] = {0};
-    int32_t prev = kernel_pid(cs->out_pid, cs->out_tid), next = kernel_pid(cs->in_pid, cs->in_tid);
+    int32_t prev = kernel_pid(w, cs->out_pid, cs->out_tid), next = kernel_pid(w, cs->in_pid, cs->in_tid);
     put_le(rec, TCW_EV_SCHED_SWITCH, 2);
     put_le(rec + 4, (uint32_t)prev, 4);
     comm_of(w, tl, ev, "prev_comm", prev, rec + 8);
@@ -442,7 +470,7 @@ static int writer_event(void *self, const gt_timeline *tl, const gt_tl_event *ev
     case GT_TL_THREAD_NAME:
     case GT_TL_PROCESS_NAME:
         name = gt_tl_str_get(tl, ev->name, &n);
-        if (set_cmdline(w, kernel_pid(ev->pid, ev->kind == GT_TL_THREAD_NAME ? ev->tid : 0), name,
+        if (set_cmdline(w, kernel_pid(w, ev->pid, ev->kind == GT_TL_THREAD_NAME ? ev->tid : 0), name,
                         n < MAX_STR ? n : MAX_STR, ev->kind == GT_TL_PROCESS_NAME) < 0)
             return fail(w, err, "out of memory");
         return 0;

@@ -920,6 +920,61 @@ static void test_v6_big_endian_instances(void **state)
     free(b.p);
 }
 
+/* A GPU track (tid GT_TL_GPU_TID(pid)) gets a pid of its own: its name does not
+ * replace the main thread's, and its calls stay apart. */
+static void test_writer_gpu_track(void **state)
+{
+    (void)state;
+    char path[512];
+    const char *dir = getenv("TMPDIR");
+    snprintf(path, sizeof path, "%s/test_tracecmd_gpu_XXXXXX", dir ? dir : "/tmp");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    gt_timeline tl;
+    gt_error err;
+    gt_error_clear(&err);
+    assert_int_equal(gt_timeline_init(&tl), 0);
+    gt_tracecmd_writer *w = gt_tracecmd_writer_open(path, &err);
+    assert_non_null(w);
+    gt_tl_sink s = gt_tracecmd_writer_sink(w);
+    uint64_t gpu = GT_TL_GPU_TID(7);
+    gt_tl_event evs[] = {
+        {.kind = GT_TL_THREAD_NAME, .pid = 7, .tid = 7, .name = gt_tl_intern_cstr(&tl, "main")},
+        {.kind = GT_TL_THREAD_NAME, .pid = 7, .tid = gpu, .name = gt_tl_intern_cstr(&tl, "GPU")},
+        {.kind = GT_TL_COMPLETE, .ts = 100, .dur = 5, .pid = 7, .tid = 7, .name = gt_tl_intern_cstr(&tl, "glDraw")},
+        {.kind = GT_TL_COMPLETE, .ts = 120, .dur = 9, .pid = 7, .tid = gpu, .name = gt_tl_intern_cstr(&tl, "draw")},
+    };
+    for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
+        assert_int_equal(gt_tl_emit(&s, &tl, &evs[i], &err), 0);
+    assert_int_equal(gt_tl_finish(&s, &tl, &err), 0);
+    gt_tracecmd_writer_free(w);
+    bytes b = slurp(path);
+    unlink(path);
+    gt_tl_buffer buf;
+    warns wn = {0};
+    gt_tl_buffer_init(&buf);
+    if (read_mem(b.p, b.n, true, &tl, &buf, &err, &wn) != 0)
+        fail_msg("%s", err.msg);
+    int found = 0;
+    for (size_t i = 0; i < buf.count; i++) {
+        const gt_tl_event *ev = &buf.events[i];
+        const char *name = str(&tl, ev->name);
+        if (ev->kind == GT_TL_THREAD_NAME && ev->tid == 7)
+            assert_string_equal(name, "main"), found |= 1;
+        else if (ev->kind == GT_TL_THREAD_NAME && ev->tid == 1u << 30)
+            assert_string_equal(name, "GPU"), found |= 2;
+        else if (ev->kind == GT_TL_COMPLETE && !strcmp(name, "glDraw"))
+            assert_int_equal(ev->tid, 7), found |= 4;
+        else if (ev->kind == GT_TL_COMPLETE && !strcmp(name, "draw"))
+            assert_int_equal(ev->tid, 1u << 30), found |= 8;
+    }
+    assert_int_equal(found, 15);
+    gt_tl_buffer_free(&buf);
+    gt_timeline_free(&tl);
+    free(b.p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -940,6 +995,7 @@ int main(void)
         cmocka_unit_test(test_converted_seeds),
         cmocka_unit_test(test_merged_fxt_chrome),
         cmocka_unit_test(test_v6_big_endian_instances),
+        cmocka_unit_test(test_writer_gpu_track),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
