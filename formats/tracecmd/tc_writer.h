@@ -17,8 +17,8 @@
  * switches, so its events stay in time order; a timestamp earlier than the
  * previous one on a CPU is written as an absolute time stamp. Thread and process
  * names become saved cmdlines; ids beyond int32 (GPU tracks) get pids from 2^30 up.
- * Other event kinds (counters, flows, async, stack
- * frames, ...) have no mapping and are skipped.
+ * Other event kinds (counters, flows, async, stack frames, ...) have no mapping
+ * and are skipped.
  * Pages are spooled to a temporary file; the .dat is written at finish. */
 #ifndef TC_WRITER_H
 #define TC_WRITER_H
