@@ -222,7 +222,7 @@ static void field_arg(tc_conv *cv, const tc_field *fd, const uint8_t *p, uint32_
 
 static int reserve(tc_conv *cv, const tc_event *e, const tc_rec *r)
 {
-    uint32_t need = e->nfields + 2; /* cpu, fields, bprint's format */
+    uint32_t need = e->nfields + 3; /* cpu, fields, bprint's format or function names */
     if (need > cv->args_cap) {
         gt_tl_arg *a = realloc(cv->args, need * sizeof *a);
         if (!a)
@@ -437,6 +437,26 @@ static int bprint_format(tc_conv *cv, const tc_event *e, const tc_rec *r, gt_tl_
     return 1;
 }
 
+/* ftrace:function: the function (ip) and its caller (parent_ip) by name, as
+ * "func" and "parent" (trace-cmd report prints them so). Returns the count added. */
+static int function_names(tc_conv *cv, const tc_event *e, const tc_rec *r, gt_tl_arg *a)
+{
+    static const char *const fields[2] = {"ip", "parent_ip"}, *const names[2] = {"func", "parent"};
+    int n = 0;
+    for (int i = 0; i < 2; i++) {
+        int64_t addr;
+        if (!cv->f->kallsyms || !int_field(e, fields[i], r, cv->f->be, &addr))
+            continue;
+        gt_tl_str fn = func_name(cv, (uint64_t)addr), an = gt_tl_intern_cstr(cv->tl, names[i]);
+        if (fn == (gt_tl_str)-1 || an == (gt_tl_str)-1)
+            return oom(cv);
+        uint32_t len;
+        const char *s = gt_tl_str_get(cv->tl, fn, &len);
+        a[n++] = (gt_tl_arg){.name = an, .kind = GT_TL_ARG_STRING, .v.s = {s, len}};
+    }
+    return n;
+}
+
 static int instant(tc_conv *cv, const tc_event *e, const tc_rec *r, uint32_t cpu, int64_t ts, int64_t pid)
 {
     uint32_t stack = 0, nargs;
@@ -446,6 +466,12 @@ static int instant(tc_conv *cv, const tc_event *e, const tc_rec *r, uint32_t cpu
         return -1;
     if (e->special == TC_EV_BPRINT && bprint_format(cv, e, r, &cv->args[nargs]) > 0)
         nargs++;
+    if (e->special == TC_EV_FUNCTION) {
+        int rc = function_names(cv, e, r, &cv->args[nargs]);
+        if (rc < 0)
+            return -1;
+        nargs += (uint32_t)rc;
+    }
     gt_tl_event ev = {.kind = GT_TL_INSTANT, .ts = ts, .pid = (uint64_t)pid, .tid = (uint64_t)pid,
                       .cat = e->cat, .name = e->ev_name, .stack = stack, .scope = GT_TL_SCOPE_THREAD,
                       .nargs = nargs, .args = cv->args};

@@ -231,6 +231,8 @@ static void classify(tc_event *e)
         e->special = TC_EV_KSTACK;
     else if (ftrace && strcmp(e->name, "bprint") == 0 && tc_event_field(e, "fmt"))
         e->special = TC_EV_BPRINT;
+    else if (ftrace && strcmp(e->name, "function") == 0 && tc_event_field(e, "ip"))
+        e->special = TC_EV_FUNCTION;
     else if (strcmp(e->system, "gltrace") == 0 && tc_event_field(e, "name") && tc_event_field(e, "cat"))
         e->special = gl_kind(e);
     e->pid_field = -1;

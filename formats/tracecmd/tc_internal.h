@@ -57,6 +57,7 @@ typedef struct tc_field {
 
 enum tc_special {
     TC_EV_PLAIN = 0, TC_EV_SCHED_SWITCH, TC_EV_FGRAPH_ENTRY, TC_EV_FGRAPH_EXIT, TC_EV_KSTACK, TC_EV_BPRINT,
+    TC_EV_FUNCTION, /* ftrace:function: ip and parent_ip named by kallsyms */
     TC_EV_GL_CALL, TC_EV_GL_BEGIN, TC_EV_GL_END, TC_EV_GL_INSTANT, /* gltrace:*, ours */
 };
 

@@ -975,6 +975,96 @@ static void test_writer_gpu_track(void **state)
     free(b.p);
 }
 
+/* ftrace:function events name their ip and parent_ip through kallsyms; funcgraph
+ * entry/exit become slices named by the function (a little-endian v6 file). */
+static void test_v6_function_events(void **state)
+{
+    (void)state;
+    fbuild b = {.be = false};
+    fb_bytes(&b, "\x17\x08\x44tracing6", 12);
+    fb_num(&b, 0, 1);
+    fb_num(&b, 4, 1);
+    fb_num(&b, 4096, 4);
+    fb_bytes(&b, "header_page", 12);
+    fb_text(&b, "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+                "\tfield: local_t commit;\toffset:8;\tsize:4;\tsigned:1;\n"
+                "\tfield: char data;\toffset:12;\tsize:4084;\tsigned:1;\n", 8);
+    fb_bytes(&b, "header_event", 13);
+    fb_text(&b, "\ttype_len    :    5 bits\n", 8);
+    fb_num(&b, 3, 4); /* ftrace formats */
+    fb_text(&b, "name: function\nID: 1\nformat:\n"
+                "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+                "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+                "\tfield:unsigned long ip;\toffset:8;\tsize:4;\tsigned:0;\n"
+                "\tfield:unsigned long parent_ip;\toffset:12;\tsize:4;\tsigned:0;\n", 8);
+    fb_text(&b, "name: funcgraph_entry\nID: 11\nformat:\n"
+                "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+                "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+                "\tfield:unsigned long func;\toffset:8;\tsize:4;\tsigned:0;\n"
+                "\tfield:int depth;\toffset:12;\tsize:4;\tsigned:1;\n", 8);
+    fb_text(&b, "name: funcgraph_exit\nID: 10\nformat:\n"
+                "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+                "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+                "\tfield:unsigned long func;\toffset:8;\tsize:4;\tsigned:0;\n"
+                "\tfield:int depth;\toffset:12;\tsize:4;\tsigned:1;\n", 8);
+    fb_num(&b, 0, 4); /* no event systems */
+    fb_text(&b, "c0100000 T start_kernel\nc0100100 t helper\nc0200000 D some_data\n", 4);
+    fb_num(&b, 0, 4);
+    fb_text(&b, "5 worker\n", 8);
+    fb_num(&b, 1, 4);
+    fb_bytes(&b, "flyrecord", 10);
+    fb_num(&b, 4096, 8);
+    fb_num(&b, 4096, 8);
+    fb_pad(&b, 4096);
+    /* page: graph entry helper, function helper<-start_kernel, graph exit helper */
+    uint32_t recs[3][4] = {{11, 5, 0xc0100100, 1}, {1, 5, 0xc0100104, 0xc0100010}, {10, 5, 0xc0100100, 1}};
+    fb_num(&b, 2000, 8);
+    fb_num(&b, 3 * 20, 4);
+    for (int i = 0; i < 3; i++) {
+        fb_num(&b, (7u << 5) | 4u, 4); /* 16 bytes, delta 7 */
+        fb_num(&b, recs[i][0], 4);      /* common_type, flags, preempt count */
+        fb_num(&b, recs[i][1], 4);
+        fb_num(&b, recs[i][2], 4);
+        fb_num(&b, recs[i][3], 4);
+    }
+    fb_pad(&b, 8192);
+
+    gt_timeline tl;
+    gt_tl_buffer buf;
+    gt_error err;
+    warns w = {0};
+    assert_int_equal(gt_timeline_init(&tl), 0);
+    gt_tl_buffer_init(&buf);
+    if (read_mem(b.p, b.n, true, &tl, &buf, &err, &w) != 0)
+        fail_msg("%s", err.msg);
+    static const gt_tl_kind kinds[] = {GT_TL_THREAD_NAME, GT_TL_BEGIN, GT_TL_INSTANT, GT_TL_END};
+    assert_int_equal(buf.count, 4);
+    for (size_t i = 0; i < 4; i++) {
+        const gt_tl_event *ev = &buf.events[i];
+        assert_int_equal(ev->kind, kinds[i]);
+        assert_int_equal(ev->tid, 5);
+        if (i)
+            assert_int_equal(ev->ts, 2000 + 7 * (int64_t)i);
+    }
+    assert_string_equal(str(&tl, buf.events[1].name), "helper");
+    assert_string_equal(str(&tl, buf.events[3].name), "helper");
+    assert_string_equal(str(&tl, buf.events[2].name), "function");
+    const gt_tl_arg *fn = gt_tl_arg_find(&tl, &buf.events[2], "func");
+    const gt_tl_arg *parent = gt_tl_arg_find(&tl, &buf.events[2], "parent");
+    assert_non_null(fn);
+    assert_non_null(parent);
+    assert_int_equal(fn->v.s.len, 6);
+    assert_memory_equal(fn->v.s.p, "helper", 6);
+    assert_int_equal(parent->v.s.len, 12);
+    assert_memory_equal(parent->v.s.p, "start_kernel", 12);
+    const gt_tl_arg *cpu = gt_tl_arg_find(&tl, &buf.events[1], "cpu");
+    assert_non_null(cpu);
+    assert_int_equal(cpu->v.u, 0);
+    gt_tl_buffer_free(&buf);
+    gt_timeline_free(&tl);
+    free(b.p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -996,6 +1086,7 @@ int main(void)
         cmocka_unit_test(test_merged_fxt_chrome),
         cmocka_unit_test(test_v6_big_endian_instances),
         cmocka_unit_test(test_writer_gpu_track),
+        cmocka_unit_test(test_v6_function_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
