@@ -290,12 +290,16 @@ gt_tl_sink gt_tl_tee_sink(gt_tl_tee *t)
 static int shift_event(void *self, const gt_timeline *tl, const gt_tl_event *ev, gt_error *err)
 {
     gt_tl_shift *s = self;
-    if (s->ts_offset == 0 || ev->kind == GT_TL_PROCESS_NAME || ev->kind == GT_TL_THREAD_NAME ||
-        ev->kind == GT_TL_STACK_FRAME)
+    if (s->ts_offset == 0)
         return gt_tl_emit(s->to, tl, ev, err);
+    /* the anchor moves with the clock: wall time of each event stays the same */
+    gt_timeline shifted = *tl;
+    shifted.wall_offset_ns -= s->ts_offset;
+    if (ev->kind == GT_TL_PROCESS_NAME || ev->kind == GT_TL_THREAD_NAME || ev->kind == GT_TL_STACK_FRAME)
+        return gt_tl_emit(s->to, &shifted, ev, err);
     gt_tl_event e = *ev;
     e.ts += s->ts_offset;
-    return gt_tl_emit(s->to, tl, &e, err);
+    return gt_tl_emit(s->to, &shifted, &e, err);
 }
 
 static int shift_finish(void *self, const gt_timeline *tl, gt_error *err)

@@ -185,7 +185,8 @@ gt_tl_sink gt_tl_counts_sink(gt_tl_counts *c);
 
 /* ---- filters ----------------------------------------------------------------------
  * A tee sends each event to two sinks; a shift adds an offset to every timestamp,
- * to put an input on another input's clock. */
+ * to put an input on another input's clock (the wall-clock anchor the next sink
+ * sees moves the other way, so every event keeps its wall time). */
 typedef struct gt_tl_tee {
     gt_tl_sink *a, *b;
 } gt_tl_tee;

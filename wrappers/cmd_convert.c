@@ -167,6 +167,53 @@ static int plan_offsets(convert *cv, gt_timeline *tl, gt_tl_read_opts *opts, int
     return 0;
 }
 
+/* XRay logs are per-thread streams in time order; other inputs (Chrome JSON, FXT)
+ * need not be. Order: metadata first, then by time; at one instant ends before
+ * starts, and longer slices (the parents) before shorter ones; else input order. */
+static const gt_tl_event *g_sort_events;
+
+static int event_rank(const gt_tl_event *e)
+{
+    if (e->kind == GT_TL_PROCESS_NAME || e->kind == GT_TL_THREAD_NAME || e->kind == GT_TL_STACK_FRAME)
+        return 0;
+    return e->kind == GT_TL_END ? 1 : 2;
+}
+
+static int cmp_events(const void *pa, const void *pb)
+{
+    size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
+    const gt_tl_event *a = &g_sort_events[ia], *b = &g_sort_events[ib];
+    int ra = event_rank(a), rb = event_rank(b);
+    if ((ra == 0) != (rb == 0))
+        return ra == 0 ? -1 : 1;
+    if (ra != 0 && a->ts != b->ts)
+        return a->ts < b->ts ? -1 : 1;
+    if (ra != rb)
+        return ra < rb ? -1 : 1;
+    if (a->dur != b->dur)
+        return a->dur > b->dur ? -1 : 1;
+    return ia < ib ? -1 : (ia > ib);
+}
+
+/* Sends the kept events to the output in that order. */
+static int write_sorted(const gt_tl_buffer *buf, const gt_timeline *tl, gt_tl_sink *to, gt_error *err)
+{
+    size_t *order = malloc((buf->count ? buf->count : 1) * sizeof *order);
+    if (!order) {
+        gt_error_set(err, "out of memory sorting %zu events", buf->count);
+        return -1;
+    }
+    for (size_t i = 0; i < buf->count; i++)
+        order[i] = i;
+    g_sort_events = buf->events;
+    qsort(order, buf->count, sizeof *order, cmp_events);
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < buf->count; i++)
+        rc = gt_tl_emit(to, tl, &buf->events[order[i]], err);
+    free(order);
+    return rc;
+}
+
 static int run(convert *cv, gt_timeline *tl, tl_output *out, gt_tl_counts *counts, gt_error *err)
 {
     int64_t *shift = calloc((size_t)cv->ninputs, sizeof *shift);
@@ -179,7 +226,12 @@ static int run(convert *cv, gt_timeline *tl, tl_output *out, gt_tl_counts *count
                             .instr_map = cv->instr_map};
     int rc = plan_offsets(cv, tl, &opts, shift, err);
     gt_tl_sink count_sink = gt_tl_counts_sink(counts);
-    gt_tl_tee tee = {.a = &out->sink, .b = &count_sink};
+    /* XRay output is written in time order from memory; the rest streams */
+    gt_tl_buffer kept;
+    gt_tl_buffer_init(&kept);
+    gt_tl_sink keep = gt_tl_buffer_sink(&kept);
+    bool sorted = out->fmt == TL_FMT_XRAY;
+    gt_tl_tee tee = {.a = sorted ? &keep : &out->sink, .b = &count_sink};
     gt_tl_sink both = gt_tl_tee_sink(&tee);
     bool first_wall = false;
     int64_t wall = 0;
@@ -204,8 +256,11 @@ static int run(convert *cv, gt_timeline *tl, tl_output *out, gt_tl_counts *count
     /* the output keeps the first input's anchor */
     tl->has_wall = first_wall;
     tl->wall_offset_ns = wall;
+    if (rc == 0 && sorted)
+        rc = write_sorted(&kept, tl, &out->sink, err);
     if (rc == 0 && out->fmt != TL_FMT_UNKNOWN)
         rc = gt_tl_finish(&out->sink, tl, err);
+    gt_tl_buffer_free(&kept);
     free(shift);
     return rc;
 }

@@ -101,6 +101,34 @@ static void buffer_copies_args_and_strings(void **state)
     gt_timeline_free(&tl);
 }
 
+static int64_t seen_wall;
+static int wall_event(void *self, const gt_timeline *tl, const gt_tl_event *ev, gt_error *err)
+{
+    (void)self, (void)ev, (void)err;
+    seen_wall = tl->has_wall ? tl->wall_offset_ns : -1;
+    return 0;
+}
+
+static void shift_keeps_wall_time(void **state)
+{
+    (void)state;
+    gt_timeline tl;
+    assert_int_equal(gt_timeline_init(&tl), 0);
+    tl.has_wall = true;
+    tl.wall_offset_ns = 1000000;
+    gt_tl_sink probe = {.event = wall_event};
+    gt_tl_shift sh = {.to = &probe, .ts_offset = 250};
+    gt_tl_sink ss = gt_tl_shift_sink(&sh);
+    gt_error err;
+    gt_error_clear(&err);
+    gt_tl_event ev = slice(&tl, 10, "x", NULL, 0);
+    assert_int_equal(gt_tl_emit(&ss, &tl, &ev, &err), 0);
+    /* ts 10 + anchor 1000000 = ts 260 + anchor 999750 */
+    assert_int_equal(seen_wall, 999750);
+    assert_int_equal(tl.wall_offset_ns, 1000000); /* the input's context is untouched */
+    gt_timeline_free(&tl);
+}
+
 static void text_form(void **state)
 {
     (void)state;
@@ -139,6 +167,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(intern_dedups_and_survives_growth),
         cmocka_unit_test(buffer_copies_args_and_strings),
+        cmocka_unit_test(shift_keeps_wall_time),
         cmocka_unit_test(text_form),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
