@@ -308,6 +308,7 @@ static int parse(cr_state *r, const char *name, gt_timeline *tl, gt_tl_sink *sin
     int rc = document(r) == 0 && !r->src.failed && finish_checks(r) == 0 ? 0 : -1;
     if (rc != 0 && !err->set)
         gt_error_set(err, "%s: read failed", name);
+    r->st.window = r->src.cap;
     if (stats)
         *stats = r->st;
     chrome_map_free(&r->frames);

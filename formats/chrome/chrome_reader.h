@@ -40,6 +40,7 @@ typedef struct gt_chrome_read_stats {
     uint64_t v2_flows;       /* FLOW_* events made from bind_id/flow_in/flow_out */
     uint64_t frames;         /* entries of stackFrames */
     uint64_t synthetic_ids;  /* string pids/tids given synthetic koids */
+    uint64_t window;         /* most input bytes held at once (memory input: all of it) */
 } gt_chrome_read_stats;
 
 int gt_chrome_read(const char *path, gt_timeline *tl, gt_tl_sink *sink,

@@ -210,8 +210,43 @@ static void corpus_details(void **state)
     gt_timeline_free(&tl);
 }
 
+/* A long trace streams: 40 MB of events through a window of well under 1 MiB. */
+static void long_trace_streams(void **state)
+{
+    (void)state;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    fputs("{\"traceEvents\":[\n", f);
+    size_t n = 300000;
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "{\"ph\":\"X\",\"ts\":%zu.%03zu,\"dur\":1.5,\"pid\":1,\"tid\":%zu,\"cat\":\"gl\","
+                   "\"name\":\"glDrawArrays\",\"args\":{\"call\":%zu,\"mode\":\"GL_TRIANGLES\","
+                   "\"note\":\"%s\"}},\n",
+                i * 3, i % 1000, i % 4, i, "padding padding padding padding padding padding padding");
+    fputs("{\"ph\":\"i\",\"ts\":0,\"pid\":1,\"tid\":1,\"name\":\"end\"}]}\n", f);
+    long size = ftell(f);
+    assert_true(size > 40000000);
+    rewind(f);
+    gt_timeline tl;
+    gt_timeline_init(&tl);
+    gt_tl_counts c = {{0}};
+    gt_tl_sink cs = gt_tl_counts_sink(&c);
+    gt_tl_read_opts o = {.strict = true};
+    gt_chrome_read_stats st;
+    gt_error err;
+    gt_error_clear(&err);
+    if (gt_chrome_read_stream(f, "long.json", &tl, &cs, &o, &st, &err) != 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(c.n[GT_TL_COMPLETE], n);
+    assert_int_equal(st.events, n + 1);
+    assert_true(st.window > 0 && st.window <= (1u << 20));
+    fclose(f);
+    gt_timeline_free(&tl);
+}
+
 void test_chrome_corpus_register(struct CMUnitTest *t, size_t *n)
 {
     t[(*n)++] = (struct CMUnitTest)cmocka_unit_test(corpus_files);
     t[(*n)++] = (struct CMUnitTest)cmocka_unit_test(corpus_details);
+    t[(*n)++] = (struct CMUnitTest)cmocka_unit_test(long_trace_streams);
 }
