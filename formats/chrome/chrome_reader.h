@@ -1,14 +1,18 @@
 /* Chrome Trace Event Format reader (JSON object or array form, optionally
- * gzip-compressed; ../shared/formats/chrome-trace-event-format.md). Events
- * stream to the sink one at a time: memory holds one event, the stack frame
- * and id tables, never the whole event list.
+ * gzip-compressed; ../shared/formats/chrome-trace-event-format.md). It streams:
+ * the input passes through a window that holds one JSON value at a time (an
+ * event, a stack frame; gzip is inflated as it goes), events go to the sink
+ * one by one, and only the id tables are kept.
  *
  * Phases map to the model as X COMPLETE, B BEGIN, E END, i/I/R INSTANT, C
- * COUNTER, b/S ASYNC_BEGIN, n/T/p ASYNC_INSTANT, e/F ASYNC_END, s/t/f FLOW_*,
- * N/O/D OBJECT, P SAMPLE, M process_name/thread_name PROCESS_NAME/THREAD_NAME;
- * v2 flows (bind_id + flow_in/flow_out on a slice) become FLOW_* events right
- * after their slice. The other M events (sort indexes, labels) and phases the
- * model lacks (V, v, c, (, ), =) are counted in gt_chrome_read_stats, not sent.
+ * COUNTER, b/S ASYNC_BEGIN, n/T/p ASYNC_INSTANT, e/F ASYNC_END, s/t/f FLOW_*
+ * ('f' without "bp":"e" gets scope GT_TL_FLOW_BIND_NEXT), N/O/D OBJECT, P
+ * SAMPLE, M process_name/thread_name PROCESS_NAME/THREAD_NAME; v2 flows
+ * (bind_id + flow_in/flow_out on X or B) become FLOW_* events right after
+ * their slice. The other M events (sort indexes, labels) and phases the model
+ * lacks (V, v, c, (, ), =) are counted in gt_chrome_read_stats, not sent. What
+ * our writer encodes comes back: context switches (the "gltrace.context_switch"
+ * instants) and the wall-clock anchor ("metadata": gltrace_wall_offset_ns).
  *
  * ts/dur: microseconds converted to integer ns from the decimal text
  * (rounded half away from zero below 1 ns). pid/tid: numbers, or strings: a
@@ -19,8 +23,12 @@
  * Stack frame ids: decimal ids 1..2^32-1 keep their value, any other id
  * ("0", "0x1", names) gets a dense id from 2^31 (so our own output reads back
  * to the same ids), the same for "sf" on events and "parent" in stackFrames;
- * a frame defined twice: the later wins, as in a JSON object. Offsets in errors for gzip input count in the
- * decompressed text. */
+ * a frame defined twice: the later wins, as in a JSON object.
+ *
+ * Liberal mode reads what real files do with one warning per kind (no closing
+ * ']', trailing comma, E without B, B never ended, string ts, unknown phases,
+ * systemTraceEvents, ...); strict mode refuses anything our writer would not
+ * write. Offsets in errors count in the decompressed text for gzip input. */
 #ifndef CHROME_READER_H
 #define CHROME_READER_H
 
