@@ -100,81 +100,78 @@ static bool type_unsigned(const char *t, size_t n)
            (n >= 3 && memcmp(t, "__u", 3) == 0) || (n && t[n - 1] == '*') || word_is(t, n, "bool");
 }
 
-/* Splits "TYPE NAME", "TYPE NAME[N]", "__data_loc TYPE[] NAME" into its parts. */
-static int parse_decl(line d, tc_field *f, unsigned long_size, const char **why)
+typedef struct decl {
+    line type;
+    bool loc, rel, array;
+    uint64_t count; /* of a fixed array; 0 if not a number */
+} decl;
+
+/* Splits "TYPE NAME", "TYPE NAME[N]", "__data_loc TYPE[] NAME" into its parts;
+ * the name goes to f->name. */
+static int split_decl(line d, tc_field *f, decl *out, const char **why)
 {
-    bool loc = false, rel = false;
+    *out = (decl){0};
     if (starts(d, "__data_loc ")) {
-        loc = true;
+        out->loc = true;
         d.s += 11, d.n -= 11;
     } else if (starts(d, "__rel_loc ")) {
-        loc = rel = true;
+        out->loc = out->rel = true;
         d.s += 10, d.n -= 10;
     }
     d = trim(d);
-    size_t end = d.n, arr_open = 0, arr_close = 0;
-    bool array = false;
-    if (!loc && end && d.s[end - 1] == ']') { /* TYPE NAME[N] */
-        arr_close = end - 1;
+    size_t end = d.n;
+    if (!out->loc && end && d.s[end - 1] == ']') { /* TYPE NAME[N] */
         const char *o = memchr(d.s, '[', d.n);
         if (!o)
             return *why = "unbalanced [ in field", -1;
-        arr_open = (size_t)(o - d.s);
-        end = arr_open;
-        array = true;
+        end = (size_t)(o - d.s);
+        out->array = true;
+        for (size_t i = end + 1; i < d.n - 1 && isdigit((unsigned char)d.s[i]); i++)
+            out->count = out->count * 10 + (uint64_t)(d.s[i] - '0');
     }
     size_t ns = end;
     while (ns && (isalnum((unsigned char)d.s[ns - 1]) || d.s[ns - 1] == '_'))
         ns--;
     if (ns == end)
         return *why = "field without a name", -1;
+    out->type = trim((line){d.s, ns});
+    if (out->loc) { /* "char[]" */
+        const char *b = memchr(out->type.s, '[', out->type.n);
+        if (b)
+            out->type.n = (size_t)(b - out->type.s);
+        out->type = trim(out->type);
+    }
+    if (!out->type.n)
+        return *why = "field without a type", -1;
     if (!(f->name = dup_n(d.s + ns, end - ns)))
         return *why = "out of memory", -1;
-    line type = trim((line){d.s, ns});
-    if (!type.n) {
-        free(f->name);
-        f->name = NULL;
-        return *why = "field without a type", -1;
-    }
-    if (loc) { /* "char[]" */
-        const char *b = memchr(type.s, '[', type.n);
-        if (b)
-            type.n = (size_t)(b - type.s);
-        type = trim(type);
-    }
-    f->rel = rel;
-    if (!f->is_signed && f->kind == 0xff) /* signedness unknown: from the type */
-        f->is_signed = !type_unsigned(type.s, type.n);
-    uint32_t esz = type_size(type.s, type.n, long_size);
-    if (loc) {
-        f->kind = type_is_char(type.s, type.n) ? TC_F_LOC_STR : TC_F_LOC_ARRAY;
+    return 0;
+}
+
+/* The field's kind and element size from its declaration and size. */
+static void field_kind(tc_field *f, const decl *d, unsigned long_size)
+{
+    const char *t = d->type.s;
+    size_t n = d->type.n;
+    bool chars = type_is_char(t, n);
+    uint32_t esz = type_size(t, n, long_size);
+    f->rel = d->rel;
+    if (f->kind == 0xff) /* no signed: attribute (old kernels): from the type */
+        f->is_signed = !type_unsigned(t, n);
+    if (d->loc) {
+        f->kind = chars ? TC_F_LOC_STR : TC_F_LOC_ARRAY;
         f->elem = esz ? esz : 1;
-        return 0;
-    }
-    if (array) {
-        uint64_t count = 0;
-        size_t digits = 0;
-        for (size_t i = arr_open + 1; i < arr_close && isdigit((unsigned char)d.s[i]); i++)
-            count = count * 10 + (uint64_t)(d.s[i] - '0'), digits++;
-        bool chars = type_is_char(type.s, type.n);
+    } else if (d->array || f->size == 0) { /* size 0: "char buf; size:0", a flexible array */
         f->kind = chars ? TC_F_CHARS : TC_F_ARRAY;
-        f->elem = chars ? 1 : esz ? esz : (digits && count ? (uint32_t)(f->size / count) : 1);
+        f->elem = chars ? 1 : esz ? esz : d->count ? (uint32_t)(f->size / d->count) : 1;
         if (!f->elem)
             f->elem = 1;
         f->tail = f->size == 0;
-        return 0;
+    } else {
+        bool intsz = f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8;
+        f->kind = intsz ? TC_F_INT : TC_F_BYTES;
+        f->elem = f->size;
     }
-    if (f->size == 0) { /* old kernels: "char buf; size:0" is a flexible array */
-        bool chars = type_is_char(type.s, type.n);
-        f->kind = chars ? TC_F_CHARS : TC_F_ARRAY;
-        f->elem = chars || !esz ? 1 : esz;
-        f->tail = true;
-        return 0;
-    }
-    bool intsz = f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8;
-    f->kind = intsz ? TC_F_INT : TC_F_BYTES;
-    f->elem = f->size;
-    return 0;
 }
 
 static int parse_field(line l, tc_field *f, unsigned long_size, const char **why)
@@ -197,8 +194,10 @@ static int parse_field(line l, tc_field *f, unsigned long_size, const char **why
         f->is_signed = sgn != 0;
     else
         f->kind = 0xff; /* old kernels: no signed: attribute */
-    if (parse_decl(trim((line){c + 1, (size_t)(semi - c - 1)}), f, long_size, why) < 0)
+    decl d;
+    if (split_decl(trim((line){c + 1, (size_t)(semi - c - 1)}), f, &d, why) < 0)
         return -1;
+    field_kind(f, &d, long_size);
     f->common = strncmp(f->name, "common_", 7) == 0;
     return 0;
 }
