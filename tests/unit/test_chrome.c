@@ -186,6 +186,31 @@ static void string_escaping(void **state)
     escaped_is("\xf4\x90\x80\x80", 4, "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");
 }
 
+/* The reader decodes every escape: \u (surrogate pairs, NUL), the short ones;
+ * a lone surrogate becomes U+FFFD in liberal mode. */
+static void string_unescaping(void **state)
+{
+    (void)state;
+    const char *doc = "{\"traceEvents\":[{\"ph\":\"i\",\"ts\":1,\"name\":\"n\\u00e9\","
+                      "\"args\":{\"s\":\"\\u00e9\\ud83d\\ude00\\u0000\\n\\\"\\\\\\/\\b\\f\\r\\t\\u20AC\","
+                      "\"lone\":\"a\\udc00b\\ud800\"}}]}";
+    gt_timeline tl;
+    gt_timeline_init(&tl);
+    gt_tl_buffer b;
+    gt_error err;
+    if (tc_read(&tl, doc, strlen(doc), false, &b, NULL, &err) != 0)
+        fail_msg("%s", err.msg);
+    const gt_tl_event *e = &b.events[0];
+    assert_string_equal(gt_tl_str_get(&tl, e->name, NULL), "n\xc3\xa9");
+    static const char want[] = "\xc3\xa9\xf0\x9f\x98\x80\0\n\"\\/\b\f\r\t\xe2\x82\xac";
+    assert_int_equal(e->args[0].v.s.len, sizeof want - 1);
+    assert_memory_equal(e->args[0].v.s.p, want, sizeof want - 1);
+    assert_int_equal(e->args[1].v.s.len, 8);
+    assert_memory_equal(e->args[1].v.s.p, "a\xef\xbf\xbd" "b\xef\xbf\xbd", 8);
+    gt_tl_buffer_free(&b);
+    gt_timeline_free(&tl);
+}
+
 /* Odd strings as names, categories and values survive a write and a read,
  * and python's json module accepts the document. */
 static void odd_strings_round_trip(void **state)
@@ -445,11 +470,12 @@ int main(void)
         cmocka_unit_test(writer_document),
         cmocka_unit_test(writer_refuses),
         cmocka_unit_test(string_escaping),
+        cmocka_unit_test(string_unescaping),
         cmocka_unit_test(odd_strings_round_trip),
         cmocka_unit_test(nanosecond_times),
         cmocka_unit_test(every_kind_round_trips),
     };
-    size_t n = 7;
+    size_t n = 8;
     test_chrome_bad_register(tests, &n);
     test_chrome_corpus_register(tests, &n);
     return _cmocka_run_group_tests("chrome", tests, n, NULL, NULL);
