@@ -670,13 +670,15 @@ static void test_zlib(void **state)
     assert_int_equal(tc_comp_from_name("lz4", 3), -1);
 }
 
-/* tracecmd_tool write OUT 20, and that file through trace-cmd convert to v6 and to
- * zstd-compressed v7 (tests/fuzz/regressions_tracecmd/README). */
+/* tracecmd_tool write OUT 20, that file through trace-cmd convert to v6 and to
+ * zstd-compressed v7, and compressed with zlib by make_zlib_seed.py
+ * (tests/fuzz/regressions_tracecmd/README). */
 static void test_converted_seeds(void **state)
 {
     (void)state;
-    static const char *const files[] = {"seed_ours_v7.dat", "seed_converted_v6.dat", "seed_converted_v7_zstd.dat"};
-    for (size_t f = 0; f < 3; f++) {
+    static const char *const files[] = {"seed_ours_v7.dat", "seed_converted_v6.dat", "seed_converted_v7_zstd.dat",
+                                        "seed_zlib_v7.dat"};
+    for (size_t f = 0; f < 4; f++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", TRACECMD_SEEDS_DIR, files[f]);
         bytes b = slurp(path);
