@@ -7,10 +7,10 @@
 
 /* The keys read; the rest are skipped (strict: refused, the writer writes these only). */
 enum { F_PH, F_TS, F_DUR, F_PID, F_TID, F_CAT, F_NAME, F_ID, F_S, F_BP, F_SF, F_ARGS,
-       F_ID2, F_BIND_ID, F_FLOW_IN, F_FLOW_OUT, F_COUNT, F_STRICT_COUNT = F_ID2 };
+       F_ID2, F_BIND_ID, F_FLOW_IN, F_FLOW_OUT, F_STACK, F_COUNT, F_STRICT_COUNT = F_ID2 };
 static const char *const field_names[F_COUNT] = {
     "ph", "ts", "dur", "pid", "tid", "cat", "name", "id", "s", "bp", "sf", "args",
-    "id2", "bind_id", "flow_in", "flow_out",
+    "id2", "bind_id", "flow_in", "flow_out", "stack",
 };
 
 typedef struct cr_fields {
@@ -189,6 +189,52 @@ static int pairing(cr_state *r, const cr_fields *ev, const gt_tl_event *e)
         return cr_deviation(r, CRW_UNMATCHED_E, ev->off, "E event without a B on its thread");
     s->value--;
     r->open_total--;
+    return 0;
+}
+
+/* ---- raw stacks ---- */
+
+/* "stack": ["root", ..., "leaf"] -> one STACK_FRAME per new (parent, name),
+ * sent before the event; the event's stack is the leaf's id. */
+static int raw_stack(cr_state *r, const cj_value *raw, uint32_t *leaf)
+{
+    if (raw->type != CJ_ARRAY)
+        return cr_deviation(r, CRW_BAD_STACK, raw->off, "stack is not an array of strings: ignored");
+    cj_lex sub;
+    cj_sub(&sub, &r->lx, raw);
+    sub.pos++;
+    bool first = true;
+    uint32_t parent = 0;
+    int m;
+    while ((m = cj_element(&sub, &first)) == 1) {
+        cj_value v;
+        if (cj_value_read(&sub, &v) != 0)
+            return -1;
+        if (v.type != CJ_STRING)
+            return cr_deviation(r, CRW_BAD_STACK, v.off, "stack is not an array of strings: ignored");
+        char key[4 + 256];
+        size_t n = v.s.len < 256 ? v.s.len : 256; /* longer names: told apart by 256 bytes */
+        memcpy(key, &parent, 4);
+        memcpy(key + 4, v.s.p, n);
+        int added;
+        cm_slot *slot = chrome_map_get(&r->raw_frames, key, 4 + n, &added);
+        if (!slot)
+            return cj_fail(&r->lx, v.off, "out of memory");
+        if (added) {
+            if (r->next_frame == UINT32_MAX)
+                return cj_fail(&r->lx, v.off, "too many stack frame ids");
+            slot->value = r->next_frame++;
+            gt_tl_event f = {.kind = GT_TL_STACK_FRAME, .id = slot->value, .parent = parent};
+            if ((f.name = cr_intern(r, &v.s, v.off)) == (gt_tl_str)-1 ||
+                gt_tl_emit(r->sink, r->tl, &f, r->err) != 0)
+                return -1;
+            r->st.frames++;
+        }
+        parent = (uint32_t)slot->value;
+    }
+    if (m < 0)
+        return -1;
+    *leaf = parent;
     return 0;
 }
 
@@ -396,6 +442,8 @@ static int model_event(cr_state *r, const cr_fields *ev, char ph, gt_tl_event *e
     if (e->kind == GT_TL_FLOW_END && !is(&ev->f[F_BP], "e"))
         e->scope = GT_TL_FLOW_BIND_NEXT;
     if (ev->f[F_SF].type && cr_frame_id(r, &ev->f[F_SF], &e->stack) != 0)
+        return -1;
+    if (!ev->f[F_SF].type && ev->f[F_STACK].type && raw_stack(r, &ev->f[F_STACK], &e->stack) != 0)
         return -1;
     uint32_t nargs;
     if (read_args(r, &ev->f[F_ARGS], &nargs, false, NULL) != 0)

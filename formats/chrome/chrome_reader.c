@@ -305,6 +305,7 @@ static int parse(cr_state *r, const char *name, gt_timeline *tl, gt_tl_sink *sin
     chrome_map_init(&r->named);
     chrome_map_init(&r->open);
     chrome_map_init(&r->defined);
+    chrome_map_init(&r->raw_frames);
     int rc = document(r) == 0 && !r->src.failed && finish_checks(r) == 0 ? 0 : -1;
     if (rc != 0 && !err->set)
         gt_error_set(err, "%s: read failed", name);
@@ -316,6 +317,7 @@ static int parse(cr_state *r, const char *name, gt_timeline *tl, gt_tl_sink *sin
     chrome_map_free(&r->named);
     chrome_map_free(&r->open);
     chrome_map_free(&r->defined);
+    chrome_map_free(&r->raw_frames);
     gt_arena_free(&r->scratch);
     cr_source_close(&r->src);
     free(r->args);

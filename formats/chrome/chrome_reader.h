@@ -23,7 +23,9 @@
  * Stack frame ids: decimal ids 1..2^32-1 keep their value, any other id
  * ("0", "0x1", names) gets a dense id from 2^31 (so our own output reads back
  * to the same ids), the same for "sf" on events and "parent" in stackFrames;
- * a frame defined twice: the later wins, as in a JSON object.
+ * a frame defined twice: the later wins, as in a JSON object. Raw "stack"
+ * arrays (rootmost first) become frames too, one per distinct path, named by
+ * their strings, with dense ids.
  *
  * Liberal mode reads what real files do with one warning per kind (no closing
  * ']', trailing comma, E without B, B never ended, string ts, unknown phases,
@@ -46,7 +48,7 @@ typedef struct gt_chrome_read_stats {
     uint64_t metadata_other; /* M events other than process_name/thread_name */
     uint64_t skipped;        /* events of phases the model lacks */
     uint64_t v2_flows;       /* FLOW_* events made from bind_id/flow_in/flow_out */
-    uint64_t frames;         /* entries of stackFrames */
+    uint64_t frames;         /* STACK_FRAME events: stackFrames entries, raw stack paths */
     uint64_t synthetic_ids;  /* string pids/tids given synthetic koids */
     uint64_t window;         /* most input bytes held at once (memory input: all of it) */
 } gt_chrome_read_stats;

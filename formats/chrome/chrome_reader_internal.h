@@ -32,6 +32,7 @@ typedef struct cr_state {
     chrome_map named;  /* (pid, tid) named for a synthetic id */
     chrome_map open;   /* (pid, tid) -> B events not yet ended */
     chrome_map defined; /* stack frame ids defined so far */
+    chrome_map raw_frames; /* (parent id, name) of "stack" arrays -> frame id */
     uint64_t open_total;
     uint32_t warned;   /* one bit per warning already given */
     gt_chrome_read_stats st;
@@ -68,7 +69,7 @@ gt_tl_str cr_intern(cr_state *r, const gt_tl_bytes *s, size_t off);
 enum {
     CRW_ARRAY_END = 0, CRW_TRAILING_COMMA, CRW_SYSTEM_TRACE, CRW_UNKNOWN_PHASE, CRW_STRING_TS,
     CRW_NO_TS, CRW_NO_DUR, CRW_BAD_SCOPE, CRW_HASHED_ID, CRW_NO_ID, CRW_BAD_ARGS, CRW_UNMATCHED_E,
-    CRW_OPEN_B, CRW_NAMELESS_META, CRW_BOM, CRW_TRAILING, CRW_OTHER_META, CRW_BAD_FLAG, CRW_DUP_FRAME,
+    CRW_OPEN_B, CRW_NAMELESS_META, CRW_BOM, CRW_TRAILING, CRW_OTHER_META, CRW_BAD_FLAG, CRW_DUP_FRAME, CRW_BAD_STACK,
 };
 
 #endif

@@ -119,6 +119,8 @@ static const struct {
     {"{\"traceEvents\":[],\"stackFrames\":{\"1\":{\"name\":\"a\"},\"1\":{\"name\":\"b\"}}}",
      "t.json: stack frame defined twice: the later wins",
      "t.json: offset 50: stack frame defined twice: the later wins"},
+    {EV "{\"ph\":\"P\",\"ts\":1,\"stack\":[1]}]}", "t.json: stack is not an array of strings: ignored",
+     "t.json: offset 41: event key our writer never writes"},
     {"\xef\xbb\xbf[]", "t.json: UTF-8 byte order mark skipped", "t.json: offset 0: UTF-8 byte order mark skipped"},
     {EV "{\"ph\":\"i\",\"ts\":1,\"args\":[1]}]}", "t.json: args is not an object: ignored",
      "t.json: offset 40: args is not an object: ignored"},
@@ -197,6 +199,50 @@ static void liberal_results(void **state)
     assert_int_equal(e[6].kind, GT_TL_FLOW_END);
     assert_int_equal(e[6].id, 16);
     assert_int_equal(e[6].scope, GT_TL_FLOW_BIND_NEXT);
+    gt_tl_buffer_free(&b);
+    gt_timeline_free(&tl);
+}
+
+/* Raw "stack" arrays become frames, one per distinct path, and come back
+ * from our own output with the same ids. */
+static void raw_stacks(void **state)
+{
+    (void)state;
+    gt_timeline tl;
+    gt_timeline_init(&tl);
+    gt_tl_buffer b, again;
+    gt_error err;
+    gt_chrome_read_stats st;
+    const char *t = "[{\"ph\":\"P\",\"ts\":1,\"stack\":[\"0x1\",\"0x2\"]},"
+                    "{\"ph\":\"P\",\"ts\":2,\"stack\":[\"0x1\",\"0x3\"]},"
+                    "{\"ph\":\"P\",\"ts\":3,\"stack\":[\"0x1\",\"0x2\"]},"
+                    "{\"ph\":\"P\",\"ts\":4,\"stack\":[\"0x2\"]}]";
+    assert_int_equal(tc_read(&tl, t, strlen(t), false, &b, &st, &err), 0);
+    assert_int_equal(b.count, 8);
+    assert_int_equal(st.frames, 4);
+    const gt_tl_event *e = b.events;
+    uint64_t d = 0x80000000u;
+    assert_int_equal(e[0].kind, GT_TL_STACK_FRAME);
+    assert_int_equal(e[0].id, d);
+    assert_int_equal(e[0].parent, 0);
+    assert_string_equal(gt_tl_str_get(&tl, e[0].name, NULL), "0x1");
+    assert_int_equal(e[1].id, d + 1);
+    assert_int_equal(e[1].parent, d);
+    assert_int_equal(e[2].stack, d + 1);
+    assert_int_equal(e[3].id, d + 2);
+    assert_int_equal(e[3].parent, d);
+    assert_int_equal(e[4].stack, d + 2);
+    assert_int_equal(e[5].stack, d + 1);
+    assert_int_equal(e[6].id, d + 3); /* "0x2" at the root is another frame */
+    assert_int_equal(e[6].parent, 0);
+    assert_int_equal(e[7].stack, d + 3);
+    char *out = tc_write(&tl, b.events, b.count);
+    assert_int_equal(tc_read(&tl, out, strlen(out), true, &again, NULL, &err), 0);
+    assert_int_equal(again.count, 8);
+    assert_int_equal(again.events[0].stack, d + 1);
+    assert_int_equal(again.events[7].id, d + 3);
+    free(out);
+    gt_tl_buffer_free(&again);
     gt_tl_buffer_free(&b);
     gt_timeline_free(&tl);
 }
@@ -288,6 +334,7 @@ void test_chrome_bad_register(struct CMUnitTest *t, size_t *n)
         cmocka_unit_test(malformed_input),
         cmocka_unit_test(deviations_liberal_and_strict),
         cmocka_unit_test(liberal_results),
+        cmocka_unit_test(raw_stacks),
         cmocka_unit_test(nesting_is_bounded),
         cmocka_unit_test(gzip_input),
     };
