@@ -810,6 +810,8 @@ int tlr_finish(gt_error *err)
     if (!t.on)
         return 1;
     drain_gpu();
+    if (t.frame_calls) /* the calls after the last frame end make a frame of their own */
+        frame_counters(t.last_ts);
     for (size_t i = 0; i < t.nthreads; ++i) /* close open debug groups */
         for (; t.threads[i].depth; t.threads[i].depth--) {
             gt_tl_event ev = {.kind = GT_TL_END, .ts = t.last_ts,
