@@ -31,6 +31,7 @@ static int read_fields(cr_state *r, cr_fields *ev)
         while (i < F_COUNT && !(strlen(field_names[i]) == key.len && memcmp(field_names[i], key.p, key.len) == 0))
             i++;
         cj_value skipped, *v = i < F_COUNT ? &ev->f[i] : &skipped;
+        cj_peek(&r->lx);
         size_t at = r->lx.pos;
         if (cj_value_read(&r->lx, v) != 0)
             return -1;
@@ -43,100 +44,6 @@ static int read_fields(cr_state *r, cr_fields *ev)
 static bool is(const cj_value *v, const char *s)
 {
     return v->type == CJ_STRING && v->s.len == strlen(s) && memcmp(v->s.p, s, v->s.len) == 0;
-}
-
-/* ---- args ---- */
-
-static int grow_args(cr_state *r, uint32_t n)
-{
-    if (n < r->capargs)
-        return 0;
-    uint32_t cap = r->capargs ? r->capargs * 2 : 16;
-    gt_tl_arg *a = realloc(r->args, cap * sizeof *a);
-    if (!a)
-        return -1;
-    r->args = a;
-    r->capargs = cap;
-    return 0;
-}
-
-static void typed(const cj_value *v, gt_tl_arg *a)
-{
-    uint64_t mag;
-    bool neg;
-    switch (v->type) {
-    case CJ_STRING: a->kind = GT_TL_ARG_STRING; a->v.s = v->s; return;
-    case CJ_TRUE:
-    case CJ_FALSE: a->kind = GT_TL_ARG_BOOL; a->v.b = v->type == CJ_TRUE; return;
-    case CJ_OBJECT:
-    case CJ_ARRAY: a->kind = GT_TL_ARG_JSON; a->v.s = v->s; return;
-    case CJ_NUMBER:
-        if (cr_integer(&v->s, &mag, &neg) && (!neg || mag <= (uint64_t)INT64_MAX + 1)) {
-            if (neg || mag <= INT64_MAX) {
-                a->kind = GT_TL_ARG_I64;
-                a->v.i = neg ? (int64_t)(0 - mag) : (int64_t)mag;
-            } else {
-                a->kind = GT_TL_ARG_U64;
-                a->v.u = mag;
-            }
-            return;
-        }
-        a->kind = GT_TL_ARG_DOUBLE;
-        char tmp[64];
-        if (v->s.len < sizeof tmp) {
-            memcpy(tmp, v->s.p, v->s.len);
-            tmp[v->s.len] = '\0';
-            a->v.d = strtod(tmp, NULL);
-        } else {
-            a->v.d = 0; /* a 64-digit number: only its order of magnitude could survive */
-            if (v->s.len) {
-                char *t = malloc((size_t)v->s.len + 1);
-                if (t) {
-                    memcpy(t, v->s.p, v->s.len);
-                    t[v->s.len] = '\0';
-                    a->v.d = strtod(t, NULL);
-                }
-                free(t);
-            }
-        }
-        return;
-    default: a->kind = GT_TL_ARG_NULL; return;
-    }
-}
-
-/* args object -> r->args; *name_out: the string "name" member when skip_name. */
-static int read_args(cr_state *r, const cj_value *raw, uint32_t *n, bool skip_name, cj_value *name_out)
-{
-    *n = 0;
-    if (raw->type == CJ_NONE)
-        return 0;
-    if (raw->type != CJ_OBJECT)
-        return cr_deviation(r, CRW_BAD_ARGS, raw->off, "args is not an object: ignored");
-    cj_lex sub;
-    cj_sub(&sub, &r->lx, raw);
-    sub.pos++;
-    bool first = true;
-    gt_tl_bytes key;
-    int m;
-    while ((m = cj_member(&sub, &first, &key)) == 1) {
-        size_t koff = sub.pos;
-        cj_value v;
-        if (cj_value_read(&sub, &v) != 0)
-            return -1;
-        if (skip_name && key.len == 4 && memcmp(key.p, "name", 4) == 0) {
-            *name_out = v;
-            continue;
-        }
-        if (grow_args(r, *n))
-            return cj_fail(&r->lx, koff, "out of memory");
-        gt_tl_arg *a = &r->args[*n];
-        memset(a, 0, sizeof *a);
-        if ((a->name = cr_intern(r, &key, koff)) == (gt_tl_str)-1)
-            return -1;
-        typed(&v, a);
-        (*n)++;
-    }
-    return m;
 }
 
 /* ---- tracks ---- */
@@ -189,52 +96,6 @@ static int pairing(cr_state *r, const cr_fields *ev, const gt_tl_event *e)
         return cr_deviation(r, CRW_UNMATCHED_E, ev->off, "E event without a B on its thread");
     s->value--;
     r->open_total--;
-    return 0;
-}
-
-/* ---- raw stacks ---- */
-
-/* "stack": ["root", ..., "leaf"] -> one STACK_FRAME per new (parent, name),
- * sent before the event; the event's stack is the leaf's id. */
-static int raw_stack(cr_state *r, const cj_value *raw, uint32_t *leaf)
-{
-    if (raw->type != CJ_ARRAY)
-        return cr_deviation(r, CRW_BAD_STACK, raw->off, "stack is not an array of strings: ignored");
-    cj_lex sub;
-    cj_sub(&sub, &r->lx, raw);
-    sub.pos++;
-    bool first = true;
-    uint32_t parent = 0;
-    int m;
-    while ((m = cj_element(&sub, &first)) == 1) {
-        cj_value v;
-        if (cj_value_read(&sub, &v) != 0)
-            return -1;
-        if (v.type != CJ_STRING)
-            return cr_deviation(r, CRW_BAD_STACK, v.off, "stack is not an array of strings: ignored");
-        char key[4 + 256];
-        size_t n = v.s.len < 256 ? v.s.len : 256; /* longer names: told apart by 256 bytes */
-        memcpy(key, &parent, 4);
-        memcpy(key + 4, v.s.p, n);
-        int added;
-        cm_slot *slot = chrome_map_get(&r->raw_frames, key, 4 + n, &added);
-        if (!slot)
-            return cj_fail(&r->lx, v.off, "out of memory");
-        if (added) {
-            if (r->next_frame == UINT32_MAX)
-                return cj_fail(&r->lx, v.off, "too many stack frame ids");
-            slot->value = r->next_frame++;
-            gt_tl_event f = {.kind = GT_TL_STACK_FRAME, .id = slot->value, .parent = parent};
-            if ((f.name = cr_intern(r, &v.s, v.off)) == (gt_tl_str)-1 ||
-                gt_tl_emit(r->sink, r->tl, &f, r->err) != 0)
-                return -1;
-            r->st.frames++;
-        }
-        parent = (uint32_t)slot->value;
-    }
-    if (m < 0)
-        return -1;
-    *leaf = parent;
     return 0;
 }
 
@@ -402,7 +263,7 @@ static int metadata(cr_state *r, const cr_fields *ev, gt_tl_event *e)
     }
     cj_value value = {0};
     uint32_t nargs;
-    if (read_args(r, &ev->f[F_ARGS], &nargs, true, &value) != 0)
+    if (cr_args(r, &ev->f[F_ARGS], &nargs, true, &value) != 0)
         return -1;
     if (value.type != CJ_STRING) {
         r->st.metadata_other++;
@@ -443,10 +304,10 @@ static int model_event(cr_state *r, const cr_fields *ev, char ph, gt_tl_event *e
         e->scope = GT_TL_FLOW_BIND_NEXT;
     if (ev->f[F_SF].type && cr_frame_id(r, &ev->f[F_SF], &e->stack) != 0)
         return -1;
-    if (!ev->f[F_SF].type && ev->f[F_STACK].type && raw_stack(r, &ev->f[F_STACK], &e->stack) != 0)
+    if (!ev->f[F_SF].type && ev->f[F_STACK].type && cr_raw_stack(r, &ev->f[F_STACK], &e->stack) != 0)
         return -1;
     uint32_t nargs;
-    if (read_args(r, &ev->f[F_ARGS], &nargs, false, NULL) != 0)
+    if (cr_args(r, &ev->f[F_ARGS], &nargs, false, NULL) != 0)
         return -1;
     e->nargs = nargs;
     e->args = nargs ? r->args : NULL;

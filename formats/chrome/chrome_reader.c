@@ -61,75 +61,6 @@ static int events(cr_state *r, bool array_form)
     }
 }
 
-/* ---- stackFrames ---- */
-
-static int frame(cr_state *r, const cj_value *key, const cj_value *obj)
-{
-    gt_tl_event e = {.kind = GT_TL_STACK_FRAME};
-    uint32_t id, parent = 0;
-    if (cr_frame_id(r, key, &id) != 0)
-        return -1;
-    e.id = id;
-    int added;
-    if (!chrome_map_get(&r->defined, &id, sizeof id, &added))
-        return cj_fail(&r->lx, key->off, "out of memory");
-    if (!added && cr_deviation(r, CRW_DUP_FRAME, key->off, "stack frame defined twice: the later wins") != 0)
-        return -1;
-    if (obj->type != CJ_OBJECT)
-        return cj_fail(&r->lx, obj->off, "stack frame is not an object");
-    cj_lex sub;
-    cj_sub(&sub, &r->lx, obj);
-    sub.pos++;
-    bool first = true;
-    gt_tl_bytes k;
-    int m;
-    while ((m = cj_member(&sub, &first, &k)) == 1) {
-        cj_value v;
-        if (cj_value_read(&sub, &v) != 0)
-            return -1;
-        bool name = k.len == 4 && !memcmp(k.p, "name", 4), cat = k.len == 8 && !memcmp(k.p, "category", 8);
-        if (name || cat) {
-            if (v.type != CJ_STRING)
-                return cj_fail(&r->lx, v.off, "stack frame name or category is not a string");
-            gt_tl_str s = cr_intern(r, &v.s, v.off);
-            if (s == (gt_tl_str)-1)
-                return -1;
-            *(name ? &e.name : &e.cat) = s;
-        } else if (k.len == 6 && !memcmp(k.p, "parent", 6)) {
-            if (cr_frame_id(r, &v, &parent) != 0)
-                return -1;
-        } else if (r->strict) {
-            return cj_fail(&r->lx, v.off, "stack frame key our writer never writes");
-        }
-    }
-    if (m < 0)
-        return -1;
-    e.parent = parent;
-    r->st.frames++;
-    return gt_tl_emit(r->sink, r->tl, &e, r->err);
-}
-
-static int stack_frames(cr_state *r)
-{
-    cj_lex *lx = &r->lx;
-    if (cr_peek(r) != CJ_OBJECT)
-        return cj_fail(lx, lx->pos, "stackFrames is not an object");
-    lx->pos++;
-    bool first = true;
-    gt_tl_bytes k;
-    int m;
-    for (;;) {
-        cr_compact(r);
-        gt_arena_reset(&r->scratch);
-        size_t key_at;
-        if ((m = cr_member(r, &first, &k, &key_at, true)) != 1)
-            return m;
-        cj_value key = {.type = CJ_STRING, .s = k, .off = key_at}, obj;
-        if (cj_value_read(lx, &obj) != 0 || frame(r, &key, &obj) != 0)
-            return -1;
-    }
-}
-
 /* ---- metadata: our wall-clock anchor ---- */
 
 static int read_framed(cr_state *r, cj_value *v)
@@ -193,7 +124,7 @@ static int top_member(cr_state *r, const char *k, size_t klen, size_t off, bool 
         return events(r, false);
     }
     if (KEY("stackFrames"))
-        return stack_frames(r);
+        return cr_stack_frames(r);
     if (KEY("metadata"))
         return metadata(r);
     if (KEY("displayTimeUnit")) {

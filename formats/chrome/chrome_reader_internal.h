@@ -56,12 +56,23 @@ int cr_more(cr_state *r);
 
 /* One event object (the lexer is at its '{', framed). */
 int cr_event(cr_state *r);
+/* The args object raw (CJ_NONE: none) into r->args, *n of them; with
+ * skip_name, the "name" member goes to *name_out instead (metadata events). */
+int cr_args(cr_state *r, const cj_value *raw, uint32_t *n, bool skip_name, cj_value *name_out);
+
+/* Stack frames (chrome_frames.c): a frame id ("sf", keys, parents) to the
+ * model's; the stackFrames object at the lexer; a raw "stack" array, sending
+ * its new frames, to the id of its leaf. */
+int cr_frame_id(cr_state *r, const cj_value *v, uint32_t *id);
+int cr_stack_frames(cr_state *r);
+int cr_raw_stack(cr_state *r, const cj_value *raw, uint32_t *leaf);
 
 /* Values (chrome_values.c). */
 int cr_time_ns(cr_state *r, const cj_value *v, const char *what, int64_t *ns);
 int cr_id(cr_state *r, const cj_value *v, uint64_t *id);
 int cr_koid(cr_state *r, const cj_value *v, const char *what, uint64_t *koid, bool *synthetic);
-int cr_frame_id(cr_state *r, const cj_value *v, uint32_t *id);
+/* Decimal digits only, no leading zero. */
+int cr_all_digits(const gt_tl_bytes *s);
 /* Integer text: 1 if it is an integer in range (*neg for negatives), 0 if not. */
 int cr_integer(const gt_tl_bytes *text, uint64_t *mag, bool *neg);
 gt_tl_str cr_intern(cr_state *r, const gt_tl_bytes *s, size_t off);

@@ -1,5 +1,5 @@
 /* Numbers and ids of the Chrome reader: exact decimal microseconds to
- * nanoseconds, ids, pids/tids and stack frame ids (chrome_reader.h). */
+ * nanoseconds, ids, pids and tids (chrome_reader.h). */
 #include <stdio.h>
 #include <string.h>
 
@@ -181,7 +181,7 @@ int cr_id(cr_state *r, const cj_value *v, uint64_t *id)
     return 0;
 }
 
-static int all_digits(const gt_tl_bytes *s)
+int cr_all_digits(const gt_tl_bytes *s)
 {
     for (uint32_t i = 0; i < s->len; i++)
         if (s->p[i] < '0' || s->p[i] > '9')
@@ -207,7 +207,7 @@ int cr_koid(cr_state *r, const cj_value *v, const char *what, uint64_t *koid, bo
         snprintf(msg, sizeof msg, "%s is not a number or a string", what);
         return cj_fail(&r->lx, v->off, msg);
     }
-    if (all_digits(&v->s) && cr_integer(&v->s, &mag, &neg)) {
+    if (cr_all_digits(&v->s) && cr_integer(&v->s, &mag, &neg)) {
         *koid = mag; /* our writer's form for koids beyond 2^32 */
         return 0;
     }
@@ -225,33 +225,5 @@ int cr_koid(cr_state *r, const cj_value *v, const char *what, uint64_t *koid, bo
     }
     *koid = s->value;
     *synthetic = true;
-    return 0;
-}
-
-int cr_frame_id(cr_state *r, const cj_value *v, uint32_t *id)
-{
-    gt_tl_bytes key = v->s;
-    if (v->type != CJ_STRING && v->type != CJ_NUMBER)
-        return cj_fail(&r->lx, v->off, "stack frame id is not a string or a number");
-    uint64_t mag;
-    bool neg;
-    if (all_digits(&key) && cr_integer(&key, &mag, &neg) && mag > 0 && mag <= UINT32_MAX) {
-        *id = (uint32_t)mag;
-        return 0;
-    }
-    if (r->strict)
-        return cj_fail(&r->lx, v->off, "stack frame id is not a decimal number from 1 to 2^32-1");
-    /* dense ids from 2^31: only a file that mixes such ids with decimal ones
-     * that large could see two frames share one */
-    int added;
-    cm_slot *s = chrome_map_get(&r->frames, key.p, key.len, &added);
-    if (!s)
-        return cj_fail(&r->lx, v->off, "out of memory");
-    if (added) {
-        if (r->next_frame == UINT32_MAX)
-            return cj_fail(&r->lx, v->off, "too many stack frame ids");
-        s->value = r->next_frame++;
-    }
-    *id = (uint32_t)s->value;
     return 0;
 }
