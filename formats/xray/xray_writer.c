@@ -41,6 +41,7 @@ struct gt_xray_writer {
     size_t nthreads, tcap;
     uint32_t synthetic; /* ids handed out for pid/tid beyond int32 */
     int header_done;
+    int buffers; /* thread buffers written */
 };
 
 static int oom(gt_xray_writer *w, gt_error *err)
@@ -88,6 +89,7 @@ static int flush_thread(gt_xray_writer *w, xw_thread *t, gt_error *err)
     meta(ext, XRAY_M_BUFFER_EXTENTS, t->len, 8, 0, 0);
     int rc = header(w, err) || put(w, ext, sizeof ext, err) || put(w, t->buf, t->len, err);
     t->len = 0;
+    w->buffers++;
     return rc ? -1 : 0;
 }
 
@@ -237,9 +239,13 @@ static int slice(gt_xray_writer *w, const gt_timeline *tl, const gt_tl_event *ev
     }
     if (ev->kind == GT_TL_END) {
         /* complete slices still open inside the ending one are cut here */
-        for (; t->depth && t->stack[t->depth - 1].complete; t->stack[t->depth - 1].end = ev->ts)
-            if (t->stack[t->depth - 1].end <= ev->ts && close_until(w, t, ev->ts, err) != 0)
+        while (t->depth && t->stack[t->depth - 1].complete) {
+            xw_frame *top = &t->stack[t->depth - 1];
+            if (top->end > ev->ts)
+                top->end = ev->ts;
+            if (close_until(w, t, ev->ts, err) != 0)
                 return -1;
+        }
         if (t->depth)
             return record(w, t, XRAY_EXIT, t->stack[--t->depth].fid, (uint64_t)ev->ts, err);
         /* a named END whose BEGIN is not in the timeline (an XRay log whose first
@@ -280,8 +286,14 @@ static int writer_finish(void *self, const gt_timeline *tl, gt_error *err)
         if (close_until(w, &w->threads[i], INT64_MAX, err) != 0 ||
             flush_thread(w, &w->threads[i], err) != 0)
             return -1;
-    if (header(w, err) != 0)
-        return -1;
+    if (!w->buffers) {
+        /* llvm-xray-14 refuses a log without buffers: one empty buffer (thread 0) */
+        uint8_t pre[PREAMBLE];
+        xw_thread t = {.buf = pre};
+        preamble(w, &t, 0);
+        if (flush_thread(w, &t, err) != 0)
+            return -1;
+    }
     if (fflush(w->f) != 0) {
         gt_error_set(err, "%s: write error: %s", w->path, strerror(errno));
         return -1;

@@ -15,7 +15,8 @@
  * Refused (the writer is strict): negative timestamps or durations, events of
  * a thread out of time order, an unnamed END with nothing open (a named one
  * becomes an exit record without entry, as in logs whose first buffers were
- * lost). Slices still open at
+ * lost). A timeline without slices gives one empty buffer of thread 0 (llvm-xray-14
+ * refuses a log of a header alone). Slices still open at
  * finish are left without exit (as FDR allows); a complete slice that outlives
  * its enclosing slice is cut at the enclosing slice's end.
  *
