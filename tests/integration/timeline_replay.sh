@@ -47,6 +47,7 @@ apiretrace=$(command -v glretrace)
 "$gltrace" convert --help >/dev/null 2>&1 ||
   die "gltrace convert is missing (needed: gltrace convert --strict --print)"
 
+# shellcheck disable=SC2119
 start_xvfb
 
 cat >"$WORK/check.py" <<'PYEOF'
@@ -346,11 +347,15 @@ text_profile() {
 demo="$WORK/demo.trace"
 run_timed "$WORK/demo.rec" "$WORK/demo.rec.err" "$gltrace" -o "$demo" --backtrace='glDraw*' -- \
   "$bin/gl33_demo" --frames 4 --debug-groups
-[ "$RC" -eq 0 ] && [ -s "$demo" ] || die "recording gl33_demo --debug-groups failed: $(tail -3 "$WORK/demo.rec.err")"
+if [ "$RC" -ne 0 ] || [ ! -s "$demo" ]; then
+  die "recording gl33_demo --debug-groups failed: $(tail -3 "$WORK/demo.rec.err")"
+fi
 threads="$WORK/threads.trace"
 run_timed "$WORK/threads.rec" "$WORK/threads.rec.err" "$gltrace" -o "$threads" -- \
   "$bin/gl33_demo" --frames 4 --thread
-[ "$RC" -eq 0 ] && [ -s "$threads" ] || die "recording gl33_demo --thread failed"
+if [ "$RC" -ne 0 ] || [ ! -s "$threads" ]; then
+  die "recording gl33_demo --thread failed: $(tail -3 "$WORK/threads.rec.err")"
+fi
 
 replay demo "$demo" -- --stacks --groups
 env_prefix=(env -u DISPLAY)
