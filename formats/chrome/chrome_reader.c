@@ -173,6 +173,19 @@ static int object_form(cr_state *r)
     return 0;
 }
 
+/* Reads the input to its end, keeping nothing: a gzip stream's checksum
+ * comes last, and a corrupt one fails the read however little is left. */
+static int drain(cr_state *r)
+{
+    int m;
+    do {
+        size_t n = cr_source_drop(&r->src, r->src.len);
+        cr_sync(r);
+        r->lx.pos = r->lx.pos > n ? r->lx.pos - n : 0;
+    } while ((m = cr_more(r)) > 0);
+    return m;
+}
+
 static int document(cr_state *r)
 {
     cj_lex *lx = &r->lx;
@@ -203,9 +216,10 @@ static int document(cr_state *r)
     }
     if (rc != 0)
         return -1;
-    if (cr_peek(r) != CJ_NONE)
-        return cr_deviation(r, CRW_TRAILING, lx->pos, "data after the end of the JSON document ignored");
-    return 0;
+    if (cr_peek(r) != CJ_NONE &&
+        cr_deviation(r, CRW_TRAILING, lx->pos, "data after the end of the JSON document ignored") != 0)
+        return -1;
+    return drain(r);
 }
 
 static int finish_checks(cr_state *r)
