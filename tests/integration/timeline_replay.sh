@@ -26,7 +26,7 @@
 #     depth 2, each draw inside a pass; an instant "swap" per frame (glDebugMessageInsert);
 #   - --headless: the same checks for one glmark2 trace and the demo;
 #   - the text profile: `glretrace --pcpu --min-cpu-time=0` prints apitrace's header and
-#     the same "call NO ... NAME" and "frame_end" lines, in the same order, as apitrace's
+#     the same "call NO ... PROGRAM NAME" and "frame_end" lines, in the same order, as apitrace's
 #     glretrace --pcpu --min-cpu-time=0 (times aside) for the glmark2 traces (but the
 #     trimmed one, which has no MakeCurrent: apitrace skips its calls, we replay them on a
 #     default context), glthreads and the demo; with --pgpu the draw lines carry GPU times
@@ -303,9 +303,9 @@ replay() {
   grep -q '^PASS' "$w/check.txt" || fail "$name: check.py checked nothing"
 }
 
-# profile_lines FILE: the text profile without times: "call NO NAME" and "frame_end"
+# profile_lines FILE: the text profile without times: "call NO PROGRAM NAME", "frame_end"
 profile_lines() {
-  awk '$1 == "call" { print "call", $2, $NF } $1 == "frame_end" { print }' "$1"
+  awk '$1 == "call" { print "call", $2, $12, $NF } $1 == "frame_end" { print }' "$1"
 }
 
 # text_profile NAME TRACE: our --pcpu text profile against apitrace's
