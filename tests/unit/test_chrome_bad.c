@@ -4,6 +4,7 @@
 #include "test_chrome_util.h"
 
 #include "chrome_json.h"
+#include "chrome_source.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -311,6 +312,24 @@ static void gzip_input(void **state)
     assert_int_equal(b.count, 2);
     gt_tl_buffer_free(&b);
     gt_timeline_free(&tl);
+    /* a wrong checksum after a complete document fails too, through any window */
+    unsigned char crc[256];
+    memcpy(crc, gz, n);
+    crc[n - 8] ^= 1;
+    assert_string_equal(tc_read_error((char *)crc, n, false), "t.json: gzip data corrupt");
+    FILE *f = fmemopen(crc, n, "rb");
+    gt_timeline tl2;
+    gt_timeline_init(&tl2);
+    gt_tl_counts c = {{0}};
+    gt_tl_sink cs = gt_tl_counts_sink(&c);
+    gt_tl_read_opts o = {0};
+    gt_error_clear(&err);
+    cr_source_chunk = 3;
+    assert_int_equal(gt_chrome_read_stream(f, "s.json", &tl2, &cs, &o, NULL, &err), -1);
+    cr_source_chunk = 256u << 10;
+    assert_string_equal(err.msg, "s.json: gzip data corrupt");
+    fclose(f);
+    gt_timeline_free(&tl2);
     /* cut and corrupt */
     assert_non_null(strstr(tc_read_error((char *)gz, n - 6, false), "gzip data cut short"));
     gz[12] ^= 0xff;
