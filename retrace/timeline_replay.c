@@ -776,10 +776,9 @@ int tlr_start(const tlr_options *o, gt_error *err)
         return 0;
     }
     t.base = timing_now_ns();
-    struct timespec rt;
-    clock_gettime(CLOCK_REALTIME, &rt);
-    t.tl.has_wall = true;
-    t.tl.wall_offset_ns = (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec; /* at ts 0 */
+    /* No wall-clock anchor: a replay runs at another time than the program did, so
+     * `gltrace convert` must not line it up with the program's own logs by wall
+     * time; --offset places it. */
     intern_names();
     name_track(GT_TL_PROCESS_NAME, 0, o->process_name ? o->process_name : "glretrace");
     if (o->pgpu) {
