@@ -228,7 +228,8 @@ static int finish_checks(cr_state *r)
         return 0;
     char msg[96];
     snprintf(msg, sizeof msg, "%llu B events never ended", (unsigned long long)r->open_total);
-    return cr_deviation(r, CRW_OPEN_B, r->lx.end, msg);
+    cr_warn(r, CRW_OPEN_B, msg); /* in strict mode too: see pairing() */
+    return 0;
 }
 
 /* Reads the document from r->src; frees r (and closes the source). */

@@ -28,9 +28,10 @@
  * their strings, with dense ids.
  *
  * Liberal mode reads what real files do with one warning per kind (no closing
- * ']', trailing comma, E without B, B never ended, string ts, unknown phases,
- * systemTraceEvents, ...); strict mode refuses anything our writer would not
- * write. Offsets in errors count in the decompressed text for gzip input. */
+ * ']', trailing comma, string ts, unknown phases, systemTraceEvents, ...);
+ * strict mode refuses anything our writer would not write. E without B and B
+ * never ended are warned in both: they are the timeline's, which our writer
+ * keeps as they come, not the format's. Offsets in errors count in the decompressed text for gzip input. */
 #ifndef CHROME_READER_H
 #define CHROME_READER_H
 
