@@ -2,6 +2,7 @@
  * (chrome_reader.h). Object form {"traceEvents":[...], ...} with the keys in
  * any order, array form [...] whose closing ']' may be missing (the spec
  * allows it for writers that die mid-trace), gzip around either. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,7 +334,7 @@ int gt_chrome_read(const char *path, gt_timeline *tl, gt_tl_sink *sink, const gt
     bool std = strcmp(path, "-") == 0;
     FILE *f = std ? stdin : fopen(path, "rb");
     if (!f) {
-        gt_error_set(err, "%s: cannot open the file", path);
+        gt_error_set(err, "%s: cannot open the file: %s", path, strerror(errno));
         return -1;
     }
     int rc = gt_chrome_read_stream(f, path, tl, sink, opts, NULL, err);

@@ -16,6 +16,7 @@
  *   "gltrace.context_switch" on the CPU's track; the reader turns them back. */
 #include "chrome_writer.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,7 +66,7 @@ gt_chrome_writer *gt_chrome_writer_open(const char *path, gt_error *err)
         return writer_new(stdout, false, "<stdout>", err);
     FILE *f = fopen(path, "wb");
     if (!f) {
-        gt_error_set(err, "%s: cannot create the file", path);
+        gt_error_set(err, "%s: cannot create the file: %s", path, strerror(errno));
         return NULL;
     }
     return writer_new(f, true, path, err);
