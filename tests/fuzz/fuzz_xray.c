@@ -1,6 +1,6 @@
 /* libFuzzer target: any bytes as an XRay log (FDR or basic mode), read liberally
- * and strictly into a buffer sink and through the XRay writer, and as an
- * instrumentation-map ELF. Nothing may crash, leak, hang or allocate far beyond
+ * and strictly into a buffer sink and through the XRay writer, as an
+ * instrumentation-map ELF, and as a list of slice events for the writer. Nothing may crash, leak, hang or allocate far beyond
  * the input's size, whatever the bytes. */
 #include <stddef.h>
 #include <stdint.h>
@@ -47,8 +47,41 @@ static void read_log(const uint8_t *data, size_t size, bool strict)
     gt_timeline_free(&tl);
 }
 
+/* Every 4 bytes one event for the writer: kind, thread, time step, duration
+ * (and name) from the bytes, so nesting, order and overlap are arbitrary. */
+static void write_events(const uint8_t *data, size_t size)
+{
+    static const gt_tl_kind kinds[4] = {GT_TL_COMPLETE, GT_TL_BEGIN, GT_TL_END, GT_TL_INSTANT};
+    static const char *names[4] = {"a", "b", "c", ""};
+    gt_timeline tl;
+    if (gt_timeline_init(&tl) != 0)
+        return;
+    gt_error err;
+    gt_error_clear(&err);
+    gt_xray_writer *w = gt_xray_writer_open("/dev/null", &err);
+    if (w) {
+        gt_xray_writer_set_map_path(w, NULL);
+        gt_tl_sink s = gt_xray_writer_sink(w);
+        int64_t ts = 0;
+        for (size_t i = 0; i + 4 <= size; i += 4) {
+            const uint8_t *p = data + i;
+            ts += (int64_t)p[1] << (p[0] >> 5 & 7) * 4; /* steps up to 2^36 ns: TSC wraps */
+            if (p[0] & 0x10)
+                ts -= p[1]; /* sometimes back in time */
+            gt_tl_event ev = {.kind = kinds[p[0] & 3], .ts = ts, .dur = p[2] * 7, .pid = 1,
+                              .tid = p[3] & 3, .name = gt_tl_intern_cstr(&tl, names[p[3] >> 6])};
+            gt_error_clear(&err);
+            (void)gt_tl_emit(&s, &tl, &ev, &err);
+        }
+        gt_tl_finish(&s, &tl, &err);
+        gt_xray_writer_free(w);
+    }
+    gt_timeline_free(&tl);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    write_events(data, size);
     read_log(data, size, false);
     read_log(data, size, true);
     gt_error err;
