@@ -210,6 +210,17 @@ record() {
   T1=$(now_ns)
 }
 
+# frames_are WHAT N: the timeline check printed last has N frame instants
+frames_are() {
+  local n
+  n=$(grep -c $'^instant\t.*\tframe\t' "$WORK/print.txt" || true)
+  if [ "$n" = "$2" ]; then
+    pass "$1 has $2 frames"
+  else
+    fail "$1 has $n frames, expected $2"
+  fi
+}
+
 # ---- a) gl33_demo, one and two threads --------------------------------------------------
 for variant in plain thread; do
   opts=(--warmup --frames 5)
@@ -345,13 +356,9 @@ if cc -O1 -o "$WORK/tl_app" "$WORK/tl_app.c" -lGL -lX11 2>"$WORK/cc.log"; then
     fail "fork: the program did not print its child's pid"
   else
     check "fork, parent" "$tl" "$t" full 1 "$T0" "$T1" tl_app
-    grep -c $'^instant\t.*\tframe\t' "$WORK/print.txt" >"$WORK/n" || true
-    [ "$(cat "$WORK/n")" = 3 ] && pass "fork: the parent's timeline has 3 frames" ||
-      fail "fork: the parent's timeline has $(cat "$WORK/n") frames, expected 3"
+    frames_are "fork: the parent's timeline" 3
     check "fork, child" "$WORK/fork.$cpid.fxt" "$WORK/fork.$cpid.trace" full 1 "$T0" "$T1" tl_app
-    grep -c $'^instant\t.*\tframe\t' "$WORK/print.txt" >"$WORK/n" || true
-    [ "$(cat "$WORK/n")" = 5 ] && pass "fork: the child's timeline has 5 frames" ||
-      fail "fork: the child's timeline has $(cat "$WORK/n") frames, expected 5"
+    frames_are "fork: the child's timeline" 5
     if grep -q "timeline of another process written to $WORK/fork.$cpid.fxt" "$WORK/fork.log"; then
       pass "fork: gltrace reports the child's timeline"
     else
