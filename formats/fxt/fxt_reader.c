@@ -24,6 +24,17 @@ static int emit(fxt_rd *r, gt_tl_event *ev)
     return gt_tl_emit(r->sink, r->tl, ev, r->err);
 }
 
+/* The clock anchor (fxt_format.h): taken into the timeline, not emitted. */
+static bool is_anchor(fxt_rd *r, const gt_tl_event *ev)
+{
+    if (ev->pid || ev->tid || ev->cat || ev->name || r->nargs != 1 || r->args[0].name != r->m_wall ||
+        r->args[0].kind != GT_TL_ARG_I64)
+        return false;
+    r->tl->has_wall = true;
+    r->tl->wall_offset_ns = r->args[0].v.i;
+    return true;
+}
+
 /* Words left after what the record's format describes. */
 static int check_end(fxt_rd *r)
 {
@@ -192,6 +203,8 @@ static int rd_event(fxt_rd *r, uint64_t h)
         ev.dur = (int64_t)((uint64_t)to_ns(r, extra) - (uint64_t)ev.ts);
     else
         ev.id = extra;
+    if (type == FXT_EV_INSTANT && is_anchor(r, &ev))
+        return 0;
     fxt_rd_markers(r, &ev);
     if (ev.kind == GT_TL_STACK_FRAME)
         ev.ts = 0;
@@ -404,10 +417,11 @@ static int walk(fxt_rd *r, rd_src *s)
 /* The names the reader emits or recognises, interned once; false when out of memory. */
 static bool intern_names(fxt_rd *r)
 {
-    gt_tl_str *ids[] = {&r->s_log, &r->s_message, &r->s_process, &r->m_ph,
-                        &r->m_id,  &r->m_parent,  &r->m_scope,   &r->m_stack};
-    const char *names[] = {"log",   "message",       FXT_KOBJ_ARG_PROCESS, FXT_MARK_PH,
-                           FXT_MARK_ID, FXT_MARK_PARENT, FXT_MARK_SCOPE,   FXT_MARK_STACK};
+    gt_tl_str *ids[] = {&r->s_log, &r->s_message, &r->s_process, &r->m_ph,   &r->m_id,
+                        &r->m_parent, &r->m_scope, &r->m_stack,  &r->m_wall};
+    const char *names[] = {"log",           "message",      FXT_KOBJ_ARG_PROCESS, FXT_MARK_PH,
+                           FXT_MARK_ID,     FXT_MARK_PARENT, FXT_MARK_SCOPE,     FXT_MARK_STACK,
+                           FXT_MARK_WALL};
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
         if ((*ids[i] = gt_tl_intern_cstr(r->tl, names[i])) == (gt_tl_str)-1)
             return false;

@@ -21,7 +21,8 @@ enum {
     FXT_FIX_SCOPE,
     FXT_FIX_STACK,
     FXT_FIX_N, FXT_FIX_O, FXT_FIX_D, FXT_FIX_P, FXT_FIX_F, FXT_FIX_p, FXT_FIX_g,
-    FXT_FIX_COUNT = FXT_FIX_g
+    FXT_FIX_WALL,
+    FXT_FIX_COUNT = FXT_FIX_WALL
 };
 
 #define FXT_BUF_WORDS (1u << 17) /* 1 MiB of output buffered */
@@ -46,6 +47,7 @@ struct gt_fxt_writer {
     uint32_t tnext;           /* next ref to (re)assign */
     uint8_t tlast;            /* last ref used: the hot path's one-entry cache */
     uint64_t dropped_args;    /* beyond FXT's 15 per record */
+    bool wall_written;        /* the clock anchor record is out */
 };
 
 /* Makes room for n words, flushing when the buffer is full. */

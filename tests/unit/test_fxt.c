@@ -151,6 +151,38 @@ static void fxt_model_fxt_is_byte_identical(void **state)
     gt_timeline_free(&tl);
 }
 
+/* The wall-clock anchor travels as one marker record: read back into the
+ * timeline context, not as an event, and rewritten identically. */
+static void clock_anchor_round_trip(void **state)
+{
+    (void)state;
+    gt_timeline tl;
+    assert_int_equal(gt_timeline_init(&tl), 0);
+    gt_tl_buffer b;
+    varied_timeline(&tl, &b);
+    tl.has_wall = true;
+    tl.wall_offset_ns = -1234567890123456789ll;
+    fxt_bytes f = fxt_write_buffer(&b, &tl);
+    gt_timeline tl2;
+    assert_int_equal(gt_timeline_init(&tl2), 0);
+    gt_tl_buffer out;
+    gt_error err;
+    if (fxt_read_into(f.p, f.n, true, &tl2, &out, NULL, &err))
+        fail_msg("%s", err.msg);
+    assert_true(tl2.has_wall);
+    assert_int_equal(tl2.wall_offset_ns, -1234567890123456789ll);
+    assert_int_equal(out.count, b.count);
+    fxt_bytes f2 = fxt_write_buffer(&out, &tl2);
+    assert_int_equal(f.n, f2.n);
+    assert_memory_equal(f.p, f2.p, f.n);
+    free(f.p);
+    free(f2.p);
+    gt_tl_buffer_free(&out);
+    gt_tl_buffer_free(&b);
+    gt_timeline_free(&tl2);
+    gt_timeline_free(&tl);
+}
+
 static void header_records_are_exact(void **state)
 {
     (void)state;
@@ -321,6 +353,7 @@ int main(void)
     struct CMUnitTest tests[64] = {
         cmocka_unit_test(every_kind_reads_back_exactly),
         cmocka_unit_test(fxt_model_fxt_is_byte_identical),
+        cmocka_unit_test(clock_anchor_round_trip),
         cmocka_unit_test(header_records_are_exact),
         cmocka_unit_test(string_table_overflow),
         cmocka_unit_test(thread_table_overflow),
