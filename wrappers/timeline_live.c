@@ -40,6 +40,7 @@
  * flusher, on fatal signals (try-lock), at exit, _exit and _Exit. */
 #define _GNU_SOURCE
 #include "timeline_live.h"
+#include "timeline_live_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -50,7 +51,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
@@ -120,70 +120,6 @@ static uint64_t thread_tid(void)
     if (__builtin_expect(t_tid == 0, 0))
         t_tid = (uint64_t)gettid();
     return t_tid;
-}
-
-/* ---- the file ------------------------------------------------------------------ */
-
-/* "X.fxt" -> "X.<pid>.fxt" (else "X.<pid>"), "X.<pid>.<n>.fxt" for the first n
- * free; created exclusively. Returns the descriptor, or -1 (message printed). */
-static int open_derived(const char *main_path, char *out, size_t size)
-{
-    size_t len = strlen(main_path), stem = len;
-    const char *ext = "";
-    if (len > 4 && !strcmp(main_path + len - 4, ".fxt")) {
-        stem = len - 4;
-        ext = ".fxt";
-    }
-    unsigned pid = (unsigned)getpid();
-    for (unsigned n = 0; n < 10000; ++n) {
-        int k = n ? snprintf(out, size, "%.*s.%u.%u%s", (int)stem, main_path, pid, n, ext)
-                  : snprintf(out, size, "%.*s.%u%s", (int)stem, main_path, pid, ext);
-        if (k < 0 || (size_t)k >= size)
-            break;
-        int fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0)
-            return fd;
-        if (errno != EEXIST) {
-            fprintf(stderr, "gltrace: cannot create the timeline %s: %s\n", out, strerror(errno));
-            return -1;
-        }
-    }
-    fprintf(stderr, "gltrace: no free name for the timeline beside %s\n", main_path);
-    return -1;
-}
-
-/* Whether this process writes the main trace (then it may claim the main timeline). */
-static int writes_main_trace(void)
-{
-    if (g_forked)
-        return 0;
-    const char *out = getenv("GLTRACE_OUTPUT");
-    return !out || !*out || !strcmp(out, gltrace_trace_path());
-}
-
-/* The descriptor of this process's timeline: env when it is still empty (checked
- * and claimed under flock; *locked is set and the caller lets the lock go once the
- * header is written), else a derived name. -1 on errors (message printed). */
-static int open_output(const char *env, char *path, size_t size, int *locked)
-{
-    *locked = 0;
-    if (writes_main_trace()) {
-        int fd = open(env, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
-        if (fd < 0) {
-            fprintf(stderr, "gltrace: cannot open the timeline %s: %s\n", env, strerror(errno));
-            return -1;
-        }
-        while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
-            ;
-        struct stat st;
-        if (fstat(fd, &st) == 0 && st.st_size == 0) {
-            snprintf(path, size, "%s", env);
-            *locked = 1;
-            return fd;
-        }
-        close(fd); /* taken by another process of the run; releases the flock */
-    }
-    return open_derived(g_forked && g_parent[0] ? g_parent : env, path, size);
 }
 
 /* ---- opening ---------------------------------------------------------------------- */
@@ -326,7 +262,7 @@ static int open_live(void)
     }
     char path[PATH_MAX];
     int locked;
-    int fd = open_output(env, path, sizeof path, &locked);
+    int fd = gltrace_timeline_open_file(env, g_forked, g_parent, path, sizeof path, &locked);
     if (fd < 0)
         return TL_OFF;
     gt_error err;
