@@ -295,6 +295,7 @@ static int shift_event(void *self, const gt_timeline *tl, const gt_tl_event *ev,
     /* the anchor moves with the clock: wall time of each event stays the same */
     gt_timeline shifted = *tl;
     shifted.wall_offset_ns -= s->ts_offset;
+    shifted.mono_offset_ns -= s->ts_offset;
     if (ev->kind == GT_TL_PROCESS_NAME || ev->kind == GT_TL_THREAD_NAME || ev->kind == GT_TL_STACK_FRAME)
         return gt_tl_emit(s->to, &shifted, ev, err);
     gt_tl_event e = *ev;

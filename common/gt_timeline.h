@@ -130,6 +130,11 @@ typedef struct gt_timeline {
      * ts + wall_offset_ns = ns since the Unix epoch. Merges align on it. */
     bool has_wall;
     int64_t wall_offset_ns;
+    /* The same for the recording machine's CLOCK_MONOTONIC: ts + mono_offset_ns =
+     * its CLOCK_MONOTONIC ns. gltrace's live timeline runs on that clock, and
+     * LLVM's XRay runtime stamps its buffers with it, so the two meet exactly. */
+    bool has_mono;
+    int64_t mono_offset_ns;
 } gt_timeline;
 
 int gt_timeline_init(gt_timeline *tl);

@@ -117,13 +117,13 @@ static char *replay_trace(const char *trace, gt_error *err)
 static const char *source_of(const input *in) { return in->replayed ? in->replayed : in->path; }
 static tl_format format_of(const input *in) { return in->replayed ? TL_FMT_FXT : in->fmt; }
 
-/* Reads an input through a null sink to learn its wall-clock anchor. */
+/* Reads an input through a null sink to learn its clock anchors. */
 static int find_anchor(const input *in, gt_timeline *tl, gt_tl_read_opts *opts, gt_error *err)
 {
     gt_tl_counts counts = {0};
     gt_tl_sink sink = gt_tl_counts_sink(&counts);
-    tl->has_wall = false;
-    tl->wall_offset_ns = 0;
+    tl->has_wall = tl->has_mono = false;
+    tl->wall_offset_ns = tl->mono_offset_ns = 0;
     gt_tl_read_opts quiet = *opts;
     quiet.warn = NULL;
     return tl_read(format_of(in), source_of(in), tl, &sink, &quiet, err);
@@ -147,22 +147,31 @@ static void print_counts(const gt_tl_counts *c)
 static int plan_offsets(convert *cv, gt_timeline *tl, gt_tl_read_opts *opts, int64_t *shift,
                         gt_error *err)
 {
-    bool base_wall = false;
-    int64_t base = 0;
+    gt_timeline base = {0};
     for (int i = 0; i < cv->ninputs; i++) {
         shift[i] = cv->inputs[i].offset;
         if (!cv->align || cv->ninputs < 2)
             continue;
         if (find_anchor(&cv->inputs[i], tl, opts, err) != 0)
             return -1;
-        if (!tl->has_wall)
+        if (i == 0) {
+            base = *tl;
             continue;
-        if (!base_wall && i == 0) {
-            base_wall = true;
-            base = tl->wall_offset_ns;
-        } else if (base_wall) {
-            shift[i] += tl->wall_offset_ns - base;
         }
+        /* the same CLOCK_MONOTONIC is exact; wall clocks are the fallback */
+        const char *by = NULL;
+        int64_t d = 0;
+        if (base.has_mono && tl->has_mono)
+            by = "CLOCK_MONOTONIC", d = tl->mono_offset_ns - base.mono_offset_ns;
+        else if (base.has_wall && tl->has_wall)
+            by = "wall-clock", d = tl->wall_offset_ns - base.wall_offset_ns;
+        shift[i] += d;
+        if (!cv->quiet && by)
+            fprintf(stderr, "gltrace convert: %s: put on the first input's clock by %s anchors "
+                            "(shifted %lld ns)\n", cv->inputs[i].path, by, (long long)shift[i]);
+        else if (!cv->quiet)
+            fprintf(stderr, "gltrace convert: %s: no clock anchor in common with the first input; "
+                            "shifted %lld ns (--offset)\n", cv->inputs[i].path, (long long)shift[i]);
     }
     return 0;
 }
@@ -233,13 +242,12 @@ static int run(convert *cv, gt_timeline *tl, tl_output *out, gt_tl_counts *count
     bool sorted = out->fmt == TL_FMT_XRAY;
     gt_tl_tee tee = {.a = sorted ? &keep : &out->sink, .b = &count_sink};
     gt_tl_sink both = gt_tl_tee_sink(&tee);
-    bool first_wall = false;
-    int64_t wall = 0;
+    gt_timeline first = {0};
     for (int i = 0; rc == 0 && i < cv->ninputs; i++) {
         gt_tl_shift sh = {.to = out->fmt != TL_FMT_UNKNOWN ? &both : &count_sink,
                           .ts_offset = shift[i]};
         gt_tl_sink sink = gt_tl_shift_sink(&sh);
-        tl->has_wall = false;
+        tl->has_wall = tl->has_mono = false;
         ws.path = cv->inputs[i].path;
         ws.shown = ws.total = 0;
         /* the shift's finish would finish the output: events only here */
@@ -248,14 +256,14 @@ static int run(convert *cv, gt_timeline *tl, tl_output *out, gt_tl_counts *count
         if (ws.total > ws.shown && !cv->quiet)
             fprintf(stderr, "gltrace convert: %s: %u more warnings\n", cv->inputs[i].path,
                     ws.total - ws.shown);
-        if (i == 0 && tl->has_wall) {
-            first_wall = true;
-            wall = tl->wall_offset_ns - shift[0];
-        }
+        if (i == 0)
+            first = *tl;
     }
-    /* the output keeps the first input's anchor */
-    tl->has_wall = first_wall;
-    tl->wall_offset_ns = wall;
+    /* the output keeps the first input's anchors, moved with its shift */
+    tl->has_wall = first.has_wall;
+    tl->wall_offset_ns = first.wall_offset_ns - shift[0];
+    tl->has_mono = first.has_mono;
+    tl->mono_offset_ns = first.mono_offset_ns - shift[0];
     if (rc == 0 && sorted)
         rc = write_sorted(&kept, tl, &out->sink, err);
     if (rc == 0 && out->fmt != TL_FMT_UNKNOWN)

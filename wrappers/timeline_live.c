@@ -115,6 +115,25 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* The timeline's wall-clock anchor (CLOCK_REALTIME - CLOCK_MONOTONIC), so that
+ * `gltrace convert` lines it up with the program's XRay or trace-cmd logs: the
+ * tightest of a few bracketing reads. */
+static int64_t wall_offset_ns(void)
+{
+    int64_t best = 0, best_gap = INT64_MAX;
+    for (int i = 0; i < 5; i++) {
+        struct timespec rt;
+        int64_t a = now_ns();
+        clock_gettime(CLOCK_REALTIME, &rt);
+        int64_t b = now_ns();
+        if (b - a < best_gap) {
+            best_gap = b - a;
+            best = (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec - (a + (b - a) / 2);
+        }
+    }
+    return best;
+}
+
 static uint64_t thread_tid(void)
 {
     if (__builtin_expect(t_tid == 0, 0))
@@ -237,6 +256,10 @@ static live *new_live(int fd, const char *path, gt_error *err)
         free_live(L);
         return NULL;
     }
+    L->tl.has_wall = true;
+    L->tl.wall_offset_ns = wall_offset_ns();
+    L->tl.has_mono = true; /* its times are CLOCK_MONOTONIC */
+    L->tl.mono_offset_ns = 0;
     L->fxt = gt_fxt_writer_open_stream(f, path, "gltrace", err);
     if (!L->fxt) {
         free_live(L);

@@ -97,12 +97,14 @@ static inline uint64_t fxt_field(uint64_t w, unsigned lo, unsigned bits)
  *  event stack        any event with a backtrace ends with
  *                     "chrome.stack" = uint32 frame id
  *
- *  clock anchor       (the timeline's has_wall/wall_offset_ns: ts + offset =
- *                     ns since the Unix epoch) an instant at ts 0 on thread
- *                     (0, 0) without category or name whose one argument is
- *                     "gltrace.wall_offset_ns" = int64; written once, when the
- *                     writer first sees an anchor; the reader takes it into the
- *                     timeline context instead of emitting an event
+ *  clock anchors      (the timeline's wall_offset_ns: ts + offset = ns since
+ *                     the Unix epoch; mono_offset_ns: ts + offset = the
+ *                     recording machine's CLOCK_MONOTONIC) an instant at ts 0
+ *                     on thread (0, 0) without category or name whose only
+ *                     arguments are "gltrace.wall_offset_ns" and/or
+ *                     "gltrace.mono_offset_ns" = int64; written once, when the
+ *                     writer first sees an anchor; the reader takes them into
+ *                     the timeline context instead of emitting an event
  *
  * The reader removes these arguments when their types and values are the
  * ones above; otherwise they stay ordinary arguments. */
@@ -112,6 +114,7 @@ static inline uint64_t fxt_field(uint64_t w, unsigned lo, unsigned bits)
 #define FXT_MARK_SCOPE "chrome.s"
 #define FXT_MARK_STACK "chrome.stack"
 #define FXT_MARK_WALL "gltrace.wall_offset_ns"
+#define FXT_MARK_MONO "gltrace.mono_offset_ns"
 /* The kernel-object argument naming a thread's process (spec convention). */
 #define FXT_KOBJ_ARG_PROCESS "process"
 

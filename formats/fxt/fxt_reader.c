@@ -24,14 +24,20 @@ static int emit(fxt_rd *r, gt_tl_event *ev)
     return gt_tl_emit(r->sink, r->tl, ev, r->err);
 }
 
-/* The clock anchor (fxt_format.h): taken into the timeline, not emitted. */
+/* The clock anchors (fxt_format.h): taken into the timeline, not emitted. */
 static bool is_anchor(fxt_rd *r, const gt_tl_event *ev)
 {
-    if (ev->pid || ev->tid || ev->cat || ev->name || r->nargs != 1 || r->args[0].name != r->m_wall ||
-        r->args[0].kind != GT_TL_ARG_I64)
+    if (ev->pid || ev->tid || ev->cat || ev->name || r->nargs < 1 || r->nargs > 2)
         return false;
-    r->tl->has_wall = true;
-    r->tl->wall_offset_ns = r->args[0].v.i;
+    for (uint32_t i = 0; i < r->nargs; i++)
+        if (r->args[i].kind != GT_TL_ARG_I64 ||
+            (r->args[i].name != r->m_wall && r->args[i].name != r->m_mono))
+            return false;
+    for (uint32_t i = 0; i < r->nargs; i++) {
+        bool wall = r->args[i].name == r->m_wall;
+        *(wall ? &r->tl->has_wall : &r->tl->has_mono) = true;
+        *(wall ? &r->tl->wall_offset_ns : &r->tl->mono_offset_ns) = r->args[i].v.i;
+    }
     return true;
 }
 
@@ -418,10 +424,10 @@ static int walk(fxt_rd *r, rd_src *s)
 static bool intern_names(fxt_rd *r)
 {
     gt_tl_str *ids[] = {&r->s_log, &r->s_message, &r->s_process, &r->m_ph,   &r->m_id,
-                        &r->m_parent, &r->m_scope, &r->m_stack,  &r->m_wall};
+                        &r->m_parent, &r->m_scope, &r->m_stack,  &r->m_wall, &r->m_mono};
     const char *names[] = {"log",           "message",      FXT_KOBJ_ARG_PROCESS, FXT_MARK_PH,
                            FXT_MARK_ID,     FXT_MARK_PARENT, FXT_MARK_SCOPE,     FXT_MARK_STACK,
-                           FXT_MARK_WALL};
+                           FXT_MARK_WALL,   FXT_MARK_MONO};
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
         if ((*ids[i] = gt_tl_intern_cstr(r->tl, names[i])) == (gt_tl_str)-1)
             return false;

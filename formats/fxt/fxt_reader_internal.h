@@ -49,7 +49,8 @@ typedef struct fxt_rd {
     fxt_tables *prov[FXT_MAX_PROVIDERS]; /* allocated as providers appear */
     uint32_t nprov;
     /* names the reader uses or recognises, interned once */
-    gt_tl_str s_log, s_message, s_process, m_ph, m_id, m_parent, m_scope, m_stack, m_wall;
+    gt_tl_str s_log, s_message, s_process, m_ph, m_id, m_parent, m_scope, m_stack, m_wall,
+        m_mono;
     /* the record being read */
     const uint8_t *rec;
     uint32_t nw, pos;

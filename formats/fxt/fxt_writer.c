@@ -332,14 +332,17 @@ static int write_event(gt_fxt_writer *w, const gt_timeline *tl, const gt_tl_even
     return put_event(w, (unsigned)evtype, thr, cat, name, ts, &as, xp, err);
 }
 
-/* The clock anchor (fxt_format.h), once, as soon as the timeline has one. */
+/* The clock anchors (fxt_format.h), once, as soon as the timeline has one. */
 static int write_anchor(gt_fxt_writer *w, const gt_timeline *tl, gt_error *err)
 {
     uint8_t thr;
     wr_args as = {0};
     w->wall_written = true;
     if (fxt_w_threadref(w, 0, 0, &thr, err) != 0 ||
-        fixed_arg(w, &as, FXT_ARG_I64, FXT_FIX_WALL, (uint64_t)tl->wall_offset_ns, err) != 0)
+        (tl->has_wall &&
+         fixed_arg(w, &as, FXT_ARG_I64, FXT_FIX_WALL, (uint64_t)tl->wall_offset_ns, err) != 0) ||
+        (tl->has_mono &&
+         fixed_arg(w, &as, FXT_ARG_I64, FXT_FIX_MONO, (uint64_t)tl->mono_offset_ns, err) != 0))
         return -1;
     return put_event(w, FXT_EV_INSTANT, thr, 0, 0, 0, &as, NULL, err);
 }
@@ -347,7 +350,7 @@ static int write_anchor(gt_fxt_writer *w, const gt_timeline *tl, gt_error *err)
 static int sink_event(void *self, const gt_timeline *tl, const gt_tl_event *ev, gt_error *err)
 {
     gt_fxt_writer *w = self;
-    if (tl->has_wall && !w->wall_written && write_anchor(w, tl, err) != 0)
+    if ((tl->has_wall || tl->has_mono) && !w->wall_written && write_anchor(w, tl, err) != 0)
         return -1;
     int t = fxt_event_type(ev->kind);
     if (t >= 0) {
@@ -371,7 +374,7 @@ static int sink_event(void *self, const gt_timeline *tl, const gt_tl_event *ev, 
 static int sink_finish(void *self, const gt_timeline *tl, gt_error *err)
 {
     gt_fxt_writer *w = self;
-    if (tl->has_wall && !w->wall_written && write_anchor(w, tl, err) != 0)
+    if ((tl->has_wall || tl->has_mono) && !w->wall_written && write_anchor(w, tl, err) != 0)
         return -1;
     return gt_fxt_writer_flush(w, err);
 }

@@ -21,8 +21,8 @@ enum {
     FXT_FIX_SCOPE,
     FXT_FIX_STACK,
     FXT_FIX_N, FXT_FIX_O, FXT_FIX_D, FXT_FIX_P, FXT_FIX_F, FXT_FIX_p, FXT_FIX_g,
-    FXT_FIX_WALL,
-    FXT_FIX_COUNT = FXT_FIX_WALL
+    FXT_FIX_WALL, FXT_FIX_MONO,
+    FXT_FIX_COUNT = FXT_FIX_MONO
 };
 
 #define FXT_BUF_WORDS (1u << 17) /* 1 MiB of output buffered */

@@ -17,7 +17,7 @@ static const char *const fixed_strings[FXT_FIX_COUNT + 1] = {
     [FXT_FIX_STACK] = FXT_MARK_STACK,
     [FXT_FIX_N] = "N", [FXT_FIX_O] = "O", [FXT_FIX_D] = "D", [FXT_FIX_P] = "P",
     [FXT_FIX_F] = "F", [FXT_FIX_p] = "p", [FXT_FIX_g] = "g",
-    [FXT_FIX_WALL] = FXT_MARK_WALL,
+    [FXT_FIX_WALL] = FXT_MARK_WALL, [FXT_FIX_MONO] = FXT_MARK_MONO,
 };
 
 #define FIRST_DYNAMIC (FXT_FIX_COUNT + 1u)

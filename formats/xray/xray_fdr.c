@@ -78,14 +78,17 @@ static int cut(xr_reader *r, size_t off, size_t end, const char *what, size_t ne
                         what, end - off, need);
 }
 
+/* LLVM's runtime stamps each buffer with CLOCK_MONOTONIC (seconds since boot);
+ * other writers may use Unix time. Either anchors the log's clock: the first
+ * buffer's stamp, taken with the TSC of the NewCPUId record that follows. */
 static void wallclock(xr_reader *r, fdr_buf *b, const uint8_t *p, int be)
 {
     uint64_t sec = xray_load(p, 8, be), usec = xray_load(p + 8, 4, be);
-    /* Only Unix time anchors; LLVM's runtime writes CLOCK_MONOTONIC. */
-    if (!r->tl->has_wall && sec >= 946684800u && sec < 4102444800u && usec < 1000000u) {
-        b->wall_pending = 1;
-        b->wall_ns = (int64_t)(sec * 1000000000u + usec * 1000u);
-    }
+    bool unix_time = sec >= 946684800u && sec < 4102444800u;
+    if (usec >= 1000000u || sec >= 4102444800u || (unix_time ? r->tl->has_wall : r->tl->has_mono))
+        return;
+    b->wall_pending = unix_time ? 1 : 2;
+    b->wall_ns = (int64_t)(sec * 1000000000u + usec * 1000u);
 }
 
 static int new_cpu(xr_reader *r, fdr_buf *b, uint64_t tsc, size_t off)
@@ -93,11 +96,12 @@ static int new_cpu(xr_reader *r, fdr_buf *b, uint64_t tsc, size_t off)
     b->base_tsc = tsc;
     if (b->wall_pending) {
         int64_t ns;
+        int unix_time = b->wall_pending == 1;
         b->wall_pending = 0;
         if (xr_ts(r, tsc, off, &ns) != 0)
             return -1;
-        r->tl->has_wall = true;
-        r->tl->wall_offset_ns = b->wall_ns - ns;
+        *(unix_time ? &r->tl->has_wall : &r->tl->has_mono) = true;
+        *(unix_time ? &r->tl->wall_offset_ns : &r->tl->mono_offset_ns) = b->wall_ns - ns;
     }
     return 0;
 }

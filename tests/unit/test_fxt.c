@@ -162,6 +162,8 @@ static void clock_anchor_round_trip(void **state)
     varied_timeline(&tl, &b);
     tl.has_wall = true;
     tl.wall_offset_ns = -1234567890123456789ll;
+    tl.has_mono = true;
+    tl.mono_offset_ns = 42;
     fxt_bytes f = fxt_write_buffer(&b, &tl);
     gt_timeline tl2;
     assert_int_equal(gt_timeline_init(&tl2), 0);
@@ -171,6 +173,8 @@ static void clock_anchor_round_trip(void **state)
         fail_msg("%s", err.msg);
     assert_true(tl2.has_wall);
     assert_int_equal(tl2.wall_offset_ns, -1234567890123456789ll);
+    assert_true(tl2.has_mono);
+    assert_int_equal(tl2.mono_offset_ns, 42);
     assert_int_equal(out.count, b.count);
     fxt_bytes f2 = fxt_write_buffer(&out, &tl2);
     assert_int_equal(f.n, f2.n);
