@@ -1,143 +1,11 @@
-/* The FDR writer: per-thread buffers of records, nesting of complete slices,
- * the file header, and the companion instrumentation map at finish. */
-#include "xray_writer.h"
+/* The FDR writer's sink: function ids by name, threads, the nesting of slices
+ * into entry and exit records, events, and the instrumentation map at finish.
+ * The records themselves are written by xray_writer_records.c. */
+#include "xray_writer_internal.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "xray_format.h"
-#include "xray_map.h"
-
-#define PREAMBLE (4 * XRAY_METADATA_SIZE)
-
-typedef struct xw_frame {
-    uint32_t fid;
-    int complete;
-    int64_t end; /* complete slices */
-} xw_frame;
-
-typedef struct xw_thread {
-    uint32_t xpid, xtid;
-    uint8_t *buf; /* grows to GT_XRAY_BUFFER_SIZE: memory follows the events */
-    size_t len;   /* 0: no buffer started */
-    size_t bufcap;
-    uint64_t last_tsc;
-    int any;     /* a record was written: last_tsc is meaningful */
-    xw_frame *stack;
-    size_t depth, cap;
-} xw_thread;
-
-struct gt_xray_writer {
-    FILE *f;
-    char *path, *map_path;
-    const gt_timeline *tl;
-    xray_map fids; /* gt_tl_str -> function id */
-    char **fnames; /* [id - 1] */
-    uint32_t nfn, fcap;
-    xray_map thread_ix; /* (pid, tid) -> index */
-    xw_thread *threads;
-    size_t nthreads, tcap;
-    uint32_t synthetic; /* ids handed out for pid/tid beyond int32 */
-    int header_done;
-    int buffers; /* thread buffers written */
-};
-
-static int oom(gt_xray_writer *w, gt_error *err)
-{
-    gt_error_set(err, "%s: out of memory", w->path);
-    return -1;
-}
-
-static int put(gt_xray_writer *w, const void *p, size_t n, gt_error *err)
-{
-    if (fwrite(p, 1, n, w->f) != n) {
-        gt_error_set(err, "%s: write error: %s", w->path, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-static int header(gt_xray_writer *w, gt_error *err)
-{
-    uint8_t h[XRAY_HEADER_SIZE] = {0};
-    if (w->header_done)
-        return 0;
-    w->header_done = 1;
-    xray_store_le(h, 5, 2);
-    xray_store_le(h + 2, XRAY_TYPE_FDR, 2);
-    xray_store_le(h + 4, XRAY_CONSTANT_TSC | XRAY_NONSTOP_TSC, 4);
-    xray_store_le(h + 8, 1000000000u, 8);
-    xray_store_le(h + 16, GT_XRAY_BUFFER_SIZE, 8);
-    return put(w, h, sizeof h, err);
-}
-
-static void meta(uint8_t *p, unsigned kind, uint64_t a, unsigned an, uint64_t b, unsigned bn)
-{
-    memset(p, 0, XRAY_METADATA_SIZE);
-    p[0] = (uint8_t)(kind << 1 | 1);
-    xray_store_le(p + 1, a, an);
-    xray_store_le(p + 1 + an, b, bn);
-}
-
-static int flush_thread(gt_xray_writer *w, xw_thread *t, gt_error *err)
-{
-    uint8_t ext[XRAY_METADATA_SIZE];
-    if (!t->len)
-        return 0;
-    meta(ext, XRAY_M_BUFFER_EXTENTS, t->len, 8, 0, 0);
-    int rc = header(w, err) || put(w, ext, sizeof ext, err) || put(w, t->buf, t->len, err);
-    t->len = 0;
-    w->buffers++;
-    return rc ? -1 : 0;
-}
-
-/* Opens a buffer at tsc: NewBuffer, WallClockTime, PIDEntry, NewCPUId. */
-static void preamble(gt_xray_writer *w, xw_thread *t, uint64_t tsc)
-{
-    int64_t wall = (int64_t)tsc + (w->tl && w->tl->has_wall ? w->tl->wall_offset_ns : 0);
-    uint64_t uw = wall > 0 ? (uint64_t)wall : 0;
-    meta(t->buf, XRAY_M_NEW_BUFFER, t->xtid, 4, 0, 0);
-    meta(t->buf + 16, XRAY_M_WALLCLOCK, uw / 1000000000u, 8, uw % 1000000000u / 1000u, 4);
-    meta(t->buf + 32, XRAY_M_PID, t->xpid, 4, 0, 0);
-    meta(t->buf + 48, XRAY_M_NEW_CPU_ID, 0, 2, tsc, 8);
-    t->len = PREAMBLE;
-    t->last_tsc = tsc;
-}
-
-/* One function record at tsc (>= the thread's last), with a TSCWrap first when
- * the delta passes 32 bits. */
-static int record(gt_xray_writer *w, xw_thread *t, unsigned action, uint32_t fid, uint64_t tsc,
-                  gt_error *err)
-{
-    size_t need = XRAY_METADATA_SIZE + XRAY_FUNCTION_SIZE;
-    if (t->len && t->len + need > GT_XRAY_BUFFER_SIZE && flush_thread(w, t, err) != 0)
-        return -1;
-    if ((t->len ? t->len : PREAMBLE) + need > t->bufcap) {
-        size_t cap = t->bufcap ? t->bufcap * 2 : 256;
-        uint8_t *b = realloc(t->buf, cap);
-        if (!b)
-            return oom(w, err);
-        t->buf = b;
-        t->bufcap = cap;
-    }
-    if (!t->len)
-        preamble(w, t, tsc);
-    uint64_t delta = tsc - t->last_tsc;
-    if (delta > UINT32_MAX) {
-        meta(t->buf + t->len, XRAY_M_TSC_WRAP, tsc, 8, 0, 0);
-        t->len += XRAY_METADATA_SIZE;
-        delta = 0;
-    }
-    uint8_t *p = t->buf + t->len;
-    xray_store_le(p, (uint64_t)fid << 4 | action << 1, 4);
-    xray_store_le(p + 4, delta, 4);
-    t->len += XRAY_FUNCTION_SIZE;
-    t->last_tsc = tsc;
-    t->any = 1;
-    return 0;
-}
 
 static uint32_t small_id(gt_xray_writer *w, uint64_t id)
 {
@@ -153,14 +21,14 @@ static xw_thread *thread_of(gt_xray_writer *w, uint64_t pid, uint64_t tid, gt_er
         size_t cap = w->tcap ? w->tcap * 2 : 8;
         xw_thread *t = realloc(w->threads, cap * sizeof *t);
         if (!t)
-            return oom(w, err), NULL;
+            return xw_oom(w, err), NULL;
         w->threads = t;
         w->tcap = cap;
     }
     xw_thread *t = &w->threads[w->nthreads];
     *t = (xw_thread){.xpid = small_id(w, pid), .xtid = small_id(w, tid)};
     if (xray_map_put(&w->thread_ix, pid, tid, w->nthreads) != 0)
-        return oom(w, err), NULL;
+        return xw_oom(w, err), NULL;
     w->nthreads++;
     return t;
 }
@@ -181,16 +49,16 @@ static int fid_of(gt_xray_writer *w, const gt_timeline *tl, gt_tl_str name, uint
         uint32_t cap = w->fcap ? w->fcap * 2 : 64;
         char **n = realloc(w->fnames, cap * sizeof *n);
         if (!n)
-            return oom(w, err);
+            return xw_oom(w, err);
         w->fnames = n;
         w->fcap = cap;
     }
     uint32_t len;
     const char *s = gt_tl_str_get(tl, name, &len);
     if (!(w->fnames[w->nfn] = strdup(len ? s : "(unnamed)")))
-        return oom(w, err);
+        return xw_oom(w, err);
     *fid = ++w->nfn;
-    return xray_map_put(&w->fids, name, 0, *fid) != 0 ? oom(w, err) : 0;
+    return xray_map_put(&w->fids, name, 0, *fid) != 0 ? xw_oom(w, err) : 0;
 }
 
 static int push(gt_xray_writer *w, xw_thread *t, xw_frame f, gt_error *err)
@@ -199,7 +67,7 @@ static int push(gt_xray_writer *w, xw_thread *t, xw_frame f, gt_error *err)
         size_t cap = t->cap ? t->cap * 2 : 16;
         xw_frame *s = realloc(t->stack, cap * sizeof *s);
         if (!s)
-            return oom(w, err);
+            return xw_oom(w, err);
         t->stack = s;
         t->cap = cap;
     }
@@ -213,17 +81,31 @@ static int close_until(gt_xray_writer *w, xw_thread *t, int64_t ts, gt_error *er
     while (t->depth && t->stack[t->depth - 1].complete && t->stack[t->depth - 1].end <= ts) {
         xw_frame *f = &t->stack[--t->depth];
         uint64_t at = (uint64_t)f->end < t->last_tsc ? t->last_tsc : (uint64_t)f->end;
-        if (record(w, t, XRAY_EXIT, f->fid, at, err) != 0)
+        if (xw_function(w, t, XRAY_EXIT, f->fid, at, NULL, 0, err) != 0)
             return -1;
     }
     return 0;
 }
 
-static int slice(gt_xray_writer *w, const gt_timeline *tl, const gt_tl_event *ev, gt_error *err)
+/* Integer arguments become call arguments (in order); others have no place. */
+static int int_arg(const gt_tl_arg *a, uint64_t *v)
 {
-    xw_thread *t = thread_of(w, ev->pid, ev->tid, err);
-    if (!t)
-        return -1;
+    switch (a->kind) {
+    case GT_TL_ARG_I32:
+    case GT_TL_ARG_I64: *v = (uint64_t)a->v.i; return 1;
+    case GT_TL_ARG_U32:
+    case GT_TL_ARG_U64:
+    case GT_TL_ARG_POINTER:
+    case GT_TL_ARG_KOID: *v = a->v.u; return 1;
+    case GT_TL_ARG_BOOL: *v = a->v.b; return 1;
+    default: return 0;
+    }
+}
+
+/* Checks time and order of an event on thread t, closing the complete slices
+ * that end by its time. */
+static int arrive(gt_xray_writer *w, xw_thread *t, const gt_tl_event *ev, gt_error *err)
+{
     if (ev->ts < 0 || (ev->kind == GT_TL_COMPLETE && ev->dur < 0)) {
         gt_error_set(err, "%s: negative time (ts %lld, dur %lld): XRay TSCs are unsigned", w->path,
                      (long long)ev->ts, (long long)ev->dur);
@@ -237,6 +119,37 @@ static int slice(gt_xray_writer *w, const gt_timeline *tl, const gt_tl_event *ev
                      (unsigned long long)t->last_tsc);
         return -1;
     }
+    return 0;
+}
+
+/* An instant: a custom event whose payload is its "data" string argument, or
+ * its name; "xray_typed_event" with a "type" argument is a typed event (what
+ * the reader makes of XRay's events, so they survive a round trip). */
+static int instant(gt_xray_writer *w, const gt_timeline *tl, xw_thread *t, const gt_tl_event *ev,
+                   gt_error *err)
+{
+    uint32_t len;
+    const char *name = gt_tl_str_get(tl, ev->name, &len);
+    const gt_tl_arg *data = gt_tl_arg_find(tl, ev, "data");
+    const gt_tl_arg *type = gt_tl_arg_find(tl, ev, "type");
+    int typed = strcmp(name, "xray_typed_event") == 0 && type && type->kind == GT_TL_ARG_U32;
+    const void *p = name;
+    if (data && data->kind == GT_TL_ARG_STRING) {
+        p = data->v.s.p;
+        len = data->v.s.len;
+    }
+    return xw_event(w, t, typed, typed ? (uint16_t)type->v.u : 0, (uint64_t)ev->ts, p, len, err);
+}
+
+static int slice(gt_xray_writer *w, const gt_timeline *tl, const gt_tl_event *ev, gt_error *err)
+{
+    xw_thread *t = thread_of(w, ev->pid, ev->tid, err);
+    if (!t)
+        return -1;
+    if (arrive(w, t, ev, err) != 0)
+        return -1;
+    if (ev->kind == GT_TL_INSTANT)
+        return instant(w, tl, t, ev, err);
     if (ev->kind == GT_TL_END) {
         /* complete slices still open inside the ending one are cut here */
         while (t->depth && t->stack[t->depth - 1].complete) {
@@ -247,7 +160,8 @@ static int slice(gt_xray_writer *w, const gt_timeline *tl, const gt_tl_event *ev
                 return -1;
         }
         if (t->depth)
-            return record(w, t, XRAY_EXIT, t->stack[--t->depth].fid, (uint64_t)ev->ts, err);
+            return xw_function(w, t, XRAY_EXIT, t->stack[--t->depth].fid, (uint64_t)ev->ts, NULL, 0,
+                               err);
         /* a named END whose BEGIN is not in the timeline (an XRay log whose first
          * buffers were lost): an exit record, as the log had */
         uint32_t fid;
@@ -256,12 +170,17 @@ static int slice(gt_xray_writer *w, const gt_timeline *tl, const gt_tl_event *ev
                          w->path, (long long)ev->ts, (unsigned long long)ev->tid);
             return -1;
         }
-        return fid_of(w, tl, ev->name, &fid, err) ? -1
-                                                  : record(w, t, XRAY_EXIT, fid, (uint64_t)ev->ts, err);
+        if (fid_of(w, tl, ev->name, &fid, err) != 0)
+            return -1;
+        return xw_function(w, t, XRAY_EXIT, fid, (uint64_t)ev->ts, NULL, 0, err);
     }
-    uint32_t fid;
+    uint32_t fid, nargs = 0;
+    uint64_t args[XW_MAX_ARGS];
+    for (uint32_t i = 0; i < ev->nargs && nargs < XW_MAX_ARGS; i++)
+        if (int_arg(&ev->args[i], &args[nargs]))
+            nargs++;
     if (fid_of(w, tl, ev->name, &fid, err) != 0 ||
-        record(w, t, XRAY_ENTRY, fid, (uint64_t)ev->ts, err) != 0)
+        xw_function(w, t, XRAY_ENTRY, fid, (uint64_t)ev->ts, args, nargs, err) != 0)
         return -1;
     xw_frame f = {fid, ev->kind == GT_TL_COMPLETE, 0};
     if (f.complete)
@@ -273,7 +192,8 @@ static int writer_event(void *self, const gt_timeline *tl, const gt_tl_event *ev
 {
     gt_xray_writer *w = self;
     w->tl = tl;
-    if (ev->kind != GT_TL_COMPLETE && ev->kind != GT_TL_BEGIN && ev->kind != GT_TL_END)
+    if (ev->kind != GT_TL_COMPLETE && ev->kind != GT_TL_BEGIN && ev->kind != GT_TL_END &&
+        ev->kind != GT_TL_INSTANT)
         return 0;
     return slice(w, tl, ev, err);
 }
@@ -284,16 +204,10 @@ static int writer_finish(void *self, const gt_timeline *tl, gt_error *err)
     w->tl = tl;
     for (size_t i = 0; i < w->nthreads; i++)
         if (close_until(w, &w->threads[i], INT64_MAX, err) != 0 ||
-            flush_thread(w, &w->threads[i], err) != 0)
+            xw_flush_thread(w, &w->threads[i], err) != 0)
             return -1;
-    if (!w->buffers) {
-        /* llvm-xray-14 refuses a log without buffers: one empty buffer (thread 0) */
-        uint8_t pre[PREAMBLE];
-        xw_thread t = {.buf = pre};
-        preamble(w, &t, 0);
-        if (flush_thread(w, &t, err) != 0)
-            return -1;
-    }
+    if (!w->buffers && xw_empty_buffer(w, err) != 0)
+        return -1;
     if (fflush(w->f) != 0) {
         gt_error_set(err, "%s: write error: %s", w->path, strerror(errno));
         return -1;

@@ -6,8 +6,12 @@
  * entry and an exit of the innermost open slice; a per-thread stack emits the
  * exits of complete slices when the next event on the thread starts at or
  * after their end, so the records nest. Other event kinds carry nothing XRay
- * can show and are skipped. The header says 1 GHz, so TSC = ns. Each thread
- * fills buffers of at most GT_XRAY_BUFFER_SIZE bytes, each written as
+ * can show and are skipped, except instants: custom events (v5), whose payload is
+ * the "data" string argument or else the name; an instant named
+ * "xray_typed_event" with a U32 "type" argument is a typed event (the reader's
+ * own mapping, so XRay logs survive a round trip). Integer arguments of a slice
+ * (up to 64, in order) become CallArgument records of an entry with arguments.
+ * The header says 1 GHz, so TSC = ns. Each thread fills buffers of at most GT_XRAY_BUFFER_SIZE bytes, each written as
  * BufferExtents NewBuffer WallClockTime PIDEntry NewCPUId records..., with
  * TSCWrap where a delta passes 32 bits. pid/tid beyond int32 (the GPU track)
  * get small synthetic ids counting down from 0x7fffffff.

@@ -16,8 +16,9 @@
 #   5. --strict accepts each log, or refuses it at an offset when the liberal read
 #      warned (entries never exited, records cut by their buffer's end);
 #   6. each log copied through our writer (xray_tool copy: read, write FDR v5 and the
-#      instrumentation map) reads back with the same entries and exits per thread
-#      (names through the map, times to the ns), and llvm-xray-14 convert reads the copy
+#      instrumentation map) reads back with the same entries (and their arguments),
+#      exits and custom/typed events per thread (names through the map, times to the
+#      ns), and llvm-xray-14 convert reads the copy
 #      with as many function records as ours.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -135,16 +136,17 @@ def cmp_dump(ref, out):
     print("%d function records equal" % n)
 
 def cmp_copy(orig, copy):
-    a, b = per_thread([r for r in ours(orig) if r[1] in "EX"]), per_thread(ours(copy))
-    name = lambda f: f if isinstance(f, str) else "fn#%d" % f
-    a = {t: [(k, name(f), ts) for k, f, ts, _ in v] for t, v in a.items()}
-    b = {t: [(k, name(f), ts) for k, f, ts, _ in v] for t, v in b.items()}
+    a, b = per_thread(ours(orig)), per_thread(ours(copy))
+    name = lambda f: f if f is None or isinstance(f, str) else "fn#%d" % f
+    a = {t: [(k, name(f), ts, args) for k, f, ts, args in v] for t, v in a.items()}
+    b = {t: [(k, name(f), ts, args) for k, f, ts, args in v] for t, v in b.items()}
     if a != b:
         t = next(t for t in sorted(set(a) | set(b)) if a.get(t) != b.get(t))
         x, y = a.get(t, []), b.get(t, [])
         i = next((i for i, (p, q) in enumerate(zip(x, y)) if p != q), min(len(x), len(y)))
         return "thread %s record %d: read %s, copy %s" % (t, i, x[i:i + 1], y[i:i + 1])
-    print("%d function records equal" % sum(len(v) for v in a.values()))
+    print("%d records (functions with arguments, custom and typed events) equal" % sum(
+        len(v) for v in a.values()))
 
 def cmp_count(yml, out):
     n = sum(1 for l in open(yml) if "kind: function-" in l)

@@ -613,7 +613,16 @@ static void writer_round_trip(void **state)
     gt_xray_writer *w = gt_xray_writer_open(path, &err);
     assert_non_null(w);
     gt_tl_sink s = gt_xray_writer_sink(w);
-    emit(&s, &tl, GT_TL_COMPLETE, 100, 50, 1, "frame", 0);
+    {
+        gt_tl_arg args[3] = {
+            {.name = gt_tl_intern_cstr(&tl, "n"), .kind = GT_TL_ARG_I64, .v.i = -5},
+            {.name = gt_tl_intern_cstr(&tl, "s"), .kind = GT_TL_ARG_STRING, .v.s = {"x", 1}},
+            {.name = gt_tl_intern_cstr(&tl, "p"), .kind = GT_TL_ARG_POINTER, .v.u = 0xdead},
+        };
+        gt_tl_event ev = {.kind = GT_TL_COMPLETE, .ts = 100, .dur = 50, .pid = 5, .tid = 1,
+                          .name = gt_tl_intern_cstr(&tl, "frame"), .nargs = 3, .args = args};
+        assert_int_equal(gt_tl_emit(&s, &tl, &ev, &err), 0);
+    }
     emit(&s, &tl, GT_TL_COMPLETE, 110, 10, 1, "glClear", 0);
     emit(&s, &tl, GT_TL_COMPLETE, 120, 0, 1, "glFlush", 0);      /* zero length */
     emit(&s, &tl, GT_TL_BEGIN, 130, 0, 1, "swap", 0);
@@ -621,7 +630,8 @@ static void writer_round_trip(void **state)
     emit(&s, &tl, GT_TL_END, 140, 0, 1, NULL, 0);
     emit(&s, &tl, GT_TL_COMPLETE, 200, 5, 0x6770750000000001ull, "gpu", 0); /* synthetic tid */
     emit(&s, &tl, GT_TL_COMPLETE, 5000000200ll, 7, 1, "glClear", 0); /* past 2^32 ns: TSCWrap */
-    emit(&s, &tl, GT_TL_INSTANT, 5000000300ll, 0, 1, "ignored", 0);
+    emit(&s, &tl, GT_TL_INSTANT, 5000000300ll, 0, 1, "marker", 0); /* a custom event */
+    emit(&s, &tl, GT_TL_COUNTER, 5000000300ll, 0, 1, "ignored", 0);
     emit(&s, &tl, GT_TL_COMPLETE, 100, 1, 1, "late", -1);        /* out of order */
     emit(&s, &tl, GT_TL_END, 5000000300ll, 0, 2, NULL, -1);      /* nothing open, no name */
     emit(&s, &tl, GT_TL_COMPLETE, -1, 1, 3, "neg", -1);
@@ -649,7 +659,7 @@ static void writer_round_trip(void **state)
         {GT_TL_BEGIN, 120, "glFlush"}, {GT_TL_END, 120, "glFlush"}, {GT_TL_BEGIN, 130, "swap"},
         {GT_TL_BEGIN, 131, "inner"}, {GT_TL_END, 140, "inner"}, {GT_TL_END, 140, "swap"},
         {GT_TL_END, 150, "frame"}, {GT_TL_BEGIN, 5000000200ll, "glClear"},
-        {GT_TL_END, 5000000207ll, "glClear"},
+        {GT_TL_END, 5000000207ll, "glClear"}, {GT_TL_INSTANT, 5000000300ll, "xray_custom_event"},
         {GT_TL_BEGIN, 200, "gpu"}, {GT_TL_END, 205, "gpu"},
     };
     assert_int_equal(r->buf.count, sizeof want / sizeof want[0]);
@@ -659,7 +669,12 @@ static void writer_round_trip(void **state)
         assert_string_equal(name_of(r, i), want[i].name);
     }
     assert_int_equal(r->buf.events[0].pid, 5);
-    assert_int_equal(r->buf.events[12].tid, 0x7fffffff);
+    assert_int_equal(r->buf.events[0].nargs, 2); /* the integer arguments */
+    assert_int_equal(r->buf.events[0].args[0].v.u, (uint64_t)-5);
+    assert_int_equal(r->buf.events[0].args[1].v.u, 0xdead);
+    assert_int_equal(r->buf.events[12].args[0].v.s.len, 6);
+    assert_memory_equal(r->buf.events[12].args[0].v.s.p, "marker", 6);
+    assert_int_equal(r->buf.events[13].tid, 0x7fffffff);
     free_result(r);
     unlink(path);
     unlink(map);
