@@ -5,7 +5,8 @@
 # independent count by Python's json module (chrome_counts.py); converted to FXT and
 # back to JSON, every kind keeps its count, and the outputs pass our strict readers
 # and python3 -m json.tool. For every FXT file: the same through JSON and FXT, and
-# FXT -> FXT twice gives identical bytes. A JSON file that is not a trace, a missing
+# FXT -> FXT twice gives identical bytes. A .trace converts through a timed replay
+# (one event per call). A JSON file that is not a trace, a missing
 # file and an unknown format are refused with a message and exit 1.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -100,6 +101,18 @@ for f in "$corpus"/fxt/*.fxt; do
     compare_files "$(basename "$f"): our FXT rewritten is identical" "$WORK/a.fxt" "$WORK/a2.fxt"
 done
 
+# a .trace input is replayed with timings: one complete event per call of the trace
+t="$corpus/apitrace/glxgears.trace"
+run_timed "$WORK/gears.txt" "$WORK/gears.err" "$gltrace" convert --print "$t"
+calls=$("$gltrace" info "$t" | python3 -c 'import json,sys; print(json.load(sys.stdin)["CallsCount"])')
+got=$(awk -F'\t' '$1 == "complete" && $6 == "gl"' "$WORK/gears.txt" | wc -l)
+run_timed /dev/null /dev/null "$gltrace" convert "$t" -o "$WORK/gears.json"
+if [ "$RC" -eq 0 ] && [ "$got" = "$calls" ] && python3 -m json.tool "$WORK/gears.json" >/dev/null; then
+  pass "glxgears.trace replayed into a timeline: $got calls"
+else
+  fail "glxgears.trace: convert exits $RC, $got complete events for $calls calls: $(tail -1 "$WORK/gears.err")"
+fi
+
 # refusals: message naming the file, exit 1, no output left behind
 refuses() { # WHAT PATTERN FILE [OPTIONS]
   rm -f "$WORK/x.json"
@@ -114,11 +127,13 @@ refuses "not a trace-event file" "not a Chrome trace" "$corpus/chrome-json/catap
 refuses "missing file" "No such file" "$WORK/missing.fxt"
 printf 'hello world\n' >"$WORK/hello.bin"
 refuses "unknown format" "not a timeline file" "$WORK/hello.bin"
-head -c 100 "$corpus/fxt/ocaml_trace_t1.fxt" >"$WORK/cut.fxt"
-refuses "truncated FXT, strict" "offset 72: truncated record" "$WORK/cut.fxt" --strict
+"$gltrace" convert -q "$corpus/chrome-json/catapult_simple_trace.json" -o "$WORK/whole.fxt"
+size=$(stat -c %s "$WORK/whole.fxt")
+head -c $((size - 5)) "$WORK/whole.fxt" >"$WORK/cut.fxt"
+refuses "truncated FXT, strict" "truncated record" "$WORK/cut.fxt" --strict
 # liberal: the events before the cut (a crashed writer's file), with a warning
 run_timed "$WORK/cut.txt" "$WORK/cut.err" "$gltrace" convert --print "$WORK/cut.fxt"
-if [ "$RC" -eq 0 ] && grep -q "offset 72: truncated record" "$WORK/cut.err" && [ -s "$WORK/cut.txt" ]; then
+if [ "$RC" -eq 0 ] && grep -q "offset [0-9]*: truncated record" "$WORK/cut.err" && [ -s "$WORK/cut.txt" ]; then
   pass "truncated FXT: events before the cut, warning with the offset"
 else
   fail "truncated FXT: exit $RC, stderr: $(head -1 "$WORK/cut.err")"
