@@ -3,7 +3,8 @@
 #  1. Release build with -Werror; unit and integration tests (ctest).
 #  2. clang build with AddressSanitizer + UndefinedBehaviorSanitizer and libFuzzer:
 #     unit tests and the corpus replay under the sanitizers, then a bounded fuzz run.
-# FUZZ_SECONDS (default 60) bounds the fuzz run; 0 skips it.
+# FUZZ_SECONDS (default 60) bounds the apitrace reader's fuzz run, each timeline reader
+# gets half of it; 0 skips fuzzing.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 fuzz_seconds=${FUZZ_SECONDS:-60}
@@ -19,15 +20,31 @@ echo "== [2/3] ASan+UBSan build (clang, libFuzzer) and unit tests" >&2
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 (cd "$top/build-asan" && ctest --output-on-failure -j2 -R '^(unit_|fuzz_)') || status=1
 
-if [ "$fuzz_seconds" -gt 0 ]; then
-  echo "== [3/3] fuzzing the trace reader for ${fuzz_seconds}s" >&2
+# fuzz TARGET SECONDS CORPUS_SUBDIR GLOB: a bounded libFuzzer run seeded with the corpus
+fuzz() {
+  local target=$1 seconds=$2 sub=$3 glob=$4
+  local bin="$top/build-asan/bin/$target" work
+  echo "== fuzzing $target for ${seconds}s" >&2
+  [ -x "$bin" ] || { echo "test.sh: $bin was not built" >&2; status=1; return; }
   work=$(mktemp -d)
-  trap 'rm -rf "$work"' EXIT
   mkdir -p "$work/corpus"
-  cp "$top"/../shared/corpus/apitrace/*.trace "$work/corpus/" 2>/dev/null || true
-  "$top/build-asan/bin/fuzz_reader" -max_total_time="$fuzz_seconds" -rss_limit_mb=2048 \
-    -max_len=262144 -timeout=10 -print_final_stats=1 -artifact_prefix="$work/" \
-    "$work/corpus" 2>"$work/fuzz.log" || { tail -50 "$work/fuzz.log" >&2; status=1; }
+  # shellcheck disable=SC2086
+  cp "$top"/../shared/corpus/$sub/$glob "$work/corpus/" 2>/dev/null || true
+  "$bin" -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=262144 -timeout=10 \
+    -print_final_stats=1 -artifact_prefix="$work/" "$work/corpus" 2>"$work/fuzz.log" ||
+    { tail -50 "$work/fuzz.log" >&2; cp "$work"/crash-* "$work"/timeout-* "$work"/oom-* "$top/build-asan/" 2>/dev/null || true; status=1; }
   grep -E "stat::number_of_executed_units|Done " "$work/fuzz.log" >&2 || true
+  rm -rf "$work"
+}
+
+if [ "$fuzz_seconds" -gt 0 ]; then
+  echo "== [3/3] fuzzing the readers" >&2
+  # the apitrace reader gets FUZZ_SECONDS, each timeline reader half of it
+  half=$(( (fuzz_seconds + 1) / 2 ))
+  fuzz fuzz_reader "$fuzz_seconds" apitrace '*.trace'
+  fuzz fuzz_fxt "$half" fxt '*.fxt'
+  fuzz fuzz_chrome "$half" chrome-json '*.json*'
+  fuzz fuzz_xray "$half" xray-fdr '*.xray'
+  fuzz fuzz_tracecmd "$half" tracecmd-dat '*.dat'
 fi
 exit $status
