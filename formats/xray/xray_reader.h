@@ -11,9 +11,10 @@
  * Names come from opts->instr_map (an instrumented ELF binary), else "fn#ID".
  * Timestamps are TSC * 1e9 / cycle frequency (exact, 128-bit), on the TSC's
  * own clock; only when the first TSC would take more than half of int64 (slow
- * clocks, as in LLVM's test logs) are times counted from that TSC. A WallClockTime that is
- * Unix time anchors tl->wall_offset_ns; LLVM's runtime writes CLOCK_MONOTONIC,
- * which anchors nothing.
+ * clocks, as in LLVM's test logs) are times counted from that TSC. The first
+ * buffer's WallClockTime, with the TSC of the NewCPUId after it, anchors the
+ * clock: tl->wall_offset_ns when it is Unix time, else tl->mono_offset_ns (LLVM's
+ * runtime writes CLOCK_MONOTONIC).
  *
  * Events are produced buffer by buffer, each buffer's records in order; v2+
  * buffers are taken in time order (the TSC of their NewCPUId), as a runtime

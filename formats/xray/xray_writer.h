@@ -13,7 +13,9 @@
  * (up to 64, in order) become CallArgument records of an entry with arguments.
  * The header says 1 GHz, so TSC = ns. Each thread fills buffers of at most GT_XRAY_BUFFER_SIZE bytes, each written as
  * BufferExtents NewBuffer WallClockTime PIDEntry NewCPUId records..., with
- * TSCWrap where a delta passes 32 bits. pid/tid beyond int32 (the GPU track)
+ * TSCWrap where a delta passes 32 bits. WallClockTime stamps are the timeline's
+ * CLOCK_MONOTONIC anchor (as LLVM writes them), else its Unix one; without
+ * either they are its own clock, which a reader then takes for an anchor. pid/tid beyond int32 (the GPU track)
  * get small synthetic ids counting down from 0x7fffffff.
  *
  * Refused (the writer is strict): negative timestamps or durations, events of

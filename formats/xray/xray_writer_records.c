@@ -55,10 +55,15 @@ int xw_flush_thread(gt_xray_writer *w, xw_thread *t, gt_error *err)
     return rc ? -1 : 0;
 }
 
-/* Opens a buffer at tsc: NewBuffer, WallClockTime, PIDEntry, NewCPUId. */
+/* Opens a buffer at tsc: NewBuffer, WallClockTime, PIDEntry, NewCPUId. The
+ * stamp is on CLOCK_MONOTONIC as LLVM's runtime writes it when the timeline has
+ * that anchor, else Unix time, else the timeline's own clock (llvm-xray orders
+ * a thread's buffers by it). */
 static void preamble(gt_xray_writer *w, xw_thread *t, uint64_t tsc)
 {
-    int64_t wall = (int64_t)tsc + (w->tl && w->tl->has_wall ? w->tl->wall_offset_ns : 0);
+    const gt_timeline *tl = w->tl;
+    int64_t off = !tl ? 0 : tl->has_mono ? tl->mono_offset_ns : tl->has_wall ? tl->wall_offset_ns : 0;
+    int64_t wall = (int64_t)tsc + off;
     uint64_t uw = wall > 0 ? (uint64_t)wall : 0;
     meta(t->buf, XRAY_M_NEW_BUFFER, t->xtid, 4, 0, 0);
     meta(t->buf + 16, XRAY_M_WALLCLOCK, uw / 1000000000u, 8, uw % 1000000000u / 1000u, 4);

@@ -241,7 +241,9 @@ static void fdr_v1_big_endian(void **state)
     expect(r, 0, GT_TL_BEGIN, 2001, 9, "fn#11259375");
     assert_int_equal(r->buf.events[0].args[0].v.u, 0x0102030405060708ull);
     expect(r, 1, GT_TL_END, 2003, 9, "fn#11259375");
-    assert_false(r->tl.has_wall); /* 5 s is no Unix time */
+    assert_false(r->tl.has_wall); /* 5 s is no Unix time: CLOCK_MONOTONIC */
+    assert_true(r->tl.has_mono);
+    assert_int_equal(r->tl.mono_offset_ns, 5000000000ll - 2000);
     free_result(r);
 }
 
@@ -610,6 +612,8 @@ static void writer_round_trip(void **state)
     gt_error err;
     gt_error_clear(&err);
     assert_int_equal(gt_timeline_init(&tl), 0);
+    tl.has_mono = true; /* written as the WallClockTime stamps, read back as the anchor */
+    tl.mono_offset_ns = 123456789900;
     gt_xray_writer *w = gt_xray_writer_open(path, &err);
     assert_non_null(w);
     gt_tl_sink s = gt_xray_writer_sink(w);
@@ -668,6 +672,8 @@ static void writer_round_trip(void **state)
         assert_int_equal(r->buf.events[i].ts, want[i].ts);
         assert_string_equal(name_of(r, i), want[i].name);
     }
+    assert_true(r->tl.has_mono);
+    assert_int_equal(r->tl.mono_offset_ns, 123456789900);
     assert_int_equal(r->buf.events[0].pid, 5);
     assert_int_equal(r->buf.events[0].nargs, 2); /* the integer arguments */
     assert_int_equal(r->buf.events[0].args[0].v.u, (uint64_t)-5);
