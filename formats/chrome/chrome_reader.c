@@ -92,16 +92,19 @@ static int metadata(cr_state *r)
         cj_value v;
         if (cj_value_read(&sub, &v) != 0)
             return -1;
-        static const char anchor[] = "gltrace_wall_offset_ns";
+        /* the clock anchors (gt_timeline.h): Unix time and CLOCK_MONOTONIC */
+        static const char wall[] = "gltrace_wall_offset_ns", mono[] = "gltrace_mono_offset_ns";
         uint64_t mag;
-        bool neg;
-        if (k.len != sizeof anchor - 1 || memcmp(k.p, anchor, k.len) != 0)
+        bool neg, is_wall = k.len == sizeof wall - 1 && memcmp(k.p, wall, k.len) == 0;
+        if (!is_wall && (k.len != sizeof mono - 1 || memcmp(k.p, mono, k.len) != 0))
             continue;
         if ((v.type != CJ_STRING && v.type != CJ_NUMBER) || !cr_integer(&v.s, &mag, &neg) ||
             mag > (uint64_t)INT64_MAX + neg)
-            return cj_fail(lx, v.off, "gltrace_wall_offset_ns is not a 64-bit integer");
-        r->tl->has_wall = true;
-        r->tl->wall_offset_ns = neg ? (int64_t)(0 - mag) : (int64_t)mag;
+            return cj_fail(lx, v.off, is_wall ? "gltrace_wall_offset_ns is not a 64-bit integer"
+                                              : "gltrace_mono_offset_ns is not a 64-bit integer");
+        *(is_wall ? &r->tl->has_wall : &r->tl->has_mono) = true;
+        *(is_wall ? &r->tl->wall_offset_ns : &r->tl->mono_offset_ns) =
+            neg ? (int64_t)(0 - mag) : (int64_t)mag;
     }
     return m;
 }

@@ -395,10 +395,20 @@ static int write_finish(void *self, const gt_timeline *tl, gt_error *err)
     gt_strbuf_puts(&w->b, "\n],\n");
     if (write_frames(w, tl, err) != 0)
         return -1;
-    if (tl->has_wall) {
-        gt_strbuf_puts(&w->b, ",\n\"metadata\":{\"gltrace_wall_offset_ns\":\"");
-        gt_strbuf_i64(&w->b, tl->wall_offset_ns);
-        gt_strbuf_puts(&w->b, "\"}");
+    /* the clock anchors (gt_timeline.h), as strings: exact beyond 2^53 */
+    if (tl->has_wall || tl->has_mono) {
+        gt_strbuf_puts(&w->b, ",\n\"metadata\":{");
+        if (tl->has_wall) {
+            gt_strbuf_puts(&w->b, "\"gltrace_wall_offset_ns\":\"");
+            gt_strbuf_i64(&w->b, tl->wall_offset_ns);
+            gt_strbuf_puts(&w->b, tl->has_mono ? "\"," : "\"");
+        }
+        if (tl->has_mono) {
+            gt_strbuf_puts(&w->b, "\"gltrace_mono_offset_ns\":\"");
+            gt_strbuf_i64(&w->b, tl->mono_offset_ns);
+            gt_strbuf_puts(&w->b, "\"");
+        }
+        gt_strbuf_puts(&w->b, "}");
     }
     gt_strbuf_puts(&w->b, "}\n");
     if (flush(w, err) != 0)

@@ -113,6 +113,37 @@ else
   fail "glxgears.trace: convert exits $RC, $got complete events for $calls calls: $(tail -1 "$WORK/gears.err")"
 fi
 
+# a kernel trace (trace-cmd .dat) merged with that GL timeline: both outputs pass the
+# strict readers and hold every event of both inputs
+dat="$corpus/tracecmd-dat/v7_zstd_x86_64_4cpu_stacktraces.dat"
+if [ -f "$dat" ] && [ -s "$WORK/gears.json" ]; then
+  counts "$dat" "$WORK/dat.counts"
+  counts "$WORK/gears.json" "$WORK/gl.counts"
+  python3 - "$WORK/dat.counts" "$WORK/gl.counts" >"$WORK/sum.counts" <<'PYEOF'
+import collections, sys
+total = collections.Counter()
+for path in sys.argv[1:]:
+    for line in open(path):
+        k, n = line.split()
+        total[k] += int(n)
+for k in sorted(total):
+    print(k, total[k])
+PYEOF
+  for ext in fxt json; do
+    run_timed /dev/null "$WORK/merge.err" "$gltrace" convert -q --offset=0 "$dat" "$WORK/gears.json" \
+      -o "$WORK/kernel_gl.$ext"
+    counts "$WORK/kernel_gl.$ext" "$WORK/kernel_gl.counts" --strict
+    if [ "$RC" -eq 0 ]; then
+      same_counts ".dat + GL timeline merged to .$ext: strict reader, every event" \
+        "$WORK/sum.counts" "$WORK/kernel_gl.counts"
+    else
+      fail ".dat + GL timeline merged to .$ext: $(head -1 "$WORK/kernel_gl.counts.err")"
+    fi
+  done
+else
+  fail "no $dat or no GL timeline to merge"
+fi
+
 # refusals: message naming the file, exit 1, no output left behind
 refuses() { # WHAT PATTERN FILE [OPTIONS]
   rm -f "$WORK/x.json"

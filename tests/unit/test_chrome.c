@@ -116,18 +116,23 @@ static void writer_document(void **state)
     fr[0].name = S(&tl, "replaced"); /* a frame defined again: the later wins, as in JSON */
     tl.has_wall = true;
     tl.wall_offset_ns = -5;
+    tl.has_mono = true;
+    tl.mono_offset_ns = 9223372036854775807ll;
     doc = tc_write(&tl, fr, 3);
     assert_string_equal(doc, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n],\n\"stackFrames\":{\n"
                              "\"1\":{\"name\":\"main\",\"category\":\"game\"},\n"
                              "\"2\":{\"name\":\"draw\",\"category\":\"game\",\"parent\":\"1\"}},\n"
-                             "\"metadata\":{\"gltrace_wall_offset_ns\":\"-5\"}}\n");
-    /* the anchor and the frames come back */
-    tl.has_wall = false;
+                             "\"metadata\":{\"gltrace_wall_offset_ns\":\"-5\","
+                             "\"gltrace_mono_offset_ns\":\"9223372036854775807\"}}\n");
+    /* the anchors and the frames come back */
+    tl.has_wall = tl.has_mono = false;
     gt_tl_buffer b;
     gt_error err;
     assert_int_equal(tc_read(&tl, doc, strlen(doc), true, &b, NULL, &err), 0);
     assert_true(tl.has_wall);
     assert_int_equal(tl.wall_offset_ns, -5);
+    assert_true(tl.has_mono);
+    assert_int_equal(tl.mono_offset_ns, 9223372036854775807ll);
     assert_int_equal(b.count, 2);
     assert_null(tc_diff(&tl, &b.events[0], &fr[1]));
     assert_null(tc_diff(&tl, &b.events[1], &fr[2]));
