@@ -154,6 +154,7 @@ typedef struct tc_file {
     uint32_t tsc_mult, tsc_shift;
     bool has_date;
     int64_t date_ns;     /* DATE: wall-clock anchor */
+    bool clock_mono;     /* TRACECLOCK: the "mono" clock (CLOCK_MONOTONIC) was selected */
 
     uint64_t inflated;   /* decompressed bytes held (tc_inflate_budget) */
     void **owned;        /* decompressed sections */

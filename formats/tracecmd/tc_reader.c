@@ -250,6 +250,10 @@ int gt_tracecmd_read_mem(const uint8_t *data, size_t size, const char *name, gt_
         tl->has_wall = true;
         tl->wall_offset_ns = f.date_ns;
     }
+    if (f.clock_mono) { /* `trace-cmd record -C mono`: the live timeline's clock */
+        tl->has_mono = true;
+        tl->mono_offset_ns = 0;
+    }
     if (!(cv = tc_conv_new(&f, sink))) {
         tc_fail(&f, 0, "out of memory");
         goto out;

@@ -171,6 +171,8 @@ static int option_buffer_v7(tc_file *f, tc_cur *o)
         return tc_fail(f, at, "BUFFER option: %u CPUs do not fit in it", ncpu);
     if (page_size < f->ph.data_off + 4 || page_size > (1u << 24))
         return tc_fail(f, at, "BUFFER option: bad page size %u", page_size);
+    if (name_len == 0 && clock_len == 4 && memcmp(clock, "mono", 4) == 0)
+        f->clock_mono = true; /* the top buffer runs on CLOCK_MONOTONIC */
     tc_buffer *b = NULL;
     if (buffer_add(f, &b) < 0)
         return -1;
@@ -261,8 +263,13 @@ static int handle_option(tc_file *f, uint16_t id, tc_cur *o, uint64_t sec[32])
             return tc_fail(f, at, "section option %u shorter than 8 bytes", id);
         sec[id] = tc_get_num(p, 8, f->be);
         return 0;
+    case TC_OPT_TRACECLOCK: /* "local global [mono] ...": the selected clock in brackets */
+        for (uint32_t i = 0; i + 6 <= n; i++)
+            if (memcmp(p + i, "[mono]", 6) == 0)
+                f->clock_mono = true;
+        return 0;
     default:
-        return 0; /* CPUSTAT, TRACECLOCK, UNAME, VERSION, ...: nothing to apply */
+        return 0; /* CPUSTAT, UNAME, VERSION, ...: nothing to apply */
     }
 }
 
