@@ -44,7 +44,10 @@ static bool parse_sym(const char *s, size_t n, uint32_t base, tc_ksym *out)
     return true;
 }
 
-int tc_kallsyms_load(tc_kallsyms *k, const char *text, size_t len)
+typedef bool (*line_parser)(const char *s, size_t n, uint32_t base, tc_ksym *out);
+
+/* Parses each line of text with parse; keeps what it takes, sorted by address. */
+static int load_lines(tc_kallsyms *k, const char *text, size_t len, line_parser parse)
 {
     k->loaded = true;
     if (len > UINT32_MAX)
@@ -54,9 +57,9 @@ int tc_kallsyms_load(tc_kallsyms *k, const char *text, size_t len)
         const char *nl = memchr(text + pos, '\n', len - pos);
         size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
         tc_ksym sym;
-        if (parse_sym(text + pos, n, (uint32_t)pos, &sym)) {
+        if (parse(text + pos, n, (uint32_t)pos, &sym)) {
             if (k->n == cap) {
-                cap = cap ? cap * 2 : 4096;
+                cap = cap ? cap * 2 : 256;
                 tc_ksym *ns = realloc(k->sym, cap * sizeof *ns);
                 if (!ns)
                     return -1;
@@ -69,6 +72,11 @@ int tc_kallsyms_load(tc_kallsyms *k, const char *text, size_t len)
     if (k->n)
         qsort(k->sym, k->n, sizeof *k->sym, cmp_sym);
     return 0;
+}
+
+int tc_kallsyms_load(tc_kallsyms *k, const char *text, size_t len)
+{
+    return load_lines(k, text, len, parse_sym);
 }
 
 const tc_ksym *tc_kallsyms_find(const tc_kallsyms *k, uint64_t addr)
@@ -110,29 +118,7 @@ static bool parse_printk(const char *s, size_t n, uint32_t base, tc_ksym *out)
 
 int tc_printk_load(tc_printk *p, const char *text, size_t len)
 {
-    p->loaded = true;
-    if (len > UINT32_MAX)
-        len = UINT32_MAX;
-    size_t cap = 0;
-    for (size_t pos = 0; pos < len;) {
-        const char *nl = memchr(text + pos, '\n', len - pos);
-        size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
-        tc_ksym sym;
-        if (parse_printk(text + pos, n, (uint32_t)pos, &sym)) {
-            if (p->n == cap) {
-                cap = cap ? cap * 2 : 64;
-                tc_ksym *ns = realloc(p->sym, cap * sizeof *ns);
-                if (!ns)
-                    return -1;
-                p->sym = ns;
-            }
-            p->sym[p->n++] = sym;
-        }
-        pos += n + 1;
-    }
-    if (p->n)
-        qsort(p->sym, p->n, sizeof *p->sym, cmp_sym);
-    return 0;
+    return load_lines(p, text, len, parse_printk);
 }
 
 const tc_ksym *tc_printk_find(const tc_printk *p, uint64_t addr)
