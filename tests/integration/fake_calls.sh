@@ -78,7 +78,7 @@ record() {
   fi
 }
 
-record glxgears 130 timeout --preserve-status -s INT 1.5 -- glxgears
+record glxgears 130 timeout -k 20 --preserve-status -s INT 1.5 -- glxgears
 for app in "${APPS[@]}"; do
   for variant in plain warmup; do
     extra=()

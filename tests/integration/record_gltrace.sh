@@ -79,9 +79,10 @@ record() {
 }
 
 # Stopped by SIGINT after 1.5 s: gltrace passes it on, the program dies of it and gltrace
-# exits 128 + 2; --preserve-status makes timeout exit with gltrace's status.
-record glxgears 130 timeout --preserve-status -s INT 1.5 -- glxgears
-record es2gears 130 timeout --preserve-status -s INT 1.5 -- es2gears_x11
+# exits 128 + 2; --preserve-status makes timeout exit with gltrace's status. A program
+# still alive 20 s after it is killed (exit 137): a failure, not a hung test.
+record glxgears 130 timeout -k 20 --preserve-status -s INT 1.5 -- glxgears
+record es2gears 130 timeout -k 20 --preserve-status -s INT 1.5 -- es2gears_x11
 
 glmark2_scenes=("${GLMARK2_SCENES[@]}")
 for scene in "${glmark2_scenes[@]}"; do
