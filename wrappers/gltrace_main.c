@@ -9,12 +9,14 @@
 
 static void usage(FILE *f)
 {
-    fputs("usage: gltrace [-o FILE] [--] PROGRAM [ARGS...]\n"
+    fputs("usage: gltrace [-o FILE] [--timeline=FILE.fxt] [--backtrace=CALLSET] [--] PROGRAM [ARGS...]\n"
           "       gltrace COMMAND [OPTIONS] ...\n"
           "\n"
           "The first form runs PROGRAM with its OpenGL/GLX/EGL calls recorded into FILE\n"
           "(default: $GLTRACE_OUTPUT, else PROGRAM.trace here, or PROGRAM.N.trace when\n"
-          "taken) and exits with PROGRAM's status; `--` ends the options.\n"
+          "taken) and exits with PROGRAM's status; `--` ends the options. --timeline also\n"
+          "writes each call's CPU time as the program ran it (FXT, for Perfetto);\n"
+          "--backtrace chooses the calls that carry a backtrace (globs, all, none).\n"
           "GLTRACE_PRELOAD names the recording library to use instead of\n"
           "../lib/libgltrace.so beside gltrace.\n"
           "\n"
