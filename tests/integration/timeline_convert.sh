@@ -6,7 +6,8 @@
 # back to JSON, every kind keeps its count, and the outputs pass our strict readers
 # and python3 -m json.tool. For every FXT file: the same through JSON and FXT, and
 # FXT -> FXT twice gives identical bytes. A .trace converts through a timed replay
-# (one event per call). A JSON file that is not a trace, a missing
+# (one event per call). Our FXT output is also read by fxt_check.py, a strict walker
+# written from the spec alone, with the same counts. A JSON file that is not a trace, a missing
 # file and an unknown format are refused with a message and exit 1.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -67,6 +68,14 @@ check_chain() { # FILE NAME: FILE -> fxt -> json -> fxt, counts kept, strict rea
       continue
     fi
     same_counts "$name -> $f: strict reader, same counts" "$WORK/in.counts" "$WORK/$f.counts"
+  done
+  # an independent reading of our FXT, from the spec (fxt_check.py): the same counts
+  for f in a.fxt c.fxt; do
+    if python3 "$here/fxt_check.py" "$WORK/$f" >"$WORK/$f.py" 2>"$WORK/$f.py.err"; then
+      same_counts "$name -> $f: fxt_check.py reads the same events" "$WORK/in.counts" "$WORK/$f.py"
+    else
+      fail "$name -> $f: fxt_check.py: $(head -1 "$WORK/$f.py.err")"
+    fi
   done
   if python3 -m json.tool "$WORK/b.json" >/dev/null 2>&1; then
     pass "$name: JSON output is valid JSON"

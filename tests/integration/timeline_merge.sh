@@ -54,6 +54,15 @@ check_merge() { # MODE LOG
     fi
     pass "$mode: merged .$ext passes the strict reader"
   done
+  # the live timeline and the merge, read by a walker written from the FXT spec alone
+  local f
+  for f in "$mode.fxt" "merged-$mode.fxt"; do
+    if python3 "$here/fxt_check.py" "$WORK/$f" >/dev/null 2>"$WORK/fc.err"; then
+      pass "$mode: $f passes fxt_check.py"
+    else
+      fail "$mode: $f: fxt_check.py: $(head -1 "$WORK/fc.err")"
+    fi
+  done
   run_timed "$WORK/gl.txt" /dev/null "$gltrace" convert --strict --print "$WORK/$mode.fxt"
   python3 - "$WORK/merged-$mode.fxt.txt" "$WORK/merged-$mode.json.txt" "$WORK/gl.txt" \
     "$frames" "$mode" >"$WORK/verdicts" <<'PYEOF'
