@@ -46,7 +46,7 @@ static void on_signal(int sig, siginfo_t *info, void *ctx)
         in_handler = 1;
         at_writer *w = gltrace_writer_if_open();
         if (w)
-            at_writer_try_flush(w);
+            at_writer_try_flush_in_signal(w);
         gltrace_timeline_flush();
         in_handler = 0;
     }

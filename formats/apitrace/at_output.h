@@ -28,6 +28,9 @@ int at_output_open_fd(at_output *o, int fd, const char *name, gt_error *err);
 void at_output_write_slow(at_output *o, const void *p, size_t n);
 /* Compresses and writes the pending bytes as one chunk (no-op when empty). */
 int at_output_flush(at_output *o);
+/* The same as a stored (literal-only) Snappy block: no allocation, for signal
+ * handlers. Snappy's worst case (n + n/6 + 32) leaves room for its 9-byte head. */
+int at_output_flush_uncompressed(at_output *o);
 /* Flushes, closes the file; 0 when anything failed (message in o->err). */
 int at_output_close(at_output *o);
 

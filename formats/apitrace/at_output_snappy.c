@@ -60,14 +60,35 @@ int at_output_open(at_output *o, const char *path, gt_error *err)
     return at_output_open_fd(o, fd, path, err);
 }
 
-int at_output_flush(at_output *o)
+/* A Snappy block of one literal: the length as a varint, the literal tag with a
+ * 4-byte length, the bytes. Valid for every Snappy decoder, and made without the
+ * library, which allocates working memory: a signal handler may have interrupted
+ * malloc itself. Returns the block's length. */
+static size_t literal_block(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    size_t k = 0;
+    for (size_t v = n; ; v >>= 7) {
+        dst[k++] = (uint8_t)(v < 0x80 ? v : (v & 0x7f) | 0x80);
+        if (v < 0x80)
+            break;
+    }
+    dst[k++] = 63 << 2; /* literal, length - 1 in the next 4 bytes */
+    for (int i = 0; i < 4; i++)
+        dst[k++] = (uint8_t)((n - 1) >> (8 * i));
+    memcpy(dst + k, src, n);
+    return k + n;
+}
+
+static int flush_chunk(at_output *o, int compress)
 {
     if (o->len == 0 || o->failed) {
         o->len = 0;
         return !o->failed;
     }
     size_t clen = o->ccap - 4;
-    if (snappy_compress((const char *)o->buf, o->len, (char *)o->cbuf + 4, &clen) != SNAPPY_OK) {
+    if (!compress) {
+        clen = literal_block(o->cbuf + 4, o->buf, o->len);
+    } else if (snappy_compress((const char *)o->buf, o->len, (char *)o->cbuf + 4, &clen) != SNAPPY_OK) {
         gt_error_set(&o->err, "%s: Snappy compression failed", o->path);
         o->failed = 1;
         o->len = 0;
@@ -81,6 +102,10 @@ int at_output_flush(at_output *o)
     o->len = 0;
     return write_all(o, o->cbuf, clen + 4);
 }
+
+int at_output_flush(at_output *o) { return flush_chunk(o, 1); }
+
+int at_output_flush_uncompressed(at_output *o) { return flush_chunk(o, 0); }
 
 void at_output_write_slow(at_output *o, const void *p, size_t n)
 {

@@ -109,6 +109,15 @@ int at_writer_try_flush(at_writer *w)
     return ok;
 }
 
+int at_writer_try_flush_in_signal(at_writer *w)
+{
+    if (pthread_mutex_trylock(&w->lock) != 0)
+        return 0;
+    int ok = at_output_flush_uncompressed(&w->out);
+    pthread_mutex_unlock(&w->lock);
+    return ok;
+}
+
 int at_writer_close(at_writer *w, gt_error *err)
 {
     int ok = at_output_close(&w->out);

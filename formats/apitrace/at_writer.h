@@ -38,9 +38,13 @@ at_writer *at_writer_open(const char *path, const at_writer_property *props, uns
 int at_writer_close(at_writer *w, gt_error *err);
 /* Writes the pending stream bytes as a chunk now (exit paths, timers). */
 int at_writer_flush(at_writer *w);
-/* Same, but only if no thread is inside the writer: for signal handlers and timer
- * threads, which must not wait. Returns 1 when it flushed. */
+/* Same, but only if no thread is inside the writer: for timer threads, which must
+ * not wait. Returns 1 when it flushed. */
 int at_writer_try_flush(at_writer *w);
+/* The same for signal handlers: the chunk is stored, not compressed, since Snappy
+ * allocates and the signal may have interrupted malloc (a crash in the heap, or
+ * SIGINT at the wrong moment, would deadlock there). */
+int at_writer_try_flush_in_signal(at_writer *w);
 
 enum { AT_WRITER_FAKE = 1 };
 

@@ -261,6 +261,32 @@ static void test_flush_midway(void **state)
     free(path);
 }
 
+/* The signal handler's flush stores its chunk as one Snappy literal (no allocation):
+ * the Snappy library decodes it like any other chunk. */
+static void test_flush_in_signal(void **state)
+{
+    (void)state;
+    char *path;
+    at_writer *w = open_writer(&path);
+    for (uint64_t i = 0; i < 2000; i++) /* more than 60 bytes: the long literal form */
+        foo_call(w, 0, 0, i);
+    assert_int_equal(at_writer_try_flush_in_signal(w), 1);
+    foo_call(w, 0, 0, 2000);
+    close_writer(w); /* a compressed chunk after the stored one */
+    char *warning;
+    char *text = dump_file(path, &warning);
+    assert_null(warning);
+    assert_true(tb_contains(text, "0 @0 glFoo(x = 0) = -1\n1 @0 glFoo(x = 1) = -1\n"));
+    assert_true(tb_contains(text, "\n2000 @0 glFoo(x = 2000) = -1\n"));
+    free(text);
+    size_t n;
+    unsigned chunks;
+    free(stream_of(path, &n, &chunks, NULL));
+    assert_int_equal(chunks, 2);
+    unlink(path);
+    free(path);
+}
+
 /* More than 3 MiB of blobs: events straddle the 1 MiB chunks and come back exact. */
 static void test_big_blobs(void **state)
 {
@@ -512,6 +538,7 @@ int main(void)
         cmocka_unit_test(test_signatures_once),
         cmocka_unit_test(test_fake_flag),
         cmocka_unit_test(test_flush_midway),
+        cmocka_unit_test(test_flush_in_signal),
         cmocka_unit_test(test_big_blobs),
         cmocka_unit_test(test_rewrite_with_value),
         cmocka_unit_test(test_concurrent_writers),
