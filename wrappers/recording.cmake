@@ -24,6 +24,7 @@ add_library(gltrace_runtime STATIC
   ${CMAKE_CURRENT_LIST_DIR}/backtrace.c
   ${CMAKE_CURRENT_LIST_DIR}/timeline_live.c
   ${CMAKE_CURRENT_LIST_DIR}/timeline_live_file.c
+  ${CMAKE_CURRENT_LIST_DIR}/derived_file.c
   ${CMAKE_CURRENT_LIST_DIR}/override_dlopen.c
   ${CMAKE_CURRENT_LIST_DIR}/override_getprocaddress.c)
 target_include_directories(gltrace_runtime PUBLIC ${CMAKE_CURRENT_LIST_DIR})

@@ -53,6 +53,7 @@
  * created by raw clone syscalls without fork handlers (the exit paths check the pid,
  * so such a child at least never flushes into its parent's file). */
 #define _GNU_SOURCE
+#include "derived_file.h"
 #include "gltrace_runtime.h"
 #include "timeline_live.h"
 
@@ -161,30 +162,14 @@ static int default_path(const char *exe, char *out, size_t size)
     return 0;
 }
 
-/* The derived name of main for this process: "X.trace" -> "X.<pid>.trace", else
- * "X.<pid>"; "X.<pid>.<n>.trace" for the first n free. Created exclusively. */
+/* The derived name of main for this process (derived_file.h), created; 1 on success. */
 static int derived_path(const char *main_path, char *out, size_t size)
 {
-    size_t len = strlen(main_path);
-    size_t stem = len;
-    const char *ext = "";
-    if (len > 6 && !strcmp(main_path + len - 6, ".trace")) {
-        stem = len - 6;
-        ext = ".trace";
-    }
-    unsigned pid = (unsigned)getpid();
-    for (unsigned n = 0; n < 10000; ++n) {
-        int k = n ? snprintf(out, size, "%.*s.%u.%u%s", (int)stem, main_path, pid, n, ext)
-                  : snprintf(out, size, "%.*s.%u%s", (int)stem, main_path, pid, ext);
-        if (k < 0 || (size_t)k >= size)
-            break;
-        int r = create_excl(out);
-        if (r)
-            return r > 0;
-    }
-    fprintf(stderr, "gltrace: no free name for the trace of process %u beside %s; "
-                    "not recording\n", pid, main_path);
-    return 0;
+    int fd = gltrace_create_derived(main_path, ".trace", "trace", out, size);
+    if (fd < 0)
+        return 0;
+    close(fd); /* at_writer_open truncates and reopens the file we own now */
+    return 1;
 }
 
 static at_writer *open_at(const char *path, const char *exe)

@@ -15,35 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "derived_file.h"
 #include "gltrace_runtime.h"
-
-/* "X.fxt" -> "X.<pid>.fxt" (else "X.<pid>"), "X.<pid>.<n>.fxt" for the first n
- * free; created exclusively. Returns the descriptor, or -1 (message printed). */
-static int open_derived(const char *main_path, char *out, size_t size)
-{
-    size_t len = strlen(main_path), stem = len;
-    const char *ext = "";
-    if (len > 4 && !strcmp(main_path + len - 4, ".fxt")) {
-        stem = len - 4;
-        ext = ".fxt";
-    }
-    unsigned pid = (unsigned)getpid();
-    for (unsigned n = 0; n < 10000; ++n) {
-        int k = n ? snprintf(out, size, "%.*s.%u.%u%s", (int)stem, main_path, pid, n, ext)
-                  : snprintf(out, size, "%.*s.%u%s", (int)stem, main_path, pid, ext);
-        if (k < 0 || (size_t)k >= size)
-            break;
-        int fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0)
-            return fd;
-        if (errno != EEXIST) {
-            fprintf(stderr, "gltrace: cannot create the timeline %s: %s\n", out, strerror(errno));
-            return -1;
-        }
-    }
-    fprintf(stderr, "gltrace: no free name for the timeline beside %s\n", main_path);
-    return -1;
-}
 
 /* Whether this process writes the main trace (then it may claim the main timeline). */
 static int writes_main_trace(int forked)
@@ -74,5 +47,5 @@ int gltrace_timeline_open_file(const char *env, int forked, const char *parent, 
         }
         close(fd); /* taken by another process of the run; releases the flock */
     }
-    return open_derived(forked && parent[0] ? parent : env, path, size);
+    return gltrace_create_derived(forked && parent[0] ? parent : env, ".fxt", "timeline", path, size);
 }
