@@ -24,9 +24,26 @@ struct gt_tracecmd_writer {
     size_t last_cpu;       /* lookup cache */
     gt_tl_str s_call;
     gt_strbuf args;        /* the current event's "args" text */
+    bool clock_set;        /* the clock is chosen at the first timed event */
+    int64_t clock_off;     /* added to the model's times */
     uint64_t *big;         /* ids beyond int32, by their synthetic pid (kernel_pid) */
     size_t nbig, cap_big;
 };
+
+/* A timeline on the recording machine's CLOCK_MONOTONIC (gltrace's live timeline, an
+ * XRay log) is written on that clock, as `trace-cmd record -C mono` writes kernel
+ * events, so trace-cmd and KernelShark line the two files up. The ring buffer's clock
+ * is unsigned: times before 0 become 0. */
+static uint64_t out_ts(gt_tracecmd_writer *w, const gt_timeline *tl, int64_t ts)
+{
+    if (!w->clock_set) {
+        w->clock_set = true;
+        w->s.mono = tl->has_mono;
+        w->clock_off = tl->has_mono ? tl->mono_offset_ns : 0;
+    }
+    int64_t t = (int64_t)((uint64_t)ts + (uint64_t)w->clock_off);
+    return t > 0 ? (uint64_t)t : 0;
+}
 
 static bool grow_big(gt_tracecmd_writer *w)
 {
@@ -419,8 +436,7 @@ static int record(gt_tracecmd_writer *w, const gt_timeline *tl, const gt_tl_even
     tcw_cpu *c = cpu_for(w, ev->pid, ev->tid);
     if (!c)
         return fail(w, err, "out of memory");
-    /* the ring buffer's clock is unsigned: the model's times before 0 become 0 */
-    uint64_t ts = ev->ts > 0 ? (uint64_t)ev->ts : 0;
+    uint64_t ts = out_ts(w, tl, ev->ts);
     if (add_record(w, c, ts, rec, len) < 0)
         return fail(w, err, "cannot write the temporary page file");
     return 0;
@@ -447,7 +463,7 @@ static int context_switch(gt_tracecmd_writer *w, const gt_timeline *tl, const gt
     tcw_cpu *c = kernel_cpu(w, cs->cpu);
     if (!c)
         return fail(w, err, "out of memory");
-    if (add_record(w, c, ev->ts > 0 ? (uint64_t)ev->ts : 0, rec, sizeof rec) < 0)
+    if (add_record(w, c, out_ts(w, tl, ev->ts), rec, sizeof rec) < 0)
         return fail(w, err, "cannot write the temporary page file");
     return 0;
 }

@@ -42,6 +42,7 @@ typedef struct tcw_state {
     uint32_t ncpu_ids;   /* highest CPU number + 1 */
     tcw_cmdline *cmd;
     size_t ncmd;
+    bool mono;           /* times are CLOCK_MONOTONIC: the file says trace clock "mono" */
 } tcw_state;
 
 /* Writes the whole .dat to out. 0, or -1 with err. */

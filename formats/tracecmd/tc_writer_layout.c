@@ -167,11 +167,12 @@ static void options(gt_strbuf *b, const tcw_state *s, const uint64_t off[32], ui
     tcw_put(&buf, s->ncpu_ids, 4);
     option(&body, 8, buf.data, 4); /* CPUCOUNT */
     buf.len = 0;
-    static const char clock[] = "[local] global counter uptime perf mono mono_raw boot";
-    option(&body, 4, clock, sizeof clock);
+    static const char local[] = "[local] global counter uptime perf mono mono_raw boot";
+    static const char mono[] = "local global counter uptime perf [mono] mono_raw boot";
+    option(&body, 4, s->mono ? mono : local, sizeof local);
     tcw_put(&buf, fly_off, 8);
     gt_strbuf_put(&buf, "", 1);
-    gt_strbuf_put(&buf, "local", 6);
+    gt_strbuf_put(&buf, s->mono ? "mono" : "local", s->mono ? 5 : 6);
     tcw_put(&buf, TCW_PAGE, 4);
     tcw_put(&buf, ncpu, 4);
     uint64_t at = data_off;

@@ -7,8 +7,9 @@
 # with the live GL timeline into FXT and JSON. Checks: both outputs pass the strict
 # readers; the merge holds every XRay slice (named through the instrumentation map) and
 # every GL call; XRay's and gltrace's events of the main thread share one track (same
-# pid and tid); and, on the FDR log's wall-clock anchors, the i-th glBegin lies inside
-# the i-th draw_mesh slice (its caller) within 200 us.
+# pid and tid); and, on the FDR log's CLOCK_MONOTONIC anchors, the i-th glBegin lies
+# inside the i-th draw_mesh slice (its caller) within 200 us. The same holds when the GL
+# timeline goes through a trace-cmd .dat first (written on trace-cmd's "mono" clock).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/integration/lib.sh
@@ -16,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 it_init timeline_merge
 require_recorder "${1:-}"
 require_file "$bin/xray_game" "built with clang -fxray-instrument (tests/apps)"
-require_tool python3 timeout
+require_tool python3 timeout trace-cmd
 start_xvfb
 
 frames=5
@@ -63,11 +64,21 @@ check_merge() { # MODE LOG
       fail "$mode: $f: fxt_check.py: $(head -1 "$WORK/fc.err")"
     fi
   done
+  # the GL timeline as a trace-cmd file (on the "mono" trace clock), merged with the log
+  run_timed /dev/null "$WORK/d.err" "$gltrace" convert -q "$WORK/$mode.fxt" -o "$WORK/$mode.dat"
+  if [ "$RC" -eq 0 ] && trace-cmd dump --summary -i "$WORK/$mode.dat" 2>&1 | grep -q '"mono" clock'; then
+    pass "$mode: GL timeline written as .dat on trace-cmd's mono clock"
+  else
+    fail "$mode: GL timeline as .dat: exit $RC, not on the mono clock: $(head -1 "$WORK/d.err")"
+  fi
+  run_timed "$WORK/merged-$mode.dat.txt" "$WORK/md.err" "$gltrace" convert -q --strict \
+    --instr-map="$bin/xray_game" "$log" "$WORK/$mode.dat" -o -
+  [ "$RC" -eq 0 ] || fail "$mode: merge of the log and the .dat exits $RC: $(head -1 "$WORK/md.err")"
   run_timed "$WORK/gl.txt" /dev/null "$gltrace" convert --strict --print "$WORK/$mode.fxt"
-  python3 - "$WORK/merged-$mode.fxt.txt" "$WORK/merged-$mode.json.txt" "$WORK/gl.txt" \
-    "$frames" "$mode" >"$WORK/verdicts" <<'PYEOF'
+  python3 - "$WORK/merged-$mode.fxt.txt" "$WORK/merged-$mode.json.txt" \
+    "$WORK/merged-$mode.dat.txt" "$WORK/gl.txt" "$frames" "$mode" >"$WORK/verdicts" <<'PYEOF'
 import sys
-merged_fxt, merged_json, gl_only, frames, mode = sys.argv[1:]
+merged_fxt, merged_json, merged_dat, gl_only, frames, mode = sys.argv[1:]
 frames = int(frames)
 
 def events(path):
@@ -81,7 +92,7 @@ def verdict(ok, what):
     print(('PASS ' if ok else 'FAIL ') + what)
 
 gl = [e for e in events(gl_only) if e['kind'] == 'complete']
-for label, path in (('fxt', merged_fxt), ('json', merged_json)):
+for label, path in (('fxt', merged_fxt), ('json', merged_json), ('log+dat', merged_dat)):
     ev = events(path)
     calls = [e for e in ev if e['kind'] == 'complete']
     verdict(len(calls) == len(gl) and [c['name'] for c in calls] == [g['name'] for g in gl],
