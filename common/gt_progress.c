@@ -17,6 +17,7 @@ void gt_progress_start(gt_progress *p, const char *label, uint64_t total, bool q
     p->label = label;
     p->total = total;
     p->frames = 0;
+    p->unit = "calls";
     p->started = p->last = p->enabled ? now() : 0;
 }
 
@@ -30,7 +31,10 @@ void gt_progress_update(gt_progress *p, uint64_t done, uint64_t calls)
     p->last = t;
     double pct = p->total ? 100.0 * (double)done / (double)p->total : 0;
     double rate = t > p->started ? (double)calls / (t - p->started) : 0;
-    if (p->frames)
+    if (!p->total)
+        fprintf(stderr, "\r%s: %llu %s  %.2f M %s/s ", p->label, (unsigned long long)calls, p->unit,
+                rate / 1e6, p->unit);
+    else if (p->frames)
         fprintf(stderr, "\r%s: %5.1f%%  %llu frames  %llu calls  %.2f M calls/s ", p->label, pct,
                 (unsigned long long)p->frames, (unsigned long long)calls, rate / 1e6);
     else

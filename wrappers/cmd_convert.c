@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "gltrace_cmds.h"
+#include "gt_progress.h"
 #include "gt_timeline.h"
 #include "timeline_io.h"
 
@@ -176,6 +177,20 @@ static int plan_offsets(convert *cv, gt_timeline *tl, gt_tl_read_opts *opts, int
     return 0;
 }
 
+/* Events counted on a terminal, on their way to the next sink. */
+typedef struct progress_sink {
+    gt_tl_sink *to;
+    gt_progress p;
+    uint64_t n;
+} progress_sink;
+
+static int progress_event(void *self, const gt_timeline *tl, const gt_tl_event *ev, gt_error *err)
+{
+    progress_sink *ps = self;
+    gt_progress_update(&ps->p, 0, ++ps->n);
+    return gt_tl_emit(ps->to, tl, ev, err);
+}
+
 /* XRay logs are per-thread streams in time order; other inputs (Chrome JSON, FXT)
  * need not be. Order: metadata first, then by time; at one instant ends before
  * starts, and longer slices (the parents) before shorter ones; else input order. */
@@ -234,7 +249,11 @@ static int run(convert *cv, gt_timeline *tl, tl_output *out, gt_tl_counts *count
     gt_tl_read_opts opts = {.strict = cv->strict, .warn = on_warning, .warn_ctx = &ws,
                             .instr_map = cv->instr_map};
     int rc = plan_offsets(cv, tl, &opts, shift, err);
-    gt_tl_sink count_sink = gt_tl_counts_sink(counts);
+    gt_tl_sink counted = gt_tl_counts_sink(counts);
+    progress_sink ps = {.to = &counted};
+    gt_progress_start(&ps.p, "convert", 0, out->fmt == TL_FMT_TEXT || cv->counts);
+    ps.p.unit = "events";
+    gt_tl_sink count_sink = {.self = &ps, .event = progress_event};
     /* XRay output is written in time order from memory; the rest streams */
     gt_tl_buffer kept;
     gt_tl_buffer_init(&kept);
@@ -268,6 +287,7 @@ static int run(convert *cv, gt_timeline *tl, tl_output *out, gt_tl_counts *count
         rc = write_sorted(&kept, tl, &out->sink, err);
     if (rc == 0 && out->fmt != TL_FMT_UNKNOWN)
         rc = gt_tl_finish(&out->sink, tl, err);
+    gt_progress_end(&ps.p);
     gt_tl_buffer_free(&kept);
     free(shift);
     return rc;
