@@ -5,6 +5,7 @@
 
 #include "at_reader.h"
 #include "gltrace_cmds.h"
+#include "gt_json.h"
 #include "gt_progress.h"
 #include "gt_strbuf.h"
 
@@ -18,22 +19,7 @@ static void usage(FILE *f)
           f);
 }
 
-static void json_string(gt_strbuf *b, const char *s)
-{
-    gt_strbuf_putc(b, '"');
-    for (; *s; ++s) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
-            gt_strbuf_putc(b, '\\');
-            gt_strbuf_putc(b, (char)c);
-        } else if (c < 0x20) {
-            gt_strbuf_printf(b, "\\u%04x", c);
-        } else {
-            gt_strbuf_putc(b, (char)c);
-        }
-    }
-    gt_strbuf_putc(b, '"');
-}
+static void json_string(gt_strbuf *b, const char *s) { gt_json_string(b, s, strlen(s)); }
 
 static const char *api_name(const char *first_function)
 {

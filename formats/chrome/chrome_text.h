@@ -1,20 +1,14 @@
 /* JSON text for the Chrome writer: exact, valid output for every value the
- * timeline model holds. Strings are escaped per RFC 8259 (quote, backslash,
- * every control byte and DEL as \u00XX); bytes that are not valid UTF-8 become
- * U+FFFD, so the output is always valid UTF-8. Times are written in
- * microseconds from integer nanoseconds, exactly (1234567 -> 1234.567). */
+ * timeline model holds. Strings are escaped by common/gt_json.h. Times are
+ * written in microseconds from integer nanoseconds, exactly (1234567 -> 1234.567). */
 #ifndef CHROME_TEXT_H
 #define CHROME_TEXT_H
 
 #include <stdint.h>
 
+#include "gt_json.h"
 #include "gt_strbuf.h"
 
-/* "..." with escapes */
-void ct_string(gt_strbuf *b, const char *s, size_t n);
-/* JSON text copied as it is, but for bytes that are not UTF-8 (inside its
- * strings: elsewhere JSON has none), which become U+FFFD. */
-void ct_verbatim(gt_strbuf *b, const char *s, size_t n);
 /* ns as a decimal number of microseconds, trailing zeros dropped */
 void ct_us(gt_strbuf *b, int64_t ns);
 /* The shortest text that reads back as the same double, always with a '.'

@@ -116,7 +116,7 @@ static void interned(gt_strbuf *b, const gt_timeline *tl, gt_tl_str s)
 {
     uint32_t len;
     const char *p = gt_tl_str_get(tl, s, &len);
-    ct_string(b, p, len);
+    gt_json_string(b, p, len);
 }
 
 static int arg_value(gt_chrome_writer *w, const gt_tl_arg *a, gt_error *err)
@@ -130,7 +130,7 @@ static int arg_value(gt_chrome_writer *w, const gt_tl_arg *a, gt_error *err)
     case GT_TL_ARG_U64:
     case GT_TL_ARG_KOID: gt_strbuf_u64(b, a->v.u); return 0;
     case GT_TL_ARG_DOUBLE: ct_double(b, a->v.d); return 0;
-    case GT_TL_ARG_STRING: ct_string(b, a->v.s.p, a->v.s.len); return 0;
+    case GT_TL_ARG_STRING: gt_json_string(b, a->v.s.p, a->v.s.len); return 0;
     case GT_TL_ARG_POINTER: ct_id(b, a->v.u); return 0;
     case GT_TL_ARG_BOOL: gt_strbuf_puts(b, a->v.b ? "true" : "false"); return 0;
     case GT_TL_ARG_JSON:
@@ -138,7 +138,7 @@ static int arg_value(gt_chrome_writer *w, const gt_tl_arg *a, gt_error *err)
             gt_error_set(err, "%s: a JSON argument is not one valid JSON value", w->name);
             return -1;
         }
-        ct_verbatim(b, a->v.s.p, a->v.s.len);
+        gt_json_verbatim(b, a->v.s.p, a->v.s.len);
         return 0;
     }
     gt_error_set(err, "%s: argument of unknown kind %d", w->name, (int)a->kind);

@@ -169,7 +169,7 @@ static void escaped_is(const char *s, size_t n, const char *want)
 {
     gt_strbuf b;
     gt_strbuf_init(&b);
-    ct_string(&b, s, n);
+    gt_json_string(&b, s, n);
     gt_strbuf_putc(&b, '\0');
     assert_string_equal(b.data, want);
     gt_strbuf_free(&b);
