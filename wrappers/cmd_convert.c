@@ -118,16 +118,30 @@ static char *replay_trace(const char *trace, gt_error *err)
 static const char *source_of(const input *in) { return in->replayed ? in->replayed : in->path; }
 static tl_format format_of(const input *in) { return in->replayed ? TL_FMT_FXT : in->fmt; }
 
-/* Reads an input through a null sink to learn its clock anchors. */
+/* Stops the anchor pass at the first event read after an anchor: FXT, XRay and
+ * trace-cmd files carry theirs before their events (Chrome JSON at the end). */
+static int stop_at_anchor(void *self, const gt_timeline *tl, const gt_tl_event *ev, gt_error *err)
+{
+    (void)ev, (void)err;
+    *(bool *)self = tl->has_wall || tl->has_mono;
+    return *(bool *)self ? -1 : 0;
+}
+
+/* Reads an input, as far as needed, to learn its clock anchors. */
 static int find_anchor(const input *in, gt_timeline *tl, gt_tl_read_opts *opts, gt_error *err)
 {
-    gt_tl_counts counts = {0};
-    gt_tl_sink sink = gt_tl_counts_sink(&counts);
+    bool found = false;
+    gt_tl_sink sink = {.self = &found, .event = stop_at_anchor};
     tl->has_wall = tl->has_mono = false;
     tl->wall_offset_ns = tl->mono_offset_ns = 0;
     gt_tl_read_opts quiet = *opts;
     quiet.warn = NULL;
-    return tl_read(format_of(in), source_of(in), tl, &sink, &quiet, err);
+    gt_error scratch;
+    gt_error_clear(&scratch);
+    if (tl_read(format_of(in), source_of(in), tl, &sink, &quiet, &scratch) == 0 || found)
+        return 0;
+    gt_error_set(err, "%s", scratch.msg);
+    return -1;
 }
 
 typedef struct convert {
