@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gt_input.h"
 #include "gt_model.h"
 
 static int add(gt_callset *s, gt_callrange r)
@@ -152,9 +153,11 @@ static int parse_text(gt_callset *s, const char *text, const char *src, gt_error
 
 static int parse_file(gt_callset *s, const char *path, gt_error *err)
 {
-    FILE *f = fopen(path, "r");
+    gt_error why;
+    gt_error_clear(&why);
+    FILE *f = gt_input_fopen(path, NULL, &why);
     if (!f) {
-        gt_error_set(err, "call set file %s: cannot open", path);
+        gt_error_set(err, "call set file %s", why.msg);
         return 0;
     }
     size_t len = 0, cap = 4096;

@@ -26,6 +26,10 @@ int gt_strbuf_flush(gt_strbuf *b, FILE *f);
 
 static inline void gt_strbuf_put(gt_strbuf *b, const char *s, size_t n)
 {
+    /* n == 0: an empty buffer (data and s may be NULL) is valid input, and
+     * memcpy with a NULL pointer is undefined even for 0 bytes. */
+    if (n == 0)
+        return;
     if (b->cap - b->len < n && !gt_strbuf_reserve(b, n))
         return;
     memcpy(b->data + b->len, s, n);

@@ -110,7 +110,8 @@ gt_tl_str gt_tl_intern(gt_timeline *tl, const char *s, size_t n)
     char *copy = gt_arena_alloc(&st->bytes, n + 1);
     if (!copy)
         return (gt_tl_str)-1;
-    memcpy(copy, s, n);
+    if (n) /* s may be NULL for the empty string */
+        memcpy(copy, s, n);
     copy[n] = '\0';
     uint32_t id = st->count++;
     st->str[id] = copy;

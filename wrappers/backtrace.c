@@ -63,6 +63,8 @@
 #define _GNU_SOURCE
 #include "gltrace_runtime.h"
 
+#include "backtrace_set.h"
+
 #include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
@@ -116,6 +118,9 @@ static void parse_set(const char *spec)
 {
     size_t n = 0, cap = 0;
     bool none = false;
+    char why[256];
+    if (gltrace_backtrace_set_check(spec, why, sizeof why) != 0) /* set by hand: go on */
+        fprintf(stderr, "gltrace: GLTRACE_BACKTRACE: %s\n", why);
     for (const char *p = spec; *p;) {
         size_t len = strcspn(p, ", \t\r\n");
         if (len == 4 && !strncmp(p, "none", 4)) {

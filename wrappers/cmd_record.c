@@ -42,6 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backtrace_set.h"
 #include "gltrace_cmds.h"
 
 static void record_usage(FILE *f)
@@ -343,6 +344,11 @@ int cmd_record(int argc, char **argv)
         record_usage(stderr);
         return 2;
     }
+    char bt_why[256];
+    if (backtrace && gltrace_backtrace_set_check(backtrace, bt_why, sizeof bt_why) != 0) {
+        fprintf(stderr, "gltrace: --backtrace: %s\n", bt_why);
+        return 2;
+    }
     if ((output && !*output) || (timeline && !*timeline)) {
         fprintf(stderr, "gltrace: empty output file name\n");
         return 2;
@@ -451,7 +457,7 @@ int cmd_record(int argc, char **argv)
         int not_found = exec_errno == ENOENT || exec_errno == ENOTDIR;
         if (not_found && !strchr(program, '/'))
             fprintf(stderr, "gltrace: %s: program not found in PATH "
-                            "(gltrace's commands: dump, info, repack)\n", program);
+                            "(gltrace's commands: dump, info, repack, convert)\n", program);
         else if (not_found)
             fprintf(stderr, "gltrace: %s: program not found\n", program);
         else

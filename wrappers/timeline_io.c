@@ -9,6 +9,7 @@
 #include "chrome_writer.h"
 #include "fxt_reader.h"
 #include "fxt_writer.h"
+#include "gt_input.h"
 #include "tc_reader.h"
 #include "tc_writer.h"
 #include "xray_reader.h"
@@ -76,11 +77,9 @@ static tl_format format_of_bytes(const unsigned char *b, size_t n)
 
 tl_format tl_format_of_file(const char *path, gt_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        gt_error_set(err, "%s: %s", path, strerror(errno));
+    FILE *f = gt_input_fopen(path, NULL, err);
+    if (!f)
         return TL_FMT_UNKNOWN;
-    }
     unsigned char b[64];
     size_t n = fread(b, 1, sizeof b, f);
     fclose(f);

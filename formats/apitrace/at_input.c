@@ -1,12 +1,13 @@
 /* Opening a trace: map the file, detect the container, hand over to its reader. */
 #include "at_input.h"
 
+#include "gt_input.h"
+
 #include <errno.h>
-#include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 static at_input *input_new(const char *name)
@@ -65,14 +66,12 @@ at_input *at_input_open_mem(const void *data, size_t size, const char *name, gt_
 
 at_input *at_input_open(const char *path, gt_error *err)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        gt_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+    uint64_t size;
+    int fd = gt_input_open(path, &size, err);
+    if (fd < 0)
         return NULL;
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        gt_error_set(err, "%s: not a regular file", path);
+    if (size > SIZE_MAX) {
+        gt_error_set(err, "%s: too large to map", path);
         close(fd);
         return NULL;
     }
@@ -82,7 +81,7 @@ at_input *at_input_open(const char *path, gt_error *err)
         gt_error_set(err, "%s: out of memory", path);
         return NULL;
     }
-    in->src_size = (size_t)st.st_size;
+    in->src_size = (size_t)size;
     if (in->src_size > 0) {
         void *m = mmap(NULL, in->src_size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (m == MAP_FAILED) {

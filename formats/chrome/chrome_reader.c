@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "chrome_reader_internal.h"
+#include "gt_input.h"
 
 void cr_warn(cr_state *r, unsigned bit, const char *what)
 {
@@ -335,11 +336,9 @@ int gt_chrome_read(const char *path, gt_timeline *tl, gt_tl_sink *sink, const gt
                    gt_error *err)
 {
     bool std = strcmp(path, "-") == 0;
-    FILE *f = std ? stdin : fopen(path, "rb");
-    if (!f) {
-        gt_error_set(err, "%s: cannot open the file: %s", path, strerror(errno));
+    FILE *f = std ? stdin : gt_input_fopen(path, NULL, err);
+    if (!f)
         return -1;
-    }
     int rc = gt_chrome_read_stream(f, path, tl, sink, opts, NULL, err);
     if (!std)
         fclose(f);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "fxt_reader_internal.h"
+#include "gt_input.h"
 
 #define TICKS_NS 1000000000ull
 
@@ -469,11 +470,9 @@ int gt_fxt_read(const char *path, gt_timeline *tl, gt_tl_sink *sink, const gt_tl
                 gt_error *err)
 {
     bool std = strcmp(path, "-") == 0;
-    rd_src s = {.f = std ? stdin : fopen(path, "rb")};
-    if (!s.f) {
-        gt_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+    rd_src s = {.f = std ? stdin : gt_input_fopen(path, NULL, err)};
+    if (!s.f)
         return -1;
-    }
     s.buf = malloc(CHUNK);
     int rc = -1;
     if (!s.buf)

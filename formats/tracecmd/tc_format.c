@@ -32,7 +32,8 @@ static char *dup_n(const char *s, size_t n)
 {
     char *d = malloc(n + 1);
     if (d) {
-        memcpy(d, s, n);
+        if (n) /* s may be NULL when n is 0 */
+            memcpy(d, s, n);
         d[n] = 0;
     }
     return d;

@@ -4,13 +4,14 @@
  * timestamp into tc_conv, lower CPU first on ties as trace-cmd report does. */
 #include "tc_reader.h"
 
-#include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gt_input.h"
 #include "tc_internal.h"
 
 #define MAX_CHUNK (64u << 20)
@@ -273,15 +274,16 @@ out:
 int gt_tracecmd_read(const char *path, gt_timeline *tl, gt_tl_sink *sink, const gt_tl_read_opts *opts,
                      gt_error *err)
 {
-    int fd = open(path, O_RDONLY);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        gt_error_set(err, "%s: cannot open", path);
-        if (fd >= 0)
-            close(fd);
+    uint64_t fsize;
+    int fd = gt_input_open(path, &fsize, err);
+    if (fd < 0)
+        return -1;
+    if (fsize > SIZE_MAX) {
+        gt_error_set(err, "%s: too large to map", path);
+        close(fd);
         return -1;
     }
-    size_t size = (size_t)st.st_size;
+    size_t size = (size_t)fsize;
     void *map = size ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
     close(fd);
     if (size && map == MAP_FAILED) {

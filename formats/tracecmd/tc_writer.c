@@ -313,7 +313,8 @@ static int add_record(gt_tracecmd_writer *w, tcw_cpu *c, uint64_t ts, const uint
         put32(c, (uint32_t)delta << 5);
         put32(c, len + 4);
     }
-    memcpy(c->page + TCW_HDR + c->used, data, len);
+    if (len) /* data may be NULL when empty */
+        memcpy(c->page + TCW_HDR + c->used, data, len);
     c->used += len;
     c->last_ts = ts;
     return 0;
@@ -331,7 +332,8 @@ static void put_le(uint8_t *p, uint64_t v, unsigned n)
 static void put_loc(uint8_t *rec, uint32_t loc, uint32_t *at, const char *s, uint32_t n)
 {
     put_le(rec + loc, *at | (n + 1) << 16, 4);
-    memcpy(rec + *at, s, n);
+    if (n) /* s may be NULL when empty */
+        memcpy(rec + *at, s, n);
     rec[*at + n] = 0;
     *at += n + 1;
 }

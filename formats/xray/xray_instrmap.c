@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "gt_input.h"
 #include "xray_format.h"
 #include "xray_map.h"
 
@@ -242,21 +243,23 @@ gt_xray_instrmap *gt_xray_instrmap_load_mem(const uint8_t *data, size_t size, co
         gt_error_set(err, "%s: out of memory", name);
         return NULL;
     }
-    memcpy(copy, data, size);
+    if (size) /* data may be NULL when empty */
+        memcpy(copy, data, size);
     return load(copy, size, name, err);
 }
 
 gt_xray_instrmap *gt_xray_instrmap_load(const char *path, gt_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    struct stat st;
-    if (!f || fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        gt_error_set(err, "%s: %s", path, f ? "not a regular file" : strerror(errno));
-        if (f)
-            fclose(f);
+    uint64_t fsize;
+    FILE *f = gt_input_fopen(path, &fsize, err);
+    if (!f)
+        return NULL;
+    if (fsize > SIZE_MAX) {
+        gt_error_set(err, "%s: too large", path);
+        fclose(f);
         return NULL;
     }
-    size_t size = (size_t)st.st_size;
+    size_t size = (size_t)fsize;
     uint8_t *data = malloc(size ? size : 1);
     if (!data || fread(data, 1, size, f) != size) {
         gt_error_set(err, "%s: %s", path, data ? "read error" : "out of memory");

@@ -151,7 +151,8 @@ int xw_event(gt_xray_writer *w, xw_thread *t, int typed, uint16_t type, uint64_t
     meta(p, typed ? XRAY_M_TYPED_EVENT : XRAY_M_CUSTOM_EVENT, len, 4, d, 4);
     if (typed)
         xray_store_le(p + 9, type, 2);
-    memcpy(p + XRAY_METADATA_SIZE, data, len);
+    if (len) /* an empty payload may come as NULL */
+        memcpy(p + XRAY_METADATA_SIZE, data, len);
     t->len += XRAY_METADATA_SIZE + len;
     return 0;
 }
