@@ -45,9 +45,6 @@ retrace_fn ws_lookup(const char *name);
 void ws_switch_thread(uint32_t thread);
 /* Whether a GL context is current for the replayed thread. */
 bool ws_has_current(void);
-/* For a GL call with no context current: creates a default compatibility context
- * and window once (warned by the caller) and makes it current. 0 on failure. */
-int ws_make_default_current(void);
 /* Size of the current drawable in pixels; 0 when none is current. */
 void ws_current_size(int *w, int *h);
 

@@ -40,7 +40,6 @@ enum {
     K_UNRESOLVED = 0,
     K_NONE,    /* no replayer */
     K_WS,      /* window system */
-    K_MAKECURRENT,
     K_GL,
     K_BEGIN,
     K_END,
@@ -56,8 +55,7 @@ static struct {
     dispatch *table; /* by signature id */
     size_t n;
     bool in_begin_end;
-    bool saw_makecurrent;
-    bool warned_default, warned_nocontext;
+    bool warned_nocontext;
     uint64_t call_limit; /* UINT64_MAX: none */
     long loop;           /* 0: no loop; < 0: forever */
     gt_call **held, **prev;
@@ -107,9 +105,7 @@ static dispatch *resolve(const gt_call *c)
     const char *name = c->sig->name;
     if ((d->fn = ws_lookup(name))) {
         bool gl = !strncmp(name, "gl", 2) && strncmp(name, "glX", 3);
-        d->kind = strstr(name, "MakeCurrent") || strstr(name, "MakeContextCurrent") ? K_MAKECURRENT
-                  : gl                                                              ? K_GL
-                                                                                    : K_WS;
+        d->kind = gl ? K_GL : K_WS;
     } else if ((d->fn = retrace_gl_lookup(name))) {
         d->kind = !strcmp(name, "glBegin") ? K_BEGIN : !strcmp(name, "glEnd") ? K_END : K_GL;
     } else {
@@ -210,26 +206,16 @@ static void replay_call(gt_call *c)
         skip_call(c);
         return;
     }
-    if (d->kind == K_MAKECURRENT)
-        m.saw_makecurrent = true;
     bool gl = d->kind == K_GL || d->kind == K_BEGIN || d->kind == K_END;
     if (gl && !ws_has_current()) {
-        if (m.saw_makecurrent) {
-            if (!m.warned_nocontext)
-                retrace_warning(c, "no current context: GL calls without one are skipped");
-            m.warned_nocontext = true;
-            skip_call(c);
-            return;
-        }
-        if (!m.warned_default)
-            retrace_warning(c, "no context was made current before this call: replaying on a "
-                               "default compatibility context");
-        m.warned_default = true;
-        if (!ws_make_default_current()) {
-            m.saw_makecurrent = true; /* do not try again */
-            skip_call(c);
-            return;
-        }
+        /* a trace cut by trim, or one whose context creation was lost: GL without a
+         * context would crash the driver; apitrace skips such calls too */
+        if (!m.warned_nocontext)
+            retrace_warning(c, "no current context: skipped, as every GL call without one "
+                               "(warned once)");
+        m.warned_nocontext = true;
+        skip_call(c);
+        return;
     }
     if (m.profiling) {
         tlr_before(c, true);

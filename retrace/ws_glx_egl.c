@@ -65,7 +65,6 @@ static struct {
     SDL_GLContext sdl_ctx;   /* what SDL has current now */
     SDL_Window *sdl_win;
     int egl_api;             /* per process here: eglBindAPI's last value; 0 = ES */
-    ws_context *default_ctx;
     SDL_Window *helper; /* hidden 1x1, for rebinding after resizes */
 } ws;
 
@@ -798,27 +797,6 @@ bool ws_has_current(void)
 {
     return ws.cur && ws.cur->ctx && ws.cur->ctx->ctx && ws.cur->draw && ws.cur->draw->win &&
            ws.sdl_ctx == ws.cur->ctx->ctx;
-}
-
-int ws_make_default_current(void)
-{
-    if (!ws.cur)
-        return 0;
-    if (!ws.default_ctx) {
-        ws_profile p = {.profile_mask = SDL_GL_CONTEXT_PROFILE_COMPATIBILITY};
-        /* traced values are never odd: an odd key cannot clash with a traced context */
-        ws.default_ctx = add_ctx(1, &p, 0);
-        if (!ws.default_ctx)
-            return 0;
-    }
-    ws_drawable *d = find_draw(1);
-    if (!d)
-        d = add_draw(1, DEFAULT_SIZE, DEFAULT_SIZE, false);
-    if (!d)
-        return 0;
-    ws.cur->ctx = ws.default_ctx;
-    ws.cur->draw = d;
-    return bind_thread(ws.cur) && ws_has_current();
 }
 
 void ws_current_size(int *w, int *h)
