@@ -33,6 +33,8 @@ static int function(xr_reader *r, const uint8_t *p, size_t off, basic_last *last
     uint64_t tid = xray_load(p + 16, 4, be), pid = xray_load(p + 20, 4, be);
     if (action > XRAY_ENTRY_ARGS)
         return xr_fail(r, off, "unknown function record type %u", action);
+    if (fid == 0) /* ids start at 1: a zeroed record, as in a sparse or wiped file */
+        return xr_bad_record(r, off, "function id 0");
     if (fid > XRAY_MAX_FUNC_ID &&
         xr_deviation(r, off, "function id %u beyond 28 bits", fid) != 0)
         return -1;
@@ -50,7 +52,9 @@ int xr_read_basic(xr_reader *r)
     basic_last last = {0};
     size_t off = XRAY_HEADER_SIZE;
     for (; r->size - off >= XRAY_BASIC_RECORD_SIZE; off += XRAY_BASIC_RECORD_SIZE) {
-        const uint8_t *p = r->data + off;
+        const uint8_t *p = xr_at(r, off, XRAY_BASIC_RECORD_SIZE);
+        if (!p)
+            return -1;
         unsigned type = (unsigned)xray_load(p, 2, r->h.big_endian);
         int rc;
         if (type == 0)

@@ -64,7 +64,7 @@ static xr_thread *thread_of(xr_reader *r, fdr_buf *b, size_t off, int *rc)
 {
     *rc = 0;
     if (!b->have_tid) {
-        *rc = xr_deviation(r, off, "record before the buffer's NewBuffer; skipped");
+        *rc = xr_bad_record(r, off, "record before the buffer's NewBuffer");
         return NULL;
     }
     if (!b->th && !(b->th = xr_thread_get(r, b->pid, b->tid)))
@@ -110,9 +110,11 @@ static int new_cpu(xr_reader *r, fdr_buf *b, uint64_t tsc, size_t off)
  * record's full length through *len, 0 when it does not fit (cut). */
 static int event(xr_reader *r, fdr_buf *b, size_t off, size_t end, int kind, size_t *len)
 {
-    const uint8_t *p = r->data + off + 1;
+    const uint8_t *p = xr_at(r, off, XRAY_METADATA_SIZE);
+    if (!p)
+        return -1;
     int be = r->h.big_endian, v = r->h.version;
-    int32_t size = (int32_t)(uint32_t)xray_load(p, 4, be);
+    int32_t size = (int32_t)(uint32_t)xray_load(p + 1, 4, be);
     if (size <= 0)
         return xr_fail(r, off, "%s event of size %d", kind == XRAY_M_TYPED_EVENT ? "typed" : "custom",
                        size);
@@ -120,6 +122,9 @@ static int event(xr_reader *r, fdr_buf *b, size_t off, size_t end, int kind, siz
     if ((size_t)size > end - off - XRAY_METADATA_SIZE)
         return cut(r, off, end, "custom or typed event", XRAY_METADATA_SIZE + (size_t)size);
     *len = XRAY_METADATA_SIZE + (size_t)size;
+    if (!(p = xr_at(r, off, *len))) /* the payload too */
+        return -1;
+    p++;
     uint64_t tsc;
     uint32_t type = 0;
     if (kind == XRAY_M_TYPED_EVENT || v >= 5) {
@@ -143,14 +148,17 @@ static int event(xr_reader *r, fdr_buf *b, size_t off, size_t end, int kind, siz
 static int function(xr_reader *r, fdr_buf *b, size_t off)
 {
     int be = r->h.big_endian;
-    uint32_t w = (uint32_t)xray_load(r->data + off, 4, be);
+    const uint8_t *p = xr_at(r, off, XRAY_FUNCTION_SIZE);
+    if (!p)
+        return -1;
+    uint32_t w = (uint32_t)xray_load(p, 4, be);
     unsigned action = xray_fn_action(w, be);
     uint32_t fid = xray_fn_id(w, be);
     if (action > XRAY_ENTRY_ARGS)
         return xr_fail(r, off, "unknown function record type %u", action);
     if (order(r, b, T_FUNC, off) != 0)
         return -1;
-    b->base_tsc += xray_load(r->data + off + 4, 4, be);
+    b->base_tsc += xray_load(p + 4, 4, be);
     int rc;
     xr_thread *th = thread_of(r, b, off, &rc);
     if (!th)
@@ -165,13 +173,16 @@ static int function(xr_reader *r, fdr_buf *b, size_t off)
 static int metadata(xr_reader *r, fdr_buf *b, size_t off, size_t end, size_t *next)
 {
     int be = r->h.big_endian;
-    const uint8_t *p = r->data + off + 1;
-    unsigned kind = xray_meta_kind(r->data[off], be);
+    const uint8_t *p = xr_at(r, off, XRAY_METADATA_SIZE);
+    if (!p)
+        return -1;
+    unsigned kind = xray_meta_kind(*p++, be);
     *next = off + XRAY_METADATA_SIZE;
     if (kind != XRAY_M_CALL_ARGUMENT && xr_flush_pending(r) != 0)
         return -1;
     switch (kind) {
     case XRAY_M_NEW_BUFFER:
+        r->nbuffers++;
         b->start = off;
         b->have_tid = 1;
         b->tid = (uint32_t)xray_load(p, 4, be);
@@ -229,7 +240,10 @@ static int records(xr_reader *r, fdr_buf *b, size_t off, size_t end, size_t *sto
     int be = r->h.big_endian;
     while (off < end) {
         size_t next;
-        if (xray_is_metadata(r->data[off], be)) {
+        const uint8_t *first = xr_at(r, off, 1);
+        if (!first)
+            return -1;
+        if (xray_is_metadata(*first, be)) {
             if (end - off < XRAY_METADATA_SIZE) {
                 *stop = end;
                 return cut(r, off, end, "metadata", XRAY_METADATA_SIZE);
@@ -276,14 +290,30 @@ static int read_v1(xr_reader *r)
     return records(r, &b, XRAY_HEADER_SIZE, r->size, &stop);
 }
 
-/* v2+: the next BufferExtents at or after off; SIZE_MAX when none. */
-static size_t find_extents(xr_reader *r, size_t off)
+/* v2+: the next BufferExtents at or after off in *at; SIZE_MAX when none.
+ * The search gives up after XR_MAX_SKIP bytes: a log with a valid header and
+ * zeros or garbage after it is an error, found quickly. */
+static int find_extents(xr_reader *r, size_t off, size_t *at)
 {
-    for (; off < r->size; off++)
-        if (xray_is_metadata(r->data[off], r->h.big_endian) &&
-            xray_meta_kind(r->data[off], r->h.big_endian) == XRAY_M_BUFFER_EXTENTS)
-            return off;
-    return SIZE_MAX;
+    int be = r->h.big_endian;
+    size_t from = off;
+    while (off < r->size) {
+        if (off - from > XR_MAX_SKIP)
+            return xr_fail(r, from, "no BufferExtents record in the %u bytes from here: "
+                                    "not FDR version %u records", XR_MAX_SKIP, r->h.version);
+        size_t n = r->size - off < 4096 ? r->size - off : 4096;
+        const uint8_t *p = xr_at(r, off, n);
+        if (!p)
+            return -1;
+        for (size_t i = 0; i < n; i++)
+            if (xray_is_metadata(p[i], be) && xray_meta_kind(p[i], be) == XRAY_M_BUFFER_EXTENTS) {
+                *at = off + i;
+                return 0;
+            }
+        off += n;
+    }
+    *at = SIZE_MAX;
+    return 0;
 }
 
 /* A v2+ thread buffer: its records' range, and when it starts. */
@@ -294,14 +324,20 @@ typedef struct fdr_span {
 } fdr_span;
 
 /* The TSC of the NewCPUId in a buffer's preamble; 0 when it has none. */
-static uint64_t span_key(const xr_reader *r, size_t off, size_t end)
+static int span_key(xr_reader *r, size_t off, size_t end, uint64_t *key)
 {
     int be = r->h.big_endian;
+    *key = 0;
     for (int i = 0; i < 5 && end - off >= XRAY_METADATA_SIZE; i++, off += XRAY_METADATA_SIZE) {
-        if (!xray_is_metadata(r->data[off], be))
+        const uint8_t *p = xr_at(r, off, XRAY_METADATA_SIZE);
+        if (!p)
+            return -1;
+        if (!xray_is_metadata(p[0], be))
             break;
-        if (xray_meta_kind(r->data[off], be) == XRAY_M_NEW_CPU_ID)
-            return xray_load(r->data + off + 3, 8, be);
+        if (xray_meta_kind(p[0], be) == XRAY_M_NEW_CPU_ID) {
+            *key = xray_load(p + 3, 8, be);
+            break;
+        }
     }
     return 0;
 }
@@ -321,7 +357,9 @@ static int spans(xr_reader *r, fdr_span **out, size_t *n)
     *out = NULL;
     *n = 0;
     while (off < r->size) {
-        size_t at = find_extents(r, off);
+        size_t at;
+        if (find_extents(r, off, &at) != 0)
+            return -1;
         if (at != off && xr_deviation(r, off, "expected a BufferExtents record; %s",
                                       at == SIZE_MAX ? "trailing bytes ignored"
                                                      : "skipping to the next one") != 0)
@@ -330,7 +368,10 @@ static int spans(xr_reader *r, fdr_span **out, size_t *n)
             return 0;
         if (r->size - at < XRAY_METADATA_SIZE)
             return xr_deviation(r, at, "file ends inside a BufferExtents record");
-        uint64_t len = xray_load(r->data + at + 1, 8, r->h.big_endian);
+        const uint8_t *p = xr_at(r, at, XRAY_METADATA_SIZE);
+        if (!p)
+            return -1;
+        uint64_t len = xray_load(p + 1, 8, r->h.big_endian);
         size_t start = at + XRAY_METADATA_SIZE, end = r->size;
         if (len <= r->size - start)
             end = start + (size_t)len;
@@ -344,7 +385,9 @@ static int spans(xr_reader *r, fdr_span **out, size_t *n)
                 return xr_fail(r, at, "out of memory");
             *out = s;
         }
-        uint64_t key = span_key(r, start, end);
+        uint64_t key;
+        if (span_key(r, start, end, &key) != 0)
+            return -1;
         if (!key && *n)
             key = (*out)[*n - 1].key; /* no preamble: stays after its predecessor */
         (*out)[*n] = (fdr_span){start, end, key, *n};

@@ -2,9 +2,12 @@
  * nanoseconds, the thread table, function names, and the events it sends. */
 #include "xray_read_internal.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 int xr_fail(xr_reader *r, size_t off, const char *fmt, ...)
 {
@@ -35,6 +38,48 @@ int xr_deviation(xr_reader *r, size_t off, const char *fmt, ...)
         snprintf(line, sizeof line, "%s: offset %zu: %s", r->name, off, msg);
     r->opts->warn(r->opts->warn_ctx, line);
     return 0;
+}
+
+const uint8_t *xr_fetch(xr_reader *r, size_t off, size_t len)
+{
+    if (off > r->size || len > r->size - off || r->fd < 0) {
+        xr_fail(r, off, "read of %zu bytes past the end of the log", len);
+        return NULL;
+    }
+    size_t want = len > XR_WINDOW ? len : XR_WINDOW;
+    if (want > r->size - off)
+        want = r->size - off;
+    if (want > r->buf_cap) {
+        uint8_t *b = realloc(r->buf, want);
+        if (!b) {
+            xr_fail(r, off, "out of memory (a record of %zu bytes)", len);
+            return NULL;
+        }
+        r->buf = b;
+        r->buf_cap = want;
+    }
+    for (size_t got = 0; got < want;) {
+        ssize_t n = pread(r->fd, r->buf + got, want - got, (off_t)(off + got));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            xr_fail(r, off + got, "read error: %s", n < 0 ? strerror(errno) : "the file shrank");
+            return NULL;
+        }
+        got += (size_t)n;
+    }
+    r->win = r->buf;
+    r->win_off = off;
+    r->win_len = want;
+    return r->buf;
+}
+
+int xr_bad_record(xr_reader *r, size_t off, const char *what)
+{
+    if (++r->bad_run > XR_MAX_BAD_RECORDS)
+        return xr_fail(r, off, "%u records in a row skipped (%s): not XRay records; giving up",
+                       XR_MAX_BAD_RECORDS, what);
+    return xr_deviation(r, off, "%s; skipped", what);
 }
 
 /* ns = (tsc - base) * 1e9 / frequency, exact. The base is 0, so times stay on
@@ -107,6 +152,8 @@ static int emit(xr_reader *r, gt_tl_event *ev, xr_thread *th, uint64_t tsc, size
     ev->tid = th->tid;
     if (xr_ts(r, tsc, off, &ev->ts) != 0)
         return -1;
+    r->nevents++;
+    r->bad_run = 0;
     return gt_tl_emit(r->sink, r->tl, ev, r->err);
 }
 

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gt_input.h"
 
 static int header_fields(const uint8_t *d, int be, gt_xray_header *h)
 {
@@ -96,51 +98,60 @@ static int check_open(xr_reader *r)
     return 0;
 }
 
+/* Header checked, r->win/size/fd set: parses the records after it. */
+static int read_log(xr_reader *r, const uint8_t *header)
+{
+    if (gt_xray_read_header(header, r->size, r->name, &r->h, r->err) != 0)
+        return -1;
+    int rc = reader_init(r, r->opts);
+    if (rc == 0 && r->h.cycle_frequency == 0)
+        rc = xr_deviation(r, 8, "cycle frequency 0: assuming 1 GHz");
+    if (rc == 0)
+        rc = r->h.type == XRAY_TYPE_FDR ? xr_read_fdr(r) : xr_read_basic(r);
+    if (rc == 0)
+        rc = xr_flush_pending(r);
+    if (rc == 0)
+        rc = check_open(r);
+    /* a header and nothing usable after it: an error, not an empty timeline
+     * (an empty log of LLVM's or ours still has its buffers' NewBuffer) */
+    if (rc == 0 && r->nevents == 0 && r->nbuffers == 0 && r->size > XRAY_HEADER_SIZE)
+        rc = xr_fail(r, XRAY_HEADER_SIZE, "no XRay records in the %zu bytes after the header",
+                     r->size - XRAY_HEADER_SIZE);
+    reader_free(r);
+    return rc;
+}
+
 int gt_xray_read_mem(const uint8_t *data, size_t size, const char *name, gt_timeline *tl,
                      gt_tl_sink *sink, const gt_tl_read_opts *opts, gt_error *err)
 {
     static const gt_tl_read_opts none;
-    xr_reader r = {.data = data, .size = size, .name = name ? name : "xray", .tl = tl,
-                   .sink = sink, .opts = opts ? opts : &none, .err = err};
-    if (gt_xray_read_header(data, size, r.name, &r.h, err) != 0)
-        return -1;
-    int rc = reader_init(&r, r.opts);
-    if (rc == 0 && r.h.cycle_frequency == 0)
-        rc = xr_deviation(&r, 8, "cycle frequency 0: assuming 1 GHz");
-    if (rc == 0)
-        rc = r.h.type == XRAY_TYPE_FDR ? xr_read_fdr(&r) : xr_read_basic(&r);
-    if (rc == 0)
-        rc = xr_flush_pending(&r);
-    if (rc == 0)
-        rc = check_open(&r);
-    reader_free(&r);
-    return rc;
+    xr_reader r = {.win = data, .win_len = size, .size = size, .fd = -1,
+                   .name = name ? name : "xray", .tl = tl, .sink = sink,
+                   .opts = opts ? opts : &none, .err = err};
+    return read_log(&r, data);
 }
 
+/* The file is read through a window (XR_WINDOW bytes, or the largest record),
+ * and its header is checked before anything else is read: memory follows what
+ * the timeline keeps, not the file's size. */
 int gt_xray_read(const char *path, gt_timeline *tl, gt_tl_sink *sink, const gt_tl_read_opts *opts,
                  gt_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        gt_error_set(err, "%s: %s", path, strerror(errno));
+    static const gt_tl_read_opts none;
+    uint64_t fsize;
+    int fd = gt_input_open(path, &fsize, err);
+    if (fd < 0)
         return -1;
+    xr_reader r = {.size = fsize > SIZE_MAX ? SIZE_MAX : (size_t)fsize, .fd = fd, .name = path,
+                   .tl = tl, .sink = sink, .opts = opts ? opts : &none, .err = err};
+    uint8_t header[XRAY_HEADER_SIZE] = {0};
+    const uint8_t *h = r.size >= XRAY_HEADER_SIZE ? xr_fetch(&r, 0, XRAY_HEADER_SIZE) : header;
+    int rc = -1;
+    if (h) {
+        memcpy(header, h, XRAY_HEADER_SIZE);
+        rc = read_log(&r, header);
     }
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        gt_error_set(err, "%s: not a regular file", path);
-        fclose(f);
-        return -1;
-    }
-    size_t size = (size_t)st.st_size;
-    uint8_t *data = malloc(size ? size : 1);
-    if (!data || fread(data, 1, size, f) != size) {
-        gt_error_set(err, "%s: %s", path, data ? "read error" : "out of memory");
-        free(data);
-        fclose(f);
-        return -1;
-    }
-    fclose(f);
-    int rc = gt_xray_read_mem(data, size, path, tl, sink, opts, err);
-    free(data);
+    free(r.buf);
+    close(fd);
     return rc;
 }
