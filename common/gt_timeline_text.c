@@ -2,6 +2,7 @@
 #include "gt_timeline_text.h"
 
 #include <inttypes.h>
+#include <errno.h>
 #include <string.h>
 
 static void put_escaped(FILE *f, const char *s, size_t n)
@@ -87,7 +88,7 @@ static int text_event(void *self, const gt_timeline *tl, const gt_tl_event *ev, 
         put_arg(f, tl, &ev->args[i]);
     }
     if (putc('\n', f) == EOF) {
-        gt_error_set(err, "%s: write error", t->name ? t->name : "output");
+        gt_error_set(err, "%s: write error: %s", t->name ? t->name : "output", strerror(errno));
         return -1;
     }
     return 0;
@@ -98,7 +99,7 @@ static int text_finish(void *self, const gt_timeline *tl, gt_error *err)
     (void)tl;
     gt_tl_text *t = self;
     if (fflush(t->out) != 0 || ferror(t->out)) {
-        gt_error_set(err, "%s: write error", t->name ? t->name : "output");
+        gt_error_set(err, "%s: write error: %s", t->name ? t->name : "output", strerror(errno));
         return -1;
     }
     return 0;

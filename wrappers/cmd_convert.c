@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -375,6 +376,36 @@ static void cleanup(convert *cv)
     free(cv->inputs);
 }
 
+/* The output's format by its name; a device or FIFO with no known extension
+ * (/dev/stdout, a pipe) gets the text form, as "-" does. */
+static tl_format output_format(const char *path)
+{
+    if (!strcmp(path, "-"))
+        return TL_FMT_TEXT;
+    tl_format f = tl_format_of_name(path);
+    struct stat st;
+    if (f == TL_FMT_UNKNOWN && stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
+        return TL_FMT_TEXT;
+    return f;
+}
+
+/* Opens the output, refusing any input (and the --instr-map binary) as it. */
+static int open_output(convert *cv, tl_output *out, gt_error *err)
+{
+    const char **names = calloc((size_t)cv->ninputs + 1, sizeof *names);
+    if (!names) {
+        gt_error_set(err, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < cv->ninputs; i++)
+        names[i] = cv->inputs[i].path;
+    names[cv->ninputs] = cv->instr_map;
+    int rc = tl_output_open(out, cv->output, output_format(cv->output), names,
+                            (size_t)cv->ninputs + 1, err);
+    free(names);
+    return rc;
+}
+
 int cmd_convert(int argc, char **argv)
 {
     convert cv = {0};
@@ -394,23 +425,25 @@ int cmd_convert(int argc, char **argv)
         return 1;
     }
     status = 1;
+    const char *left = NULL; /* what a failure leaves at the output */
+    /* the output is opened first: a refused output costs no replay */
+    if (cv.output && open_output(&cv, &out, &err) != 0)
+        goto done;
+    left = tl_output_left(&out);
     if (open_inputs(&cv, &err) != 0)
         goto done;
-    if (cv.output) {
-        tl_format f = strcmp(cv.output, "-") ? tl_format_of_name(cv.output) : TL_FMT_TEXT;
-        if (tl_output_open(&out, cv.output, f, &err) != 0)
-            goto done;
-    }
-    if (run(&cv, &tl, &out, &counts, &err) == 0)
+    if (run(&cv, &tl, &out, &counts, &err) == 0 && tl_output_commit(&out, &err) == 0)
         status = 0;
     if (status == 0 && cv.counts)
         print_counts(&counts);
 done:
-    if (status)
+    if (status && left)
+        fprintf(stderr, "gltrace convert: %s; %s: %s\n", err.set ? err.msg : "failed",
+                cv.output, left);
+    else if (status)
         fprintf(stderr, "gltrace convert: %s\n", err.set ? err.msg : "failed");
-    tl_output_close(&out);
-    if (status && cv.output && strcmp(cv.output, "-"))
-        unlink(cv.output); /* no half-written output */
+    /* never unlink the output: only the temporary file it wrote goes */
+    tl_output_abort(&out);
     gt_timeline_free(&tl);
     cleanup(&cv);
     return status;

@@ -8,6 +8,7 @@
 #include "at_reader.h"
 #include "at_writer.h"
 #include "gltrace_cmds.h"
+#include "gt_outfile.h"
 #include "gt_progress.h"
 
 static void write_details(at_writer *w, const gt_call *c, int at_leave)
@@ -26,29 +27,9 @@ static void write_details(at_writer *w, const gt_call *c, int at_leave)
         at_writer_backtrace(w, c->frames, c->num_frames);
 }
 
-static int repack(const char *in_path, const char *out_path)
+/* Copies every event of r to w. */
+static void copy_events(at_reader *r, at_writer *w)
 {
-    gt_error err;
-    gt_error_clear(&err);
-    at_reader *r = at_reader_open(in_path, NULL, &err);
-    if (!r) {
-        fprintf(stderr, "error: %s\n", err.msg);
-        return 1;
-    }
-    unsigned np = at_reader_num_properties(r);
-    at_writer_property props[64];
-    if (np > 64)
-        np = 64;
-    for (unsigned i = 0; i < np; ++i) {
-        props[i].name = at_reader_property(r, i)->name;
-        props[i].value = at_reader_property(r, i)->value;
-    }
-    at_writer *w = at_writer_open(out_path, props, np, &err);
-    if (!w) {
-        fprintf(stderr, "error: %s\n", err.msg);
-        at_reader_close(r);
-        return 1;
-    }
     at_event_kind kind;
     gt_call *c;
     gt_progress prog;
@@ -71,12 +52,53 @@ static int repack(const char *in_path, const char *out_path)
         at_reader_release(r, c);
     }
     gt_progress_end(&prog);
-    int status = gltrace_report_end(r);
-    if (!at_writer_close(w, &err)) {
-        fprintf(stderr, "error: %s\n", err.msg);
-        status = 1;
+}
+
+static at_writer *open_writer(at_reader *r, const char *path, gt_error *err)
+{
+    unsigned np = at_reader_num_properties(r);
+    at_writer_property props[64];
+    if (np > 64)
+        np = 64;
+    for (unsigned i = 0; i < np; ++i) {
+        props[i].name = at_reader_property(r, i)->name;
+        props[i].value = at_reader_property(r, i)->value;
     }
-    at_reader_close(r);
+    return at_writer_open(path, props, np, err);
+}
+
+/* The output goes through a temporary file beside it (gt_outfile.h): a failure
+ * leaves OUT as it was, and OUT may never be the input (its mapping would be
+ * truncated under the reader: SIGBUS). */
+static int repack(const char *in_path, const char *out_path)
+{
+    gt_error err;
+    gt_error_clear(&err);
+    gt_outfile out;
+    if (gt_outfile_begin(&out, out_path, &in_path, 1, &err) != 0) {
+        fprintf(stderr, "gltrace repack: %s\n", err.msg);
+        return 1;
+    }
+    const char *left = gt_outfile_left(&out);
+    at_reader *r = at_reader_open(in_path, NULL, &err);
+    at_writer *w = r ? open_writer(r, out.path, &err) : NULL;
+    int status = 1;
+    if (w) {
+        copy_events(r, w);
+        status = gltrace_report_end(r);
+        if (!at_writer_close(w, &err))
+            status = 1;
+        else if (status == 0 && gt_outfile_commit(&out, &err) != 0)
+            status = 1;
+    }
+    if (r)
+        at_reader_close(r);
+    if (status && err.set)
+        fprintf(stderr, "gltrace repack: %s; %s: %s\n", err.msg, out_path, left);
+    else if (status)
+        fprintf(stderr, "gltrace repack: %s: %s\n", out_path, left);
+    if (status)
+        gt_outfile_abort(&out);
     return status;
 }
 

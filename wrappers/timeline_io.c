@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "chrome_reader.h"
@@ -110,11 +111,10 @@ int tl_read(tl_format f, const char *path, gt_timeline *tl, gt_tl_sink *sink,
     }
 }
 
-int tl_output_open(tl_output *o, const char *path, tl_format f, gt_error *err)
+/* The writer of one format over path (a temporary file, a device, or "-"). */
+static int open_writer(tl_output *o, const char *path, const char *name, gt_error *err)
 {
-    memset(o, 0, sizeof *o);
-    o->fmt = f;
-    switch (f) {
+    switch (o->fmt) {
     case TL_FMT_FXT:
         if (!(o->writer = gt_fxt_writer_open(path, NULL, err)))
             return -1;
@@ -129,6 +129,11 @@ int tl_output_open(tl_output *o, const char *path, tl_format f, gt_error *err)
         if (!(o->writer = gt_xray_writer_open(path, err)))
             return -1;
         o->sink = gt_xray_writer_sink(o->writer);
+        /* the map goes beside the output, through its own temporary file */
+        if (gt_xray_writer_set_map_path(o->writer, o->has_map ? o->map.path : NULL) != 0) {
+            gt_error_set(err, "%s: out of memory", name);
+            return -1;
+        }
         return 0;
     case TL_FMT_TRACECMD:
         if (!(o->writer = gt_tracecmd_writer_open(path, err)))
@@ -136,10 +141,10 @@ int tl_output_open(tl_output *o, const char *path, tl_format f, gt_error *err)
         o->sink = gt_tracecmd_writer_sink(o->writer);
         return 0;
     case TL_FMT_TEXT:
-        o->text.name = path;
+        o->text.name = name;
         o->text.out = strcmp(path, "-") ? fopen(path, "w") : stdout;
         if (!o->text.out) {
-            gt_error_set(err, "%s: %s", path, strerror(errno));
+            gt_error_set(err, "%s: cannot open for writing: %s", name, strerror(errno));
             return -1;
         }
         o->writer = o->text.out;
@@ -147,25 +152,106 @@ int tl_output_open(tl_output *o, const char *path, tl_format f, gt_error *err)
         return 0;
     default:
         gt_error_set(err, "%s: cannot write %s timelines (use .fxt, .json, .xray, .dat or .txt)",
-                     path, tl_format_name(f));
+                     name, tl_format_name(o->fmt));
         return -1;
     }
 }
 
-void tl_output_close(tl_output *o)
+/* An XRay output's instrumentation map "OUT.map", unless OUT is a device (no
+ * file is made beside /dev/null). */
+static int open_map(tl_output *o, const char *path, const char *const *inputs, size_t n,
+                    gt_error *err)
 {
+    if (o->fmt != TL_FMT_XRAY || o->file.direct)
+        return 0;
+    size_t len = strlen(path) + 5;
+    char *map = malloc(len);
+    if (!map) {
+        gt_error_set(err, "%s: out of memory", path);
+        return -1;
+    }
+    snprintf(map, len, "%s.map", path);
+    int rc = gt_outfile_begin(&o->map, map, inputs, n, err);
+    free(map);
+    o->has_map = rc == 0;
+    return rc;
+}
+
+int tl_output_open(tl_output *o, const char *path, tl_format f, const char *const *inputs,
+                   size_t n, gt_error *err)
+{
+    memset(o, 0, sizeof *o);
+    o->fmt = f;
+    if (f == TL_FMT_UNKNOWN || f == TL_FMT_APITRACE) /* refused before anything is made */
+        return open_writer(o, path, path, err);
+    if (!strcmp(path, "-"))
+        return open_writer(o, "-", f == TL_FMT_TEXT ? "<stdout>" : "-", err);
+    if (gt_outfile_begin(&o->file, path, inputs, n, err) != 0)
+        return -1;
+    o->has_file = true;
+    if (open_map(o, path, inputs, n, err) != 0 || open_writer(o, o->file.path, path, err) != 0) {
+        tl_output_abort(o);
+        return -1;
+    }
+    return 0;
+}
+
+/* Closes the writer; 0, or -1 when closing its file failed (err set). */
+static int close_writer(tl_output *o, gt_error *err)
+{
+    int rc = 0;
     if (!o->writer)
-        return;
+        return 0;
     switch (o->fmt) {
     case TL_FMT_FXT: gt_fxt_writer_free(o->writer); break;
     case TL_FMT_CHROME: gt_chrome_writer_free(o->writer); break;
     case TL_FMT_XRAY: gt_xray_writer_free(o->writer); break;
     case TL_FMT_TRACECMD: gt_tracecmd_writer_free(o->writer); break;
     case TL_FMT_TEXT:
-        if (o->text.out != stdout)
-            fclose(o->text.out);
+        if (o->text.out != stdout && fclose(o->text.out) != 0) {
+            gt_error_set(err, "%s: write error: %s", o->text.name, strerror(errno));
+            rc = -1;
+        }
         break;
     default: break;
     }
     o->writer = NULL;
+    return rc;
+}
+
+int tl_output_commit(tl_output *o, gt_error *err)
+{
+    if (close_writer(o, err) != 0) {
+        tl_output_abort(o);
+        return -1;
+    }
+    /* the map first: a failure there leaves the old output with its old map */
+    if (o->has_map && gt_outfile_commit(&o->map, err) != 0) {
+        o->has_map = false;
+        tl_output_abort(o);
+        return -1;
+    }
+    o->has_map = false;
+    if (o->has_file) {
+        o->has_file = false;
+        return gt_outfile_commit(&o->file, err);
+    }
+    return 0;
+}
+
+void tl_output_abort(tl_output *o)
+{
+    gt_error ignored;
+    gt_error_clear(&ignored);
+    close_writer(o, &ignored);
+    if (o->has_map)
+        gt_outfile_abort(&o->map);
+    if (o->has_file)
+        gt_outfile_abort(&o->file);
+    o->has_map = o->has_file = false;
+}
+
+const char *tl_output_left(const tl_output *o)
+{
+    return o->has_file ? gt_outfile_left(&o->file) : NULL;
 }

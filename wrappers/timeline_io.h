@@ -4,6 +4,7 @@
 #ifndef TIMELINE_IO_H
 #define TIMELINE_IO_H
 
+#include "gt_outfile.h"
 #include "gt_timeline.h"
 #include "gt_timeline_text.h"
 
@@ -33,10 +34,23 @@ typedef struct tl_output {
     void *writer;
     gt_tl_text text;
     gt_tl_sink sink;
+    /* the output (and an XRay output's instrumentation map, OUT.map) through a
+     * temporary file beside it, or in place for a device or FIFO (gt_outfile.h) */
+    gt_outfile file, map;
+    bool has_file, has_map;
 } tl_output;
 
-int tl_output_open(tl_output *o, const char *path, tl_format f, gt_error *err);
-/* Frees the writer (after the sink's finish, or to abandon the output). */
-void tl_output_close(tl_output *o);
+/* Opens the writer of path ("-": the text form on stdout). An output that is the
+ * same file as one of the n inputs is refused. */
+int tl_output_open(tl_output *o, const char *path, tl_format f, const char *const *inputs,
+                   size_t n, gt_error *err);
+/* After the sink's finish: closes the writer and puts the files in place. */
+int tl_output_commit(tl_output *o, gt_error *err);
+/* Abandons the output: frees the writer and removes its temporary files; the
+ * target is left as it was. Safe after commit and on a never-opened output. */
+void tl_output_abort(tl_output *o);
+/* What a failed output leaves at its target, for the error message (NULL for
+ * stdout and for an output never opened). */
+const char *tl_output_left(const tl_output *o);
 
 #endif

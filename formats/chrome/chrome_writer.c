@@ -96,7 +96,7 @@ static int flush(gt_chrome_writer *w, gt_error *err)
         return -1;
     }
     if (!gt_strbuf_flush(&w->b, w->f)) {
-        gt_error_set(err, "%s: write error", w->name);
+        gt_error_set(err, "%s: write error: %s", w->name, strerror(errno));
         return -1;
     }
     return 0;
@@ -414,7 +414,7 @@ static int write_finish(void *self, const gt_timeline *tl, gt_error *err)
     if (flush(w, err) != 0)
         return -1;
     if (fflush(w->f) != 0) {
-        gt_error_set(err, "%s: write error", w->name);
+        gt_error_set(err, "%s: write error: %s", w->name, strerror(errno));
         return -1;
     }
     return 0;

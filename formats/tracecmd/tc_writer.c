@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #include "tc_writer_internal.h"
@@ -62,6 +63,13 @@ static int fail(gt_tracecmd_writer *w, gt_error *err, const char *what)
     return -1;
 }
 
+/* The pages wait in a temporary file (tmpfile(), in $TMPDIR) until finish. */
+static int spool_fail(gt_tracecmd_writer *w, gt_error *err)
+{
+    gt_error_set(err, "%s: cannot write the temporary page file: %s", w->path, strerror(errno));
+    return -1;
+}
+
 gt_tracecmd_writer *gt_tracecmd_writer_open(const char *path, gt_error *err)
 {
     gt_tracecmd_writer *w = calloc(1, sizeof *w);
@@ -74,7 +82,8 @@ gt_tracecmd_writer *gt_tracecmd_writer_open(const char *path, gt_error *err)
     w->out = w->is_stdout ? stdout : fopen(path, "wb");
     w->s.spool = tmpfile();
     if (!w->out || !w->s.spool) {
-        gt_error_set(err, "%s: cannot open %s", path, w->out ? "a temporary file" : "for writing");
+        gt_error_set(err, "%s: cannot open %s: %s", path,
+                     w->out ? "a temporary page file" : "for writing", strerror(errno));
         gt_tracecmd_writer_free(w);
         return NULL;
     }
@@ -440,7 +449,7 @@ static int record(gt_tracecmd_writer *w, const gt_timeline *tl, const gt_tl_even
         return fail(w, err, "out of memory");
     uint64_t ts = out_ts(w, tl, ev->ts);
     if (add_record(w, c, ts, rec, len) < 0)
-        return fail(w, err, "cannot write the temporary page file");
+        return spool_fail(w, err);
     return 0;
 }
 
@@ -466,7 +475,7 @@ static int context_switch(gt_tracecmd_writer *w, const gt_timeline *tl, const gt
     if (!c)
         return fail(w, err, "out of memory");
     if (add_record(w, c, out_ts(w, tl, ev->ts), rec, sizeof rec) < 0)
-        return fail(w, err, "cannot write the temporary page file");
+        return spool_fail(w, err);
     return 0;
 }
 
@@ -506,7 +515,7 @@ static int writer_finish(void *self, const gt_timeline *tl, gt_error *err)
     w->finished = true;
     for (size_t i = 0; i < w->s.ncpu; i++)
         if (flush_page(w, w->s.cpus[i]) < 0)
-            return fail(w, err, "cannot write the temporary page file");
+            return spool_fail(w, err);
     number_cpus(&w->s);
     return tcw_write_file(&w->s, w->out, w->path, err);
 }

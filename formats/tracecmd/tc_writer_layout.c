@@ -6,6 +6,7 @@
  * Sections follow each other without gaps: trace-cmd finds the strings by
  * walking section sizes from the header. */
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #include "tc_writer_internal.h"
@@ -248,6 +249,6 @@ int tcw_write_file(const tcw_state *s, FILE *out, const char *name, gt_error *er
     gt_strbuf_free(&strs);
     gt_strbuf_free(&b);
     if (rc < 0)
-        gt_error_set(err, "%s: write error", name);
+        gt_error_set(err, "%s: write error: %s", name, strerror(errno));
     return rc;
 }
