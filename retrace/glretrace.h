@@ -45,6 +45,9 @@ retrace_fn ws_lookup(const char *name);
 void ws_switch_thread(uint32_t thread);
 /* Whether a GL context is current for the replayed thread. */
 bool ws_has_current(void);
+/* The current context's cache of which functions it provides (gl_avail.h), made at
+ * the first question (N: entries of the generated table); NULL when none is current. */
+struct gl_avail *ws_current_avail(unsigned n);
 /* Size of the current drawable in pixels; 0 when none is current. */
 void ws_current_size(int *w, int *h);
 

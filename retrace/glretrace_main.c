@@ -20,6 +20,7 @@
 
 #include "at_dump.h"
 #include "at_reader.h"
+#include "gl_avail.h"
 #include "glretrace.h"
 #include "gt_progress.h"
 #include "gt_strbuf.h"
@@ -27,13 +28,27 @@
 
 glretrace_state g_retrace;
 
-#ifndef GLRETRACE_HAVE_GL
+#ifdef GLRETRACE_HAVE_GL
+#include "retrace_gen.h"
+#else
 /* Built without the generated GL replayers: every GL function is unknown. */
 retrace_fn retrace_gl_lookup(const char *name)
 {
     (void)name;
     return NULL;
 }
+typedef struct retrace_entry {
+    const char *name;
+    retrace_fn fn;
+    const char *providers;
+} retrace_entry;
+static const retrace_entry *retrace_gl_entry(const char *name)
+{
+    (void)name;
+    return NULL;
+}
+static const retrace_entry retrace_gl_table[1];
+static const unsigned retrace_gl_count = 0;
 #endif
 
 enum {
@@ -47,8 +62,10 @@ enum {
 
 typedef struct dispatch {
     retrace_fn fn;
+    const char *providers; /* generated GL replayers: what provides the function */
+    unsigned gl_index;     /* ... and its index in their table */
     unsigned char kind;
-    bool warned;
+    bool warned, warned_unprovided;
 } dispatch;
 
 static struct {
@@ -102,11 +119,15 @@ static dispatch *resolve(const gt_call *c)
     dispatch *d = &m.table[id];
     if (d->kind != K_UNRESOLVED)
         return d;
+    const retrace_entry *e;
     const char *name = c->sig->name;
     if ((d->fn = ws_lookup(name))) {
         bool gl = !strncmp(name, "gl", 2) && strncmp(name, "glX", 3);
         d->kind = gl ? K_GL : K_WS;
-    } else if ((d->fn = retrace_gl_lookup(name))) {
+    } else if ((e = retrace_gl_entry(name))) {
+        d->fn = e->fn;
+        d->providers = e->providers;
+        d->gl_index = (unsigned)(e - retrace_gl_table);
         d->kind = !strcmp(name, "glBegin") ? K_BEGIN : !strcmp(name, "glEnd") ? K_END : K_GL;
     } else {
         d->kind = K_NONE;
@@ -214,6 +235,15 @@ static void replay_call(gt_call *c)
             retrace_warning(c, "no current context: skipped, as every GL call without one "
                                "(warned once)");
         m.warned_nocontext = true;
+        skip_call(c);
+        return;
+    }
+    if (d->providers && !gl_avail_has(ws_current_avail(retrace_gl_count), d->gl_index, d->providers)) {
+        /* libepoxy would abort; apitrace calls the driver's no-op stub */
+        if (!d->warned_unprovided)
+            retrace_warning(c, "not provided by this context (needs one of: %s): skipped "
+                               "(warned once)", *d->providers ? d->providers : "nothing known");
+        d->warned_unprovided = true;
         skip_call(c);
         return;
     }

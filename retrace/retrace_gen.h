@@ -13,11 +13,16 @@
 typedef struct retrace_entry {
     const char *name;
     retrace_fn fn;
+    /* What provides the function (specs/providers.py: "GL1.5 ES2.0 GL_ARB_foo"), for
+     * retrace/gl_avail.c; NULL where the replayer calls no GL function. */
+    const char *providers;
 } retrace_entry;
 
 /* The generated sorted table: every replayed GL function, plus "memcpy" (the fake
  * call of mapped-buffer writes). NULL for names it lacks (GLX/EGL: the core's). */
 retrace_fn retrace_gl_lookup(const char *name);
+const retrace_entry *retrace_gl_entry(const char *name);
+extern const retrace_entry retrace_gl_table[];
 extern const unsigned retrace_gl_count;
 void retrace_memcpy(const gt_call *call);
 

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gl_avail.h"
 #include "glretrace.h"
 #include "retrace_gen.h"
 
@@ -37,6 +38,7 @@ typedef struct ws_context {
     uint64_t share; /* traced share context, 0 none */
     ws_profile prof;
     SDL_GLContext ctx; /* NULL until first made current */
+    gl_avail *avail;   /* which functions it provides, asked as calls come */
     bool dead;
 } ws_context;
 
@@ -512,6 +514,8 @@ static void destroy_context(const gt_call *call)
         SDL_GL_DeleteContext(c->ctx);
         c->ctx = NULL;
     }
+    gl_avail_free(c->avail);
+    c->avail = NULL;
     c->dead = true;
 }
 
@@ -763,6 +767,7 @@ void ws_shutdown(void)
     for (size_t i = 0; i < ws.nctx; ++i) {
         if (ws.ctxs[i]->ctx)
             SDL_GL_DeleteContext(ws.ctxs[i]->ctx);
+        gl_avail_free(ws.ctxs[i]->avail);
         free(ws.ctxs[i]);
     }
     for (size_t i = 0; i < ws.ndraw; ++i) {
@@ -797,6 +802,16 @@ bool ws_has_current(void)
 {
     return ws.cur && ws.cur->ctx && ws.cur->ctx->ctx && ws.cur->draw && ws.cur->draw->win &&
            ws.sdl_ctx == ws.cur->ctx->ctx;
+}
+
+gl_avail *ws_current_avail(unsigned n)
+{
+    if (!ws_has_current())
+        return NULL;
+    ws_context *c = ws.cur->ctx;
+    if (!c->avail)
+        c->avail = gl_avail_new(n);
+    return c->avail;
 }
 
 void ws_current_size(int *w, int *h)

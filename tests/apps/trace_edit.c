@@ -94,7 +94,11 @@ static void parse_edit(const char *arg)
             e->argnames[e->nvals] = n;
             e->vals[e->nvals++] = tok;
         }
-        e->sig = (gt_func_sig){.id = NEW_SIG_ID + nedits, .name = e->name, .num_args = e->nvals,
+        uint32_t id = NEW_SIG_ID + nedits; /* one signature a name, as in real traces */
+        for (unsigned i = 0; i + 1 < nedits; ++i)
+            if (edits[i].op == 'i' && !strcmp(edits[i].name, e->name))
+                id = edits[i].sig.id;
+        e->sig = (gt_func_sig){.id = id, .name = e->name, .num_args = e->nvals,
                                .arg_names = e->argnames};
     } else if (!strncmp(s, "set@", 4)) {
         s += 4;
