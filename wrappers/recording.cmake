@@ -1,7 +1,8 @@
 # The recording runtime of libgltrace.so (included from wrappers/CMakeLists.txt):
 # the trace writer's lifetime, thread numbers and real-function lookup (runtime.c)
-# and the hand-written entry points (override_*.c: dlopen, glXGetProcAddress[ARB],
-# eglGetProcAddress). Link it into the shared library with the generated wrappers:
+# and the hand-written entry points (override_*.c: dlopen, the exec family,
+# glXGetProcAddress[ARB], eglGetProcAddress). Link it into the shared library with
+# the generated wrappers:
 #   target_link_libraries(<libgltrace> PRIVATE gltrace_runtime)
 #
 # Everything is compiled -fPIC -fvisibility=hidden; only the interposed entry points
@@ -27,6 +28,7 @@ add_library(gltrace_runtime STATIC
   ${CMAKE_CURRENT_LIST_DIR}/timeline_live_file.c
   ${CMAKE_CURRENT_LIST_DIR}/derived_file.c
   ${CMAKE_CURRENT_LIST_DIR}/override_dlopen.c
+  ${CMAKE_CURRENT_LIST_DIR}/override_exec.c
   ${CMAKE_CURRENT_LIST_DIR}/override_getprocaddress.c)
 target_include_directories(gltrace_runtime PUBLIC ${CMAKE_CURRENT_LIST_DIR})
 set_target_properties(gltrace_runtime PROPERTIES
@@ -47,6 +49,7 @@ else()
 endif()
 target_link_options(gltrace_runtime INTERFACE
   "LINKER:--undefined=dlopen"
+  "LINKER:--undefined=execve"
   "LINKER:--undefined=glXGetProcAddress"
   "LINKER:--undefined=glXGetProcAddressARB"
   "LINKER:--undefined=eglGetProcAddress"

@@ -48,8 +48,9 @@
  * fallback (library unloaded, odd exits); and in _exit/_Exit, which we interpose
  * (they skip atexit handlers). When other threads are still running at exit the
  * writer is flushed but not freed, so a thread still inside a wrapper cannot touch
- * freed memory. Not covered: exec without fork (the pending bytes of the image that
- * execs are lost, up to a second; the new image writes a derived name), children
+ * freed memory. Before an exec (override_exec.c) the trace is flushed and its lock
+ * held across the exec, so the image that execs loses nothing; the new image writes
+ * a derived name. Not covered: children
  * created by raw clone syscalls without fork handlers (the exit paths check the pid,
  * so such a child at least never flushes into its parent's file). */
 #define _GNU_SOURCE
@@ -362,20 +363,15 @@ static void finish_trace(void)
 /* _exit and _Exit skip atexit handlers and destructors: write the pending calls
  * first, then end the process as glibc's _exit does (exit_group). Only the process
  * that opened the writer flushes it: a vfork()ed child (which shares our memory,
- * and calls _exit when its exec fails) must not. It never waits for the writer's lock
- * for long (the caller may be a signal handler that interrupted this very thread
- * inside the writer): up to 200 tries 1 ms apart, then the pending calls are lost. */
+ * and calls _exit when its exec fails) must not. The caller may be a signal handler
+ * that interrupted this very thread inside the writer (or inside malloc): the dying
+ * flush never waits long, never allocates, and then writes the complete events
+ * without the lock (at_writer_flush_dying). */
 static void flush_trace_before_exit(void)
 {
     at_writer *w = gltrace_writer_if_open();
-    if (!w)
-        return;
-    for (int i = 0; i < 200; ++i) {
-        if (at_writer_try_flush(w))
-            return;
-        struct timespec ts = {0, 1000000};
-        nanosleep(&ts, NULL);
-    }
+    if (w)
+        at_writer_flush_dying(w);
 }
 
 /* The timeline goes after the trace: every call it holds is in the trace on disk. */

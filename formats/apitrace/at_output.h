@@ -1,9 +1,17 @@
 /* Writing side of the Snappy container: the stream is cut into chunks of at most
- * 1 MiB, each written as uint32 LE compressed length + raw Snappy block. Events
- * straddle chunks freely, as in apitrace's own files. */
+ * 1 MiB, each written as uint32 LE compressed length + raw Snappy block.
+ *
+ * Records (events) and crashes. The writer marks the end of each complete record
+ * (at_output_commit). A full buffer is written only up to that mark, the record in
+ * progress moving to the front of the buffer, so the file always ends on a record
+ * boundary (a record larger than the whole buffer, a big blob, is the exception: it
+ * straddles chunks). at_output_flush_dying writes the complete records without the
+ * caller's lock for a process about to die (see there). */
 #ifndef AT_OUTPUT_H
 #define AT_OUTPUT_H
 
+#include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -12,6 +20,7 @@
 typedef struct at_output {
     uint8_t *buf;    /* uncompressed chunk being filled */
     size_t len;
+    size_t mark;     /* end of the last complete record in buf (at_output_commit) */
     uint8_t *cbuf;   /* compressed chunk + its 4-byte length */
     size_t ccap;
     int fd;
@@ -19,7 +28,13 @@ typedef struct at_output {
     uint64_t stream_bytes, file_bytes;
     gt_error err;
     const char *path;
+    /* Crash state, shared with at_output_flush_dying (see at_output_snappy.c). */
+    size_t chunk_len, chunk_sent; /* cbuf's chunk being written, bytes written */
+    atomic_int writing;           /* 1 while a chunk goes out (cbuf, buf moving) */
+    atomic_int sealed;            /* AT_SEAL_*: a dying flush has claimed the file */
 } at_output;
+
+enum { AT_SEAL_NONE, AT_SEAL_CLAIMED, AT_SEAL_WROTE, AT_SEAL_SKIPPED };
 
 /* Creates (truncates) path and writes the container magic. */
 int at_output_open(at_output *o, const char *path, gt_error *err);
@@ -31,6 +46,12 @@ int at_output_flush(at_output *o);
 /* The same as a stored (literal-only) Snappy block: no allocation, for signal
  * handlers. Snappy's worst case (n + n/6 + 32) leaves room for its 9-byte head. */
 int at_output_flush_uncompressed(at_output *o);
+/* For a process about to die, from a signal handler, without the lock that guards
+ * o: writes the complete records (up to the mark) as a stored chunk, or finishes
+ * the chunk the caller's own thread was writing when owner_is_caller, then seals
+ * the file (every later flush writes nothing). Async-signal-safe: write(2) only, no
+ * allocation. Returns 1 when the file holds every complete record. */
+int at_output_flush_dying(at_output *o, int owner_is_caller);
 /* Flushes, closes the file; 0 when anything failed (message in o->err). */
 int at_output_close(at_output *o);
 
@@ -47,11 +68,17 @@ static inline void at_output_write(at_output *o, const void *p, size_t n)
     }
 }
 
+/* The buffer is full: writes it up to the mark (keeping the record in progress). */
+void at_output_spill(at_output *o);
+
 static inline void at_output_byte(at_output *o, uint8_t b)
 {
     if (o->len == AT_OUTPUT_CHUNK)
-        at_output_flush(o);
+        at_output_spill(o);
     o->buf[o->len++] = b;
 }
+
+/* The bytes so far end a record: a crash may write up to here. */
+static inline void at_output_commit(at_output *o) { o->mark = o->len; }
 
 #endif

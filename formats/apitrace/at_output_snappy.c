@@ -63,7 +63,7 @@ int at_output_open(at_output *o, const char *path, gt_error *err)
 /* A Snappy block of one literal: the length as a varint, the literal tag with a
  * 4-byte length, the bytes. Valid for every Snappy decoder, and made without the
  * library, which allocates working memory: a signal handler may have interrupted
- * malloc itself. Returns the block's length. */
+ * malloc itself. Returns the block's length (its head's alone when src is NULL). */
 static size_t literal_block(uint8_t *dst, const uint8_t *src, size_t n)
 {
     size_t k = 0;
@@ -75,44 +75,158 @@ static size_t literal_block(uint8_t *dst, const uint8_t *src, size_t n)
     dst[k++] = 63 << 2; /* literal, length - 1 in the next 4 bytes */
     for (int i = 0; i < 4; i++)
         dst[k++] = (uint8_t)((n - 1) >> (8 * i));
+    if (!src)
+        return k; /* the head alone */
     memcpy(dst + k, src, n);
     return k + n;
 }
 
-static int flush_chunk(at_output *o, int compress)
+/* Writes cbuf's chunk, counting what went out for at_output_flush_dying. */
+static int send_chunk(at_output *o)
 {
+    while (o->chunk_sent < o->chunk_len) {
+        ssize_t k = write(o->fd, o->cbuf + o->chunk_sent, o->chunk_len - o->chunk_sent);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            gt_error_set(&o->err, "%s: write failed: %s", o->path, k < 0 ? strerror(errno) : "no space");
+            o->failed = 1;
+            return 0;
+        }
+        o->chunk_sent += (size_t)k;
+        o->file_bytes += (uint64_t)k;
+    }
+    return 1;
+}
+
+/* Whether a chunk may go out: not once a dying flush wrote the file. A dying flush
+ * from another thread that is deciding (CLAIMED) is waited for; it sees `writing`
+ * and lets this chunk go (SKIPPED), or wrote the records first (WROTE). */
+static int may_send(at_output *o)
+{
+    atomic_store(&o->writing, 1);
+    int s;
+    while ((s = atomic_load(&o->sealed)) == AT_SEAL_CLAIMED)
+        ;
+    if (s != AT_SEAL_WROTE)
+        return 1;
+    atomic_store(&o->writing, 0);
+    return 0;
+}
+
+/* Writes buf[0, n) as one chunk and moves the rest of buf to its front. */
+static int flush_chunk(at_output *o, size_t n, int compress)
+{
+    if (atomic_load(&o->sealed) == AT_SEAL_WROTE) { /* the process is going: drop */
+        int dropped = o->len > 0;
+        o->len = o->mark = 0;
+        return !dropped;
+    }
     if (o->len == 0 || o->failed) {
-        o->len = 0;
+        o->len = o->mark = 0;
         return !o->failed;
     }
     size_t clen = o->ccap - 4;
     if (!compress) {
-        clen = literal_block(o->cbuf + 4, o->buf, o->len);
-    } else if (snappy_compress((const char *)o->buf, o->len, (char *)o->cbuf + 4, &clen) != SNAPPY_OK) {
+        clen = literal_block(o->cbuf + 4, o->buf, n);
+    } else if (snappy_compress((const char *)o->buf, n, (char *)o->cbuf + 4, &clen) != SNAPPY_OK) {
         gt_error_set(&o->err, "%s: Snappy compression failed", o->path);
         o->failed = 1;
-        o->len = 0;
+        o->len = o->mark = 0;
         return 0;
     }
     o->cbuf[0] = (uint8_t)clen;
     o->cbuf[1] = (uint8_t)(clen >> 8);
     o->cbuf[2] = (uint8_t)(clen >> 16);
     o->cbuf[3] = (uint8_t)(clen >> 24);
-    o->stream_bytes += o->len;
-    o->len = 0;
-    return write_all(o, o->cbuf, clen + 4);
+    o->chunk_len = clen + 4;
+    o->chunk_sent = 0;
+    if (!may_send(o)) {
+        o->len = o->mark = 0;
+        return 0;
+    }
+    int ok = send_chunk(o);
+    o->stream_bytes += n;
+    memmove(o->buf, o->buf + n, o->len - n);
+    o->len -= n;
+    o->mark = o->mark > n ? o->mark - n : 0;
+    atomic_store(&o->writing, 0);
+    return ok;
 }
 
-int at_output_flush(at_output *o) { return flush_chunk(o, 1); }
+int at_output_flush(at_output *o) { return flush_chunk(o, o->len, 1); }
 
-int at_output_flush_uncompressed(at_output *o) { return flush_chunk(o, 0); }
+int at_output_flush_uncompressed(at_output *o) { return flush_chunk(o, o->len, 0); }
+
+/* Full buffer: the complete records go, the one in progress stays for a crash to
+ * find whole (unless it alone fills the buffer). */
+void at_output_spill(at_output *o)
+{
+    size_t n = o->mark ? o->mark : o->len;
+    flush_chunk(o, n, 1);
+}
+
+/* write(2) of all n bytes; async-signal-safe. */
+static int raw_write(int fd, const uint8_t *p, size_t n)
+{
+    while (n) {
+        ssize_t k = write(fd, p, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return 0;
+        p += k;
+        n -= (size_t)k;
+    }
+    return 1;
+}
+
+/* The complete records as a stored chunk: its head built on the stack, the bytes
+ * straight from buf, so neither cbuf (perhaps in use by the lock's holder) nor
+ * memory of any other kind is needed. */
+static int write_records(at_output *o)
+{
+    size_t n = o->mark;
+    if (n == 0)
+        return 1;
+    uint8_t head[4 + 16];
+    size_t k = literal_block(head + 4, NULL, n);
+    size_t clen = k + n;
+    for (int i = 0; i < 4; i++)
+        head[i] = (uint8_t)(clen >> (8 * i));
+    return raw_write(o->fd, head, 4 + k) && raw_write(o->fd, o->buf, n);
+}
+
+/* Dying flush. The lock's holder may be suspended under us (owner_is_caller: this
+ * thread, interrupted) or running on (another thread that held the lock too long).
+ * Claims the file first; a chunk in flight (`writing`) is finished here when its
+ * writer is this very thread, else left to its writer (SKIPPED: that thread goes on
+ * writing), since two writers of one chunk would duplicate it; otherwise the records
+ * up to the mark go out and every later flush is dropped (WROTE). */
+int at_output_flush_dying(at_output *o, int owner_is_caller)
+{
+    int none = AT_SEAL_NONE;
+    if (o->fd < 0 || o->failed || !atomic_compare_exchange_strong(&o->sealed, &none, AT_SEAL_CLAIMED))
+        return 0;
+    int ok;
+    if (atomic_load(&o->writing) && !owner_is_caller) {
+        atomic_store(&o->sealed, AT_SEAL_SKIPPED);
+        return 0;
+    }
+    if (atomic_load(&o->writing)) /* interrupted in send_chunk: its chunk is complete records */
+        ok = raw_write(o->fd, o->cbuf + o->chunk_sent, o->chunk_len - o->chunk_sent);
+    else
+        ok = write_records(o);
+    atomic_store(&o->sealed, AT_SEAL_WROTE);
+    return ok;
+}
 
 void at_output_write_slow(at_output *o, const void *p, size_t n)
 {
     const uint8_t *s = p;
     while (n) {
         if (o->len == AT_OUTPUT_CHUNK)
-            at_output_flush(o);
+            at_output_spill(o);
         size_t k = AT_OUTPUT_CHUNK - o->len;
         if (k > n)
             k = n;

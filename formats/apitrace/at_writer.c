@@ -1,8 +1,12 @@
+#define _GNU_SOURCE
 #include "at_writer.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "at_format.h"
 #include "at_output.h"
@@ -89,11 +93,28 @@ at_writer *at_writer_open(const char *path, const at_writer_property *props, uns
         put_cstring(w, props[i].value);
     }
     put_uint(w, 0);
+    at_output_commit(&w->out);
     return w;
+}
+
+/* Whether the calling thread holds the lock: a signal handler (or an exit path
+ * called from one) that interrupted its own thread inside an event. glibc keeps the
+ * holder's thread id in the mutex; elsewhere we cannot tell, and the bounded wait
+ * below simply runs out. */
+static int held_by_caller(at_writer *w)
+{
+#ifdef __GLIBC__
+    return w->lock.__data.__owner == (int)syscall(SYS_gettid);
+#else
+    (void)w;
+    return 0;
+#endif
 }
 
 int at_writer_flush(at_writer *w)
 {
+    if (held_by_caller(w)) /* exit() from a signal handler that interrupted an event */
+        return at_output_flush_dying(&w->out, 1);
     pthread_mutex_lock(&w->lock);
     int ok = at_output_flush(&w->out);
     pthread_mutex_unlock(&w->lock);
@@ -117,6 +138,53 @@ int at_writer_try_flush_in_signal(at_writer *w)
     pthread_mutex_unlock(&w->lock);
     return ok;
 }
+
+/* The lock, waiting at most about LOCK_WAIT_MS. Its holder never keeps it across a
+ * real GL call, only while encoding an event (microseconds) or writing a chunk; a
+ * longer hold means it is stuck (on a malloc lock the interrupted thread holds, on
+ * a full disk). nanosleep and trylock are safe in a signal handler. */
+enum { LOCK_WAIT_MS = 500 };
+
+static int lock_bounded(at_writer *w)
+{
+    for (int i = 0; i < LOCK_WAIT_MS * 10; ++i) {
+        if (pthread_mutex_trylock(&w->lock) == 0)
+            return 1;
+        struct timespec ts = {0, 100000};
+        nanosleep(&ts, NULL);
+    }
+    return 0;
+}
+
+int at_writer_flush_in_signal(at_writer *w)
+{
+    if (held_by_caller(w) || !lock_bounded(w))
+        return 0;
+    int ok = at_output_flush_uncompressed(&w->out);
+    pthread_mutex_unlock(&w->lock);
+    return ok;
+}
+
+int at_writer_flush_dying(at_writer *w)
+{
+    int mine = held_by_caller(w);
+    if (!mine && lock_bounded(w)) {
+        int ok = at_output_flush_uncompressed(&w->out);
+        pthread_mutex_unlock(&w->lock);
+        return ok;
+    }
+    return at_output_flush_dying(&w->out, mine);
+}
+
+int at_writer_hold_flushed(at_writer *w)
+{
+    if (held_by_caller(w) || !lock_bounded(w))
+        return 0;
+    at_output_flush_uncompressed(&w->out);
+    return 1;
+}
+
+void at_writer_release(at_writer *w) { pthread_mutex_unlock(&w->lock); }
 
 int at_writer_close(at_writer *w, gt_error *err)
 {
@@ -154,6 +222,7 @@ uint32_t at_writer_begin_enter(at_writer *w, const gt_func_sig *sig, uint32_t th
 void at_writer_end_enter(at_writer *w)
 {
     put_byte(w, AT_DETAIL_END);
+    at_output_commit(&w->out);
     pthread_mutex_unlock(&w->lock);
 }
 
@@ -167,6 +236,7 @@ void at_writer_begin_leave(at_writer *w, uint32_t call_no)
 void at_writer_end_leave(at_writer *w)
 {
     put_byte(w, AT_DETAIL_END);
+    at_output_commit(&w->out);
     pthread_mutex_unlock(&w->lock);
 }
 

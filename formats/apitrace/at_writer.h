@@ -12,7 +12,8 @@
  *
  * begin_enter/begin_leave take the writer's lock and end_enter/end_leave release
  * it, so threads may record concurrently and the lock is never held across the
- * traced call. Signatures (function, enum, bitmask, struct, frame) are written in
+ * traced call. end_enter/end_leave also mark the stream's end of the last complete
+ * event, up to which a crash writes without the lock (at_writer_flush_dying). Signatures (function, enum, bitmask, struct, frame) are written in
  * full the first time their id is used and by id afterwards: one id must always
  * mean the same signature. */
 #ifndef AT_WRITER_H
@@ -45,6 +46,21 @@ int at_writer_try_flush(at_writer *w);
  * allocates and the signal may have interrupted malloc (a crash in the heap, or
  * SIGINT at the wrong moment, would deadlock there). */
 int at_writer_try_flush_in_signal(at_writer *w);
+/* For signal handlers after which the process may live on (a program's handler
+ * follows): waits a bounded time (~0.5 s) for another thread to finish its event,
+ * then flushes stored; 0 without flushing when the caller's own thread is inside
+ * an event (interrupted by the signal) or the wait ran out. */
+int at_writer_flush_in_signal(at_writer *w);
+/* For a process that ends now (a default fatal action, _exit): as above, but when
+ * the lock cannot be had the complete events are written without it and the file
+ * is sealed (at_output_flush_dying): every call that returned is in the file, and
+ * no half event. Async-signal-safe. */
+int at_writer_flush_dying(at_writer *w);
+/* exec: flushes (stored) and keeps the lock, so that no thread adds an event the new
+ * image would drop; at_writer_release after an exec that failed. 0 (lock not held,
+ * nothing written) when the caller is inside an event or the wait ran out. */
+int at_writer_hold_flushed(at_writer *w);
+void at_writer_release(at_writer *w);
 
 enum { AT_WRITER_FAKE = 1 };
 
