@@ -5,6 +5,7 @@
 #ifndef RETRACE_GEN_H
 #define RETRACE_GEN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -73,6 +74,28 @@ void retrace_ptr_set_key(uint64_t traced, void *replayed, uint64_t size, uint64_
 void retrace_ptr_del_key(uint64_t key);
 void *retrace_ptr_lookup(uint64_t traced, uint64_t *room);
 
+/* Argument checks (retrace/retrace_check.c), generated before the GL call: each warns
+ * and returns false when the call must be skipped. */
+typedef struct retrace_enum_group {
+    const char *name;       /* gl.xml's group */
+    unsigned n;
+    const uint32_t *values; /* sorted */
+} retrace_enum_group;
+/* Whether V has a size to check: blobs, arrays and strings (NULL, offsets into bound
+ * buffers and absent values have none). */
+static inline bool retrace_has_size(const gt_value *v)
+{
+    return v->kind == GT_BLOB || v->kind == GT_ARRAY || v->kind == GT_STRING;
+}
+/* Argument ARG holds the N elements of ELEM bytes the call reads (arrays: N items). */
+bool retrace_check_size(const gt_call *call, unsigned arg, int64_t n, size_t elem);
+/* Argument ARG, an offset into the buffer bound at BINDING (GL_ELEMENT_ARRAY_BUFFER_BINDING,
+ * GL_PIXEL_UNPACK_BUFFER_BINDING), has such a buffer bound (NULL_OK: or is NULL, which
+ * reads nothing): else the GL would read client memory at that address. */
+bool retrace_check_bound(const gt_call *call, unsigned arg, unsigned binding, bool null_ok);
+/* Argument ARG is a value of the enum group G. */
+bool retrace_check_enum(const gt_call *call, unsigned arg, const retrace_enum_group *g);
+
 /* Hooks named in specs/annotations.txt (`retrace F hook FN`, `retrace F prehook FN`). */
 void retrace_hook_map_buffer(const gt_call *call, void *ret);
 void retrace_hook_map_buffer_range(const gt_call *call, void *ret);
@@ -80,5 +103,6 @@ void retrace_hook_map_named_buffer(const gt_call *call, void *ret);
 void retrace_hook_map_named_buffer_range(const gt_call *call, void *ret);
 void retrace_hook_unmap_buffer(const gt_call *call, void *ret);
 void retrace_hook_unmap_named_buffer(const gt_call *call, void *ret);
+void retrace_hook_pixel_store(const gt_call *call, void *ret);
 
 #endif

@@ -187,9 +187,75 @@ def elem_size(p):
     return f"sizeof({p.base})" if p.base != "void" else "1"
 
 
-def plan_replayer(cmd, plans, ann, ep, ret_class):
+SIZED_KINDS = ("blob", "blob_unpack", "blob_elements", "array", "strings", "pointers")
+# Data that is a blob, or an offset into the buffer bound at (binding, whether NULL reads
+# nothing): classify.py's kinds of the `elements` and `unpack` COMPSIZE forms.
+OFFSET_BINDING = {"blob_elements": ("GL_ELEMENT_ARRAY_BUFFER_BINDING", "false"),
+                  "blob_unpack": ("GL_PIXEL_UNPACK_BUFFER_BINDING", "true")}
+
+
+def traced_expr(expr, cmd):
+    """A length expression of specs/classify.py (C over the parameter names, size
+    helpers of wrappers/size_helpers.c) over the traced arguments instead; None when
+    it reads through a pointer parameter (the trace has no such value to trust)."""
+    names = {p.name: i for i, p in enumerate(cmd.params)}
+    pointer = []
+
+    def sub(mo):
+        i = names.get(mo.group(0))
+        if i is None:
+            return mo.group(0)
+        if cmd.params[i].pointers:
+            pointer.append(mo.group(0))
+        kind = "uint" if cmd.params[i].base == "GLenum" else "sint"
+        return f"retrace_{kind}(&call->args[{i}])"
+    out = re.sub(r"\b[A-Za-z_]\w*\b", sub, expr)
+    return None if pointer else out
+
+
+def check_lines(cmd, i, p, plan, enum_groups):
+    """Argument checks of parameter I before the GL call: the data the call reads is
+    in the trace (sizes as the recorder computed them), the enum is in its group."""
+    arg = f"&call->args[{i}]"
+    lines = []
+    if plan.kind in SIZED_KINDS and plan.args and not plan.output:
+        n = traced_expr(plan.args[0], cmd)
+        if n is not None:
+            elem = elem_size(p) if plan.kind == "array" else \
+                "sizeof(void *)" if plan.kind in ("strings", "pointers") else "1"
+            lines += [f"if (retrace_has_size({arg}) &&",
+                      f"    !retrace_check_size(call, {i}, (int64_t)({n}), {elem}))",
+                      "    return;"]
+    if plan.kind in OFFSET_BINDING and not plan.output:
+        binding, null_ok = OFFSET_BINDING[plan.kind]
+        lines += [f"if (!retrace_has_size({arg}) &&",
+                  f"    !retrace_check_bound(call, {i}, {binding}, {null_ok}))", "    return;"]
+    if lines:
+        return lines
+    if plan.kind == "scalar" and p.group in enum_groups:
+        return [f"if (!retrace_check_enum(call, {i}, &retrace_enum_{p.group}))", "    return;"]
+    return []
+
+
+def enum_groups_checked(ann, reg):
+    """group -> sorted values, for the groups annotated `retrace enum:GROUP check`
+    (groups gl.xml lists completely: a value outside them is damage, not news)."""
+    out = {}
+    for key, notes in ann.retrace.items():
+        if key.startswith("enum:") and ["check"] in notes:
+            g = key[5:]
+            vals = sorted({reg.enums[n].value for n in reg.groups.get(g, []) if n in reg.enums})
+            if not vals:
+                raise SystemExit(f"annotations.txt: retrace {key} check: no such group in gl.xml")
+            out[g] = vals
+    return out
+
+
+def plan_replayer(cmd, plans, ann, ep, ret_class, enum_groups=None):
     """C lines of the replayer of CMD; raises Skip when it cannot be replayed."""
     params, ret_plan = plans
+    enum_groups = enum_groups or {}
+    checks = []
     n = cmd.name
     if len(ep.params) != len(cmd.params):
         raise Skip(f"libepoxy declares {len(ep.params)} parameters, gl.xml {len(cmd.params)}")
@@ -219,6 +285,7 @@ def plan_replayer(cmd, plans, ann, ep, ret_class):
                 call_args.append(f"({ctype})retrace_out({arg}, {count}, {size})")
                 continue
             raise Skip(f"{p.name}: output of kind {k}")
+        checks += check_lines(cmd, i, p, plan, enum_groups)
         if k == "scalar":
             call_args.append(scalar_expr(plan.scalar, ctype, arg, p, cmd))
         elif k == "pointer" and p.pointers >= 1 and not p.const and ann.types.get(p.base) != "opaque":
@@ -289,7 +356,7 @@ def plan_replayer(cmd, plans, ann, ep, ret_class):
         lines += [f"    if (call->num_args < {len(cmd.params)}) {{",
                   f'        retrace_warning(call, "expected {len(cmd.params)} arguments");',
                   "        return;", "    }"]
-    body = pre + [invoke] + post
+    body = checks + pre + [invoke] + post
     if not any("call" in s for s in body) and not cmd.params:
         body.insert(0, "(void)call;")
     lines += ["    " + s for s in body]
@@ -314,6 +381,7 @@ def plan_all(reg, ann, epoxy, callflags, ret_classes):
     """(replayers by name, skipped {name: reason}) for every gl.xml command. A replayer
     is its C lines, or the name of the hand-written C function (`retrace F override`)."""
     replayers, skipped = {}, {}
+    enum_groups = enum_groups_checked(ann, reg)
     for name in sorted(reg.commands):
         cmd = reg.commands[name]
         if cmd.registry != "gl":
@@ -329,7 +397,8 @@ def plan_all(reg, ann, epoxy, callflags, ret_classes):
         try:
             params = [classify.param_plan(cmd, p, ann) for p in cmd.params]
             plans = (params, classify.return_plan(cmd, ann))
-            replayers[name] = plan_replayer(cmd, plans, ann, epoxy[name], ret_classes.get(name, ""))
+            replayers[name] = plan_replayer(cmd, plans, ann, epoxy[name], ret_classes.get(name, ""),
+                                            enum_groups)
         except classify.Unclassified as e:
             skipped[name] = f"unclassified: {e}"
         except Skip as e:
@@ -339,23 +408,28 @@ def plan_all(reg, ann, epoxy, callflags, ret_classes):
 
 # ---- output -------------------------------------------------------------------------------
 
-PRELUDE = """#include <stddef.h>
+PRELUDE = """#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <epoxy/gl.h>
 
 #include "retrace_gen.h"
+#include "size_helpers.h"
 
 """
 
 
-def write_all(out, replayers, skipped, provs=None):
+def write_all(out, replayers, skipped, provs=None, enum_groups=None):
+    enum_groups = enum_groups or {}
     os.makedirs(out, exist_ok=True)
     names = sorted(replayers)
     size = (len(names) + GL_PARTS - 1) // GL_PARTS
     for part in range(GL_PARTS):
         chunk = names[part * size:(part + 1) * size]
         lines = [BANNER, PRELUDE]
+        lines += [f"extern const retrace_enum_group retrace_enum_{g};" for g in sorted(enum_groups)]
+        lines += [""] if enum_groups else []
         for name in chunk:
             if isinstance(replayers[name], str):
                 lines += [f"/* {name}: written by hand ({replayers[name]}) */", ""]
@@ -363,7 +437,8 @@ def write_all(out, replayers, skipped, provs=None):
                 lines += replayers[name]
         _write(out, f"retrace_gl_{part}.gen.c", "\n".join(lines))
     ignored = [n for n in skipped if skipped[n].startswith(IGNORED)]
-    _write(out, "retrace_gl_table.gen.c", table(replayers, ignored, provs))
+    text = table(replayers, ignored, provs) + enum_tables(enum_groups)
+    _write(out, "retrace_gl_table.gen.c", text)
     text = "".join(f"{n}: {skipped[n]}\n" for n in sorted(skipped))
     _write(out, "retrace_skipped.gen.txt", text)
 
@@ -401,6 +476,18 @@ def table(replayers, ignored=(), provs=None):
     return "\n".join(lines)
 
 
+def enum_tables(enum_groups):
+    """The values of each checked enum group (retrace_check_enum), sorted."""
+    lines = []
+    for g, vals in sorted(enum_groups.items()):
+        lines += [f"static const uint32_t values_{g}[] = {{"]
+        for k in range(0, len(vals), 8):
+            lines.append("    " + " ".join(f"0x{v:04x}," for v in vals[k:k + 8]))
+        lines += ["};", f"const retrace_enum_group retrace_enum_{g} = "
+                  f'{{"{g}", {len(vals)}, values_{g}}};', ""]
+    return "\n".join(lines)
+
+
 def _write(out, name, text):
     with open(os.path.join(out, name), "w", encoding="utf-8") as f:
         f.write(text)
@@ -423,7 +510,7 @@ def main():
         return
     if not args.out:
         sys.exit("gen_retrace: --out is required")
-    write_all(args.out, replayers, skipped, providers.load(gl_xml))
+    write_all(args.out, replayers, skipped, providers.load(gl_xml), enum_groups_checked(ann, reg))
 
 
 if __name__ == "__main__":
