@@ -38,7 +38,7 @@ static int events(cr_state *r, bool array_form)
     cj_lex *lx = &r->lx;
     for (bool first = true;; first = false) {
         cr_compact(r);
-        cj_type t = cr_peek(r);
+        cj_type t = cr_peek_free(r);
         if (t == CJ_NONE) {
             if (!array_form)
                 return cj_fail(lx, lx->pos, "unexpected end of input in traceEvents");
@@ -53,7 +53,7 @@ static int events(cr_state *r, bool array_form)
             return cj_fail(lx, lx->pos, "expected an event object");
         if (cr_frame(r) != 0 || cr_event(r) != 0)
             return -1;
-        if (cr_accept(r, ','))
+        if (cr_accept_free(r, ','))
             continue;
         if (cr_accept(r, ']'))
             return 0;
@@ -112,10 +112,15 @@ static int metadata(cr_state *r)
 
 /* ---- the document ---- */
 
+/* Strict mode checks what it skips; liberal mode streams past it unread. */
 static int skip_value(cr_state *r)
 {
     cj_value v;
-    return read_framed(r, &v);
+    if (r->strict)
+        return read_framed(r, &v);
+    cr_compact(r);
+    cr_peek_free(r);
+    return cr_skip(r);
 }
 
 static int top_member(cr_state *r, const char *k, size_t klen, size_t off, bool *seen)
@@ -201,7 +206,7 @@ static int document(cr_state *r)
             return -1;
         lx->pos = 3;
     }
-    cj_type t = cr_peek(r);
+    cj_type t = cr_peek_free(r);
     int rc;
     if (t == CJ_OBJECT) {
         rc = object_form(r);
@@ -221,7 +226,7 @@ static int document(cr_state *r)
     }
     if (rc != 0)
         return -1;
-    if (cr_peek(r) != CJ_NONE &&
+    if (cr_peek_free(r) != CJ_NONE &&
         cr_deviation(r, CRW_TRAILING, lx->pos, "data after the end of the JSON document ignored") != 0)
         return -1;
     return drain(r);

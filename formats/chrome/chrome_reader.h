@@ -43,6 +43,13 @@
 
 /* gzip input may inflate to at most this much, and to 1000x its size + 64 KiB */
 #define GT_CHROME_MAX_INFLATED (4ull << 30)
+/* ... and to at most this many times the compressed bytes read so far, past
+ * the first GT_CHROME_RATIO_SLACK bytes: JSON compresses 5-50x, a bomb
+ * ~1000x, and this refuses a bomb after reading a fraction of it. */
+#define GT_CHROME_MAX_RATIO 256u
+#define GT_CHROME_RATIO_SLACK (16ull << 20)
+/* The largest single JSON value (an event, a frame, metadata) held whole. */
+#define GT_CHROME_MAX_VALUE (256u << 20)
 
 typedef struct gt_chrome_read_stats {
     uint64_t events;         /* objects in the traceEvents array */

@@ -50,6 +50,12 @@ void cr_sync(cr_state *r);
 void cr_compact(cr_state *r);
 cj_type cr_peek(cr_state *r);
 bool cr_accept(cr_state *r, char c);
+/* The same between values, where no position in the window is held: white
+ * space is dropped as it is skipped, so a run of it costs no memory. */
+cj_type cr_peek_free(cr_state *r);
+bool cr_accept_free(cr_state *r, char c);
+/* Skips the value at pos, dropping the window as it goes (nothing is kept). */
+int cr_skip(cr_state *r);
 int cr_frame(cr_state *r);
 int cr_member(cr_state *r, bool *first, gt_tl_bytes *key, size_t *key_at, bool frame_value);
 int cr_more(cr_state *r);

@@ -1,6 +1,7 @@
 /* The Chrome reader's input window (chrome_source.h). */
 #include "chrome_source.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,14 @@ static int fail(cr_source *s, const char *what)
 {
     s->failed = true;
     gt_error_set(s->err, "%s: %s", s->name, what);
+    return -1;
+}
+
+/* gzip errors name the compressed offset reached, as other readers' errors do. */
+static int gz_fail(cr_source *s, const char *what)
+{
+    s->failed = true;
+    gt_error_at(s->err, s->name, s->zfed - s->z.avail_in, "%s", what);
     return -1;
 }
 
@@ -46,6 +55,7 @@ int cr_source_mem(cr_source *s, const uint8_t *data, size_t size, const char *na
     s->memlen = size;
     s->z.next_in = (Bytef *)data;
     s->z.avail_in = size > UINT32_MAX ? UINT32_MAX : (uInt)size;
+    s->zfed = s->z.avail_in;
     gz_limit(s, size);
     return gz_start(s);
 }
@@ -66,6 +76,7 @@ int cr_source_file(cr_source *s, FILE *f, uint64_t size_hint, const char *name, 
         return fail(s, "read error");
     s->z.next_in = s->zin;
     s->z.avail_in = (uInt)n;
+    s->zfed = n;
     if (!is_gzip(s->zin, n))
         return 0; /* plain: the bytes read go to the window on the first more() */
     gz_limit(s, size_hint);
@@ -84,6 +95,12 @@ static int room(cr_source *s)
             return fail(s, "out of memory");
         cap *= 2;
     }
+    if (s->len > GT_CHROME_MAX_VALUE) { /* the window holds one value and what follows it */
+        char msg[96];
+        snprintf(msg, sizeof msg, "offset %llu: one JSON value larger than %u MiB",
+                 (unsigned long long)s->base, GT_CHROME_MAX_VALUE >> 20);
+        return fail(s, msg);
+    }
     char *b = realloc(s->buf, cap);
     if (!b)
         return fail(s, "out of memory: one JSON value too large to hold");
@@ -100,13 +117,15 @@ static int feed(cr_source *s)
     if (!s->f) {
         size_t used = (size_t)((const uint8_t *)s->z.next_in - s->mem), left = s->memlen - used;
         s->z.avail_in = left > UINT32_MAX ? UINT32_MAX : (uInt)left;
+        s->zfed += s->z.avail_in;
         return left == 0;
     }
     size_t n = fread(s->zin, 1, s->zin_cap, s->f);
     if (ferror(s->f))
-        return fail(s, "read error");
+        return gz_fail(s, "read error");
     s->z.next_in = s->zin;
     s->z.avail_in = (uInt)n;
+    s->zfed += n;
     return n == 0;
 }
 
@@ -137,10 +156,18 @@ static int more_gz(cr_source *s)
         size_t got = want - s->z.avail_out;
         s->len += got;
         s->inflated += got;
+        uint64_t used = s->zfed - s->z.avail_in;
         if (s->inflated > s->limit) {
             char msg[96];
             snprintf(msg, sizeof msg, "gzip data inflates beyond %llu bytes", (unsigned long long)s->limit);
-            return fail(s, msg);
+            return gz_fail(s, msg);
+        }
+        if (s->inflated > GT_CHROME_RATIO_SLACK && s->inflated / GT_CHROME_MAX_RATIO > used) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "gzip data inflates more than %u times (%llu bytes from %llu): "
+                     "a decompression bomb?", GT_CHROME_MAX_RATIO, (unsigned long long)s->inflated,
+                     (unsigned long long)used);
+            return gz_fail(s, msg);
         }
         if (zr == Z_STREAM_END) {
             int m = member_end(s);
@@ -153,11 +180,11 @@ static int more_gz(cr_source *s)
             continue;
         }
         if (zr != Z_OK && zr != Z_BUF_ERROR)
-            return fail(s, "gzip data corrupt");
+            return gz_fail(s, "gzip data corrupt");
         if (got)
             return 1;
         if (ended)
-            return fail(s, "gzip data cut short");
+            return gz_fail(s, "gzip data cut short");
     }
 }
 

@@ -27,6 +27,7 @@ typedef struct cr_source {
     uint8_t *zin;    /* compressed bytes read from f */
     size_t zin_cap;
     uint64_t inflated, limit;
+    uint64_t zfed;   /* compressed bytes handed to inflate, for offsets and the ratio */
     const char *name;
     gt_error *err;
 } cr_source;

@@ -50,6 +50,83 @@ bool cr_accept(cr_state *r, char c)
     return cj_accept(&r->lx, c);
 }
 
+/* Forgets the window up to pos (everything before it was read). */
+static void drop_read(cr_state *r)
+{
+    size_t n = cr_source_drop(&r->src, r->lx.pos);
+    cr_sync(r);
+    r->lx.pos -= n;
+}
+
+cj_type cr_peek_free(cr_state *r)
+{
+    for (;;) {
+        cj_type t = cj_peek(&r->lx);
+        if (t != CJ_NONE)
+            return t;
+        drop_read(r); /* only white space was left: nothing moves */
+        int m = cr_more(r);
+        if (m < 0)
+            return CJ_BAD;
+        if (m == 0)
+            return CJ_NONE;
+    }
+}
+
+bool cr_accept_free(cr_state *r, char c)
+{
+    cr_peek_free(r);
+    return cj_accept(&r->lx, c);
+}
+
+/* cr_frame's scan without keeping the value: the window is dropped as it is
+ * read, so a value skipped unread (systemTraceEvents, otherData) costs no
+ * memory however large. Brackets and strings are matched, not checked. */
+int cr_skip(cr_state *r)
+{
+    if (r->lx.pos >= r->lx.end)
+        return 0;
+    char first = r->lx.p[r->lx.pos];
+    bool scalar = first != '"' && first != '{' && first != '[', str = false, esc = false, done = false;
+    long depth = 0;
+    size_t i = r->lx.pos;
+    for (;;) {
+        for (; !done && i < r->lx.end; i++) {
+            char c = r->lx.p[i];
+            if (scalar) {
+                if (c == ',' || c == ']' || c == '}' || c == ':' || c == ' ' || c == '\t' || c == '\n' ||
+                    c == '\r') {
+                    r->lx.pos = i;
+                    return 0;
+                }
+            } else if (str) {
+                if (esc)
+                    esc = false;
+                else if (c == '\\')
+                    esc = true;
+                else if (c == '"' && (str = false, depth == 0))
+                    done = true;
+            } else if (c == '"') {
+                str = true;
+            } else if (c == '{' || c == '[') {
+                depth++;
+            } else if ((c == '}' || c == ']') && --depth <= 0) {
+                done = true;
+            }
+        }
+        r->lx.pos = i; /* past the value's last byte when done */
+        if (done)
+            return 0;
+        drop_read(r);
+        i = r->lx.pos;
+        int m = cr_more(r);
+        if (m < 0)
+            return -1;
+        if (m == 0)
+            return scalar ? 0 : cj_fail(&r->lx, r->lx.pos, "unexpected end of input");
+    }
+}
+
 /* Reads until the value at pos ends within the window: its closing quote or
  * bracket (strings skipped), or the byte after a number or literal. At the
  * end of input it stops; the parser then says what is missing. */
@@ -92,12 +169,13 @@ int cr_frame(cr_state *r)
 int cr_member(cr_state *r, bool *first, gt_tl_bytes *key, size_t *key_at, bool frame_value)
 {
     cj_lex *lx = &r->lx;
-    if (cr_accept(r, '}'))
+    /* nothing of the window is held before a member: white space is dropped */
+    if (cr_accept_free(r, '}'))
         return 0;
-    if (!*first && !cr_accept(r, ','))
+    if (!*first && !cr_accept_free(r, ','))
         return cj_fail(lx, lx->pos, lx->pos < lx->end ? "expected , or } in an object" : "unexpected end of input");
     *first = false;
-    if (cr_peek(r) != CJ_STRING)
+    if (cr_peek_free(r) != CJ_STRING)
         return cj_fail(lx, lx->pos, lx->pos < lx->end ? "expected a key string in an object"
                                                        : "unexpected end of input");
     if (cr_frame(r) != 0)

@@ -315,7 +315,8 @@ static void gzip_input(void **state)
     unsigned char crc[256];
     memcpy(crc, gz, n);
     crc[n - 8] ^= 1;
-    assert_string_equal(tc_read_error((char *)crc, n, false), "t.json: gzip data corrupt");
+    assert_non_null(strstr(tc_read_error((char *)crc, n, false), "t.json: offset "));
+    assert_non_null(strstr(tc_read_error((char *)crc, n, false), ": gzip data corrupt"));
     FILE *f = fmemopen(crc, n, "rb");
     gt_timeline tl2;
     gt_timeline_init(&tl2);
@@ -326,7 +327,8 @@ static void gzip_input(void **state)
     cr_source_chunk = 3;
     assert_int_equal(gt_chrome_read_stream(f, "s.json", &tl2, &cs, &o, NULL, &err), -1);
     cr_source_chunk = 256u << 10;
-    assert_string_equal(err.msg, "s.json: gzip data corrupt");
+    assert_non_null(strstr(err.msg, "s.json: offset "));
+    assert_non_null(strstr(err.msg, ": gzip data corrupt"));
     fclose(f);
     gt_timeline_free(&tl2);
     /* cut and corrupt */
@@ -341,7 +343,7 @@ static void gzip_input(void **state)
     unsigned char *bomb = malloc(1 << 20);
     size_t nb = gzip_bytes(spaces, big, bomb, 1 << 20);
     const char *got = tc_read_error((char *)bomb, nb, false);
-    assert_non_null(strstr(got, "gzip data inflates beyond"));
+    assert_non_null(strstr(got, "gzip data inflates"));
     free(bomb);
     free(spaces);
 }
