@@ -15,7 +15,19 @@
  *     process (a forked child, an exec'd program, a sibling started by a script)
  *     writes its own "X.<pid>.trace" beside "X.trace" (wrappers/runtime.c). All the
  *     traces written are reported; when nothing was recorded into the main file the
- *     empty file is removed.
+ *     empty file is removed, but only when it is still the file we created.
+ *   - Outputs are never destroyed (issue 12). The trace must be readable at its final
+ *     path while the program runs (a killed program leaves its trace there), so it
+ *     cannot go through a temporary file renamed at the end as other outputs do
+ *     (common/gt_outfile.h). Instead: a path that does not exist is created; an
+ *     existing regular file is replaced by a new empty one (rename, never truncated
+ *     in place: hard links and programs holding it open keep the old contents); a
+ *     character device or FIFO (/dev/null, a pipe) is written directly and never
+ *     removed; the program and the recording library are refused as outputs (same
+ *     st_dev and st_ino); a file is removed only when it is still the empty file we
+ *     made. A trace or timeline the runtime could not write (a full disk, EIO) is
+ *     reported through a status pipe (wrappers/record_status.h): the reason, what
+ *     the file kept, and a non-zero exit even when the program exited 0.
  *   - --timeline=FILE (or $GLTRACE_TIMELINE) also writes the CPU duration of each
  *     call as an FXT timeline (wrappers/timeline_live.c); FILE is claimed like the
  *     trace and passed as GLTRACE_TIMELINE (absolute) with GLTRACE_TIMELINE_READY=1;
@@ -44,6 +56,8 @@
 
 #include "backtrace_set.h"
 #include "gltrace_cmds.h"
+#include "gt_outfile.h"
+#include "record_status.h"
 
 static void record_usage(FILE *f)
 {
@@ -146,22 +160,57 @@ static int set_preload(const char *lib)
     return ok;
 }
 
-/* Claims the trace file: an explicit path is created or truncated; the default name
- * takes the first of NAME.trace, NAME.1.trace, ... that does not exist. */
-static int claim_output(const char *explicit_path, const char *program, char *out, size_t size)
+/* The file execvp would run for program (PATH searched when it has no '/'), so it
+ * can be refused as an output; "" when not found (exec reports that). */
+static void program_file(const char *program, char *out, size_t size)
 {
+    out[0] = '\0';
+    if (strchr(program, '/')) {
+        snprintf(out, size, "%s", program);
+        return;
+    }
+    const char *path = getenv("PATH");
+    for (const char *p = path ? path : "/bin:/usr/bin"; *p;) {
+        size_t n = strcspn(p, ":");
+        if (snprintf(out, size, "%.*s%s%s", (int)n, p, n ? "/" : "", program) < (int)size &&
+            access(out, X_OK) == 0)
+            return;
+        p += n + (p[n] == ':');
+    }
+    out[0] = '\0';
+}
+
+/* Refuses an output that is the program being recorded or the recording library. */
+static int not_an_input(const char *path, const char *what, const char *program, const char *lib)
+{
+    const char *inputs[2] = {program[0] ? program : NULL, lib};
+    gt_error err;
+    gt_error_clear(&err);
+    if (gt_outfile_check_inputs(path, inputs, 2, what, &err) == 0)
+        return 1;
+    fprintf(stderr, "gltrace: %s (the program or the recording library)\n", err.msg);
+    return 0;
+}
+
+/* Claims the trace file (see the top): an explicit path through gt_outfile_claim;
+ * the default name takes the first of NAME.trace, NAME.1.trace, ... that does not
+ * exist. */
+static int claim_output(const char *explicit_path, const char *program, char *out, size_t size,
+                        gt_claim *claim)
+{
+    memset(claim, 0, sizeof *claim);
     if (explicit_path) {
         if (strlen(explicit_path) >= size) {
             fprintf(stderr, "gltrace: output path too long\n");
             return 0;
         }
         strcpy(out, explicit_path);
-        int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-        if (fd < 0) {
-            fprintf(stderr, "gltrace: cannot write the trace %s: %s\n", out, strerror(errno));
+        gt_error err;
+        gt_error_clear(&err);
+        if (gt_outfile_claim(out, claim, &err) != 0) {
+            fprintf(stderr, "gltrace: cannot write the trace: %s\n", err.msg);
             return 0;
         }
-        close(fd);
         return 1;
     }
     const char *base = strrchr(program, '/');
@@ -174,10 +223,14 @@ static int claim_output(const char *explicit_path, const char *program, char *ou
             return 0;
         }
         int fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0) {
+        struct stat st;
+        if (fd >= 0 && fstat(fd, &st) == 0) {
             close(fd);
+            *claim = (gt_claim){.ours = true, .dev = st.st_dev, .ino = st.st_ino};
             return 1;
         }
+        if (fd >= 0)
+            close(fd);
         if (errno != EEXIST) {
             char cwd[PATH_MAX];
             fprintf(stderr, "gltrace: cannot write the trace %s in %s: %s (use -o FILE)\n", out,
@@ -260,36 +313,91 @@ static int report_others(const char *main_path, const struct timespec *start, co
     return count;
 }
 
-/* Creates (truncates) the timeline file; its absolute path goes to abs. */
-static int claim_timeline(const char *path, const char *trace, char *abs, size_t size)
+/* Claims the timeline file as the trace's (see the top); its absolute path goes to
+ * abs. The trace is claimed already, so one file under two names is seen. */
+static int claim_timeline(const char *path, const char *trace, char *abs, size_t size,
+                          gt_claim *claim)
 {
     char trace_abs[PATH_MAX];
     if (!absolute(path, abs, size) || !absolute(trace, trace_abs, sizeof trace_abs)) {
         fprintf(stderr, "gltrace: cannot make %s an absolute path\n", path);
         return 0;
     }
-    if (!strcmp(abs, trace_abs)) {
+    if (!strcmp(abs, trace_abs) || gt_same_file(abs, trace_abs)) {
         fprintf(stderr, "gltrace: the timeline and the trace are the same file (%s)\n", path);
         return 0;
     }
-    int fd = open(abs, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd < 0) {
-        fprintf(stderr, "gltrace: cannot write the timeline %s: %s\n", path, strerror(errno));
+    gt_error err;
+    gt_error_clear(&err);
+    if (gt_outfile_claim(abs, claim, &err) != 0) {
+        fprintf(stderr, "gltrace: cannot write the timeline: %s\n", err.msg);
         return 0;
     }
-    close(fd);
     return 1;
 }
 
-/* Says where the timelines went; removes the main one when no process took it. */
-static void report_timeline(const char *path, const struct timespec *start)
+/* Says where the timelines went; removes the main one when no process took it
+ * and it is still the empty file we made. */
+static void report_timeline(const char *path, const gt_claim *claim, const struct timespec *start,
+                            int failed)
 {
     struct stat st;
-    if (stat(path, &st) == 0 && st.st_size > 0)
-        fprintf(stderr, "gltrace: timeline written to %s\n", path);
-    else if (stat(path, &st) == 0)
-        unlink(path); /* still the empty file we claimed */
+    const char *what = failed ? "incomplete timeline" : "timeline";
+    if (claim->direct)
+        fprintf(stderr, "gltrace: %s written to %s (not a regular file)\n", what, path);
+    else if (stat(path, &st) == 0 && st.st_size > 0)
+        fprintf(stderr, "gltrace: %s written to %s\n", what, path);
+    else
+        gt_outfile_release_if_empty(path, claim);
     report_others(path, start, "timeline", ".fxt");
+}
+
+/* Says where the main trace went; removes it when nothing was recorded into it and
+ * it is still the empty file we made (a device or someone else's file stays). */
+static void report_trace(const char *trace, const gt_claim *claim, const char *program,
+                         int exec_errno, int others, int failed)
+{
+    struct stat st;
+    const char *what = failed ? "incomplete trace" : "trace";
+    if (claim->direct) {
+        fprintf(stderr, "gltrace: %s written to %s (not a regular file)\n", what, trace);
+    } else if (stat(trace, &st) == 0 && st.st_size > 2) {
+        fprintf(stderr, "gltrace: %s written to %s\n", what, trace);
+    } else if (stat(trace, &st) == 0 && st.st_size > 0) { /* the container magic alone */
+        fprintf(stderr, "gltrace: %s holds no calls: %s ended before its trace was flushed\n",
+                trace, program);
+    } else if (stat(trace, &st) == 0) {
+        gt_outfile_release_if_empty(trace, claim);
+        if (!exec_errno && !others)
+            fprintf(stderr, "gltrace: %s made no GL calls; no trace written\n", program);
+    } else if (!exec_errno) {
+        fprintf(stderr, "gltrace: no trace at %s\n", trace);
+    }
+}
+
+/* Whether a status line (record_status.h) starts with tag. */
+static int failed_line(const char *lines, const char *tag)
+{
+    size_t n = strlen(tag);
+    for (const char *p = lines; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "")
+        if (!strncmp(p, tag, n))
+            return 1;
+    return 0;
+}
+
+/* Repeats what the recording processes could not write (record_status.h), with
+ * what the main trace kept. Returns the exit status: the program's, or 1 when the
+ * program exited 0 but a file is incomplete. */
+static int report_failures(char *lines, const char *trace, const char *program, int rc)
+{
+    char kept[128];
+    for (char *line = strtok(lines, "\n"); line; line = strtok(NULL, "\n"))
+        fprintf(stderr, "gltrace: recording failed: %s\n", line);
+    if (failed_line(lines, "trace:") && gltrace_trace_kept(trace, kept, sizeof kept))
+        fprintf(stderr, "gltrace: %s keeps %s, up to the failure\n", trace, kept);
+    fprintf(stderr, "gltrace: %s exited with status %d; gltrace exits with %d: the recording "
+                    "is incomplete\n", program, rc, rc ? rc : 1);
+    return rc ? rc : 1;
 }
 
 int cmd_record(int argc, char **argv)
@@ -361,26 +469,31 @@ int cmd_record(int argc, char **argv)
             output = env;
     }
 
-    char lib[PATH_MAX];
+    char lib[PATH_MAX], prog_file[PATH_MAX];
     if (!find_library(lib, sizeof lib))
         return 1;
-    char trace[PATH_MAX], trace_abs[PATH_MAX];
-    if (!claim_output(output, program, trace, sizeof trace))
-        return 1;
+    program_file(program, prog_file, sizeof prog_file);
     if (!timeline) {
         const char *env = getenv("GLTRACE_TIMELINE");
         if (env && *env)
             timeline = env;
     }
+    if ((output && !not_an_input(output, "trace", prog_file, lib)) ||
+        (timeline && !not_an_input(timeline, "timeline", prog_file, lib)))
+        return 1;
+    char trace[PATH_MAX], trace_abs[PATH_MAX];
+    gt_claim trace_claim, tl_claim = {0};
+    if (!claim_output(output, program, trace, sizeof trace, &trace_claim))
+        return 1;
     char tl_abs[PATH_MAX];
-    if (timeline && !claim_timeline(timeline, trace, tl_abs, sizeof tl_abs)) {
-        unlink(trace);
+    if (timeline && !claim_timeline(timeline, trace, tl_abs, sizeof tl_abs, &tl_claim)) {
+        gt_outfile_release_if_empty(trace, &trace_claim);
         return 1;
     }
+    int status_w = -1, status_r = -1;
     if (!absolute(trace, trace_abs, sizeof trace_abs)) {
         fprintf(stderr, "gltrace: cannot make %s an absolute path\n", trace);
-        unlink(trace);
-        return 1;
+        goto fail;
     }
     if (!set_preload(lib) || setenv("GLTRACE_OUTPUT", trace_abs, 1) != 0 ||
         setenv("GLTRACE_OUTPUT_READY", "1", 1) != 0 ||
@@ -389,16 +502,16 @@ int cmd_record(int argc, char **argv)
                   : unsetenv("GLTRACE_TIMELINE") != 0) ||
         (backtrace && setenv("GLTRACE_BACKTRACE", *backtrace ? backtrace : "none", 1) != 0)) {
         fprintf(stderr, "gltrace: cannot set the environment: %s\n", strerror(errno));
-        unlink(trace);
-        return 1;
+        goto fail;
     }
+    if ((status_r = gltrace_status_open(&status_w)) < 0)
+        goto fail;
 
     /* The child reports a failed exec through a close-on-exec pipe. */
     int pipefd[2];
     if (pipe2(pipefd, O_CLOEXEC) != 0) {
         fprintf(stderr, "gltrace: pipe: %s\n", strerror(errno));
-        unlink(trace);
-        return 1;
+        goto fail;
     }
     struct sigaction ign = {0}, fwd = {0}, old_int, old_quit, old_term, old_hup;
     ign.sa_handler = SIG_IGN;
@@ -412,8 +525,9 @@ int cmd_record(int argc, char **argv)
     pid_t pid = fork();
     if (pid < 0) {
         fprintf(stderr, "gltrace: fork: %s\n", strerror(errno));
-        unlink(trace);
-        return 1;
+        close(pipefd[0]);
+        close(pipefd[1]);
+        goto fail;
     }
     if (pid == 0) {
         close(pipefd[0]);
@@ -429,6 +543,7 @@ int cmd_record(int argc, char **argv)
     sigaction(SIGTERM, &fwd, &old_term);
     sigaction(SIGHUP, &fwd, &old_hup);
     close(pipefd[1]);
+    close(status_w); /* the program holds its own copy */
     int exec_errno = 0;
     ssize_t got;
     do
@@ -473,21 +588,22 @@ int cmd_record(int argc, char **argv)
         rc = 1;
     }
 
+    char failures[8192];
+    gltrace_status_read(status_r, failures, sizeof failures);
+    close(status_r);
     if (timeline)
-        report_timeline(timeline, &start);
+        report_timeline(timeline, &tl_claim, &start, failed_line(failures, "timeline:"));
     int others = report_others(trace, &start, "trace", ".trace");
-    struct stat st;
-    if (stat(trace, &st) == 0 && st.st_size > 2) {
-        fprintf(stderr, "gltrace: trace written to %s\n", trace);
-    } else if (stat(trace, &st) == 0 && st.st_size > 0) { /* the container magic alone */
-        fprintf(stderr, "gltrace: %s holds no calls: %s ended before its trace was flushed\n",
-                trace, program);
-    } else if (stat(trace, &st) == 0) {
-        unlink(trace); /* still the empty file we claimed */
-        if (!exec_errno && !others)
-            fprintf(stderr, "gltrace: %s made no GL calls; no trace written\n", program);
-    } else if (!exec_errno) {
-        fprintf(stderr, "gltrace: no trace at %s\n", trace);
+    report_trace(trace, &trace_claim, program, exec_errno, others, failed_line(failures, "trace:"));
+    return failures[0] ? report_failures(failures, trace, program, rc) : rc;
+
+fail:
+    if (status_r >= 0) {
+        close(status_r);
+        close(status_w);
     }
-    return rc;
+    gt_outfile_release_if_empty(trace, &trace_claim);
+    if (timeline)
+        gt_outfile_release_if_empty(tl_abs, &tl_claim);
+    return 1;
 }

@@ -1,5 +1,6 @@
 /* Names of the files of a run's other processes (derived_file.h). */
 #include "derived_file.h"
+#include "record_status.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +27,7 @@ int gltrace_create_derived(const char *main_path, const char *ext, const char *w
             return fd;
         if (errno != EEXIST) {
             fprintf(stderr, "gltrace: cannot create the %s %s: %s\n", what, out, strerror(errno));
+            gltrace_status_report("%s: cannot create %s: %s", what, out, strerror(errno));
             return -1;
         }
     }

@@ -27,6 +27,7 @@ add_library(gltrace_runtime STATIC
   ${CMAKE_CURRENT_LIST_DIR}/timeline_live.c
   ${CMAKE_CURRENT_LIST_DIR}/timeline_live_file.c
   ${CMAKE_CURRENT_LIST_DIR}/derived_file.c
+  ${CMAKE_CURRENT_LIST_DIR}/record_status.c
   ${CMAKE_CURRENT_LIST_DIR}/override_dlopen.c
   ${CMAKE_CURRENT_LIST_DIR}/override_exec.c
   ${CMAKE_CURRENT_LIST_DIR}/override_getprocaddress.c)

@@ -56,6 +56,8 @@
 #define _GNU_SOURCE
 #include "derived_file.h"
 #include "gltrace_runtime.h"
+#include "gt_outfile.h"
+#include "record_status.h"
 #include "timeline_live.h"
 
 #include <dlfcn.h>
@@ -63,6 +65,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,6 +130,19 @@ static char *read_proc(const char *path, size_t *len)
     return buf;
 }
 
+/* This process cannot record: said on stderr and to the launcher (record_status.h),
+ * which then exits non-zero. */
+__attribute__((format(printf, 1, 2))) static void not_recording(const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "gltrace: %s; not recording\n", msg);
+    gltrace_status_report("trace: not recording: %s", msg);
+}
+
 /* Creates out exclusively; 1 when it is ours now, 0 when it exists, -1 (message
  * printed) on any other error. */
 static int create_excl(const char *out)
@@ -138,7 +154,7 @@ static int create_excl(const char *out)
     }
     if (errno == EEXIST)
         return 0;
-    fprintf(stderr, "gltrace: cannot create %s: %s; not recording\n", out, strerror(errno));
+    not_recording("cannot create %s: %s", out, strerror(errno));
     return -1;
 }
 
@@ -159,7 +175,7 @@ static int default_path(const char *exe, char *out, size_t size)
         if (r)
             return r > 0;
     }
-    fprintf(stderr, "gltrace: no free name for %s.trace; not recording\n", base);
+    not_recording("no free name for %s.trace", base);
     return 0;
 }
 
@@ -194,7 +210,7 @@ static at_writer *open_at(const char *path, const char *exe)
     at_writer *w = at_writer_open(path, props, sizeof props / sizeof *props, &err);
     free(cmdline);
     if (!w)
-        fprintf(stderr, "gltrace: %s; not recording\n", err.msg);
+        not_recording("%s", err.msg);
     return w;
 }
 
@@ -206,7 +222,7 @@ static at_writer *claim_main(const char *path, const char *exe, int *taken)
     *taken = 0;
     int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
     if (fd < 0) {
-        fprintf(stderr, "gltrace: cannot open %s: %s; not recording\n", path, strerror(errno));
+        not_recording("cannot open %s: %s", path, strerror(errno));
         return NULL;
     }
     while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
@@ -238,7 +254,7 @@ static void open_writer(void)
 
     at_writer *w = NULL;
     if (env && strlen(env) >= sizeof g_path - 32) {
-        fprintf(stderr, "gltrace: GLTRACE_OUTPUT is too long; not recording\n");
+        not_recording("GLTRACE_OUTPUT is too long");
     } else if (env) {
         int taken = 1;
         if (!g_forked) {
@@ -340,6 +356,14 @@ static int other_threads(void)
     return threads > 1;
 }
 
+/* The trace could not be written (a full disk, EIO): the file keeps what was
+ * written before; the launcher is told (record_status.h) and exits non-zero. */
+static void write_failed(const char *msg)
+{
+    fprintf(stderr, "gltrace: %s; the trace keeps the calls written before\n", msg);
+    gltrace_status_report("trace: %s", msg);
+}
+
 static void finish_trace(void)
 {
     if (!atomic_load(&g_writer) || getpid() != atomic_load(&g_owner_pid))
@@ -348,16 +372,17 @@ static void finish_trace(void)
     atomic_store(&g_state, STATE_OFF); /* calls from later exit handlers go unrecorded */
     if (!w)
         return;
+    gt_error err;
+    gt_error_clear(&err);
     if (other_threads()) {
         /* Another thread may be inside a wrapper with w in hand: keep w alive. */
         if (!at_writer_flush(w))
-            fprintf(stderr, "gltrace: %s: writing the trace failed\n", g_path);
-        return;
+            gt_error_set(&err, "%s", at_writer_error(w) ? at_writer_error(w) : "write failed");
+    } else {
+        at_writer_close(w, &err);
     }
-    gt_error err;
-    gt_error_clear(&err);
-    if (!at_writer_close(w, &err))
-        fprintf(stderr, "gltrace: %s\n", err.msg);
+    if (err.set)
+        write_failed(err.msg);
 }
 
 /* _exit and _Exit skip atexit handlers and destructors: write the pending calls
@@ -407,9 +432,12 @@ static void prepare_output(void)
     const char *env = getenv("GLTRACE_OUTPUT");
     if (!env || !*env || getenv("GLTRACE_OUTPUT_READY"))
         return;
-    int fd = open(env, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd >= 0)
-        close(fd); /* an error is reported when the first GL call opens it */
+    /* as the launcher claims it (cmd_record.c): never truncated in place, a device
+     * written directly; an error is reported when the first GL call opens it */
+    gt_claim claim;
+    gt_error err;
+    gt_error_clear(&err);
+    gt_outfile_claim(env, &claim, &err);
     setenv("GLTRACE_OUTPUT_READY", "1", 1);
 }
 

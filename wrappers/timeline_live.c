@@ -59,6 +59,8 @@
 #include "gltrace_runtime.h"
 #include "gt_callflags.h"
 #include "gt_model.h"
+#include "gt_outfile.h"
+#include "record_status.h"
 
 enum { TL_UNINIT, TL_ON, TL_OFF };
 enum { FN_CACHE = 8192, STACK_DEPTH = 8 };
@@ -295,6 +297,7 @@ static int open_live(void)
         flock(fd, LOCK_UN); /* (on failure, closing fd let it go) */
     if (!L) {
         fprintf(stderr, "gltrace: timeline: %s; no timeline\n", err.msg);
+        gltrace_status_report("timeline: not written: %s", err.msg);
         return TL_OFF;
     }
     L->gen = ++g_gen;
@@ -320,6 +323,7 @@ static int open_slow(void)
 static void stop_locked(live *L, const gt_error *err)
 {
     fprintf(stderr, "gltrace: timeline %s: %s; the timeline stops here\n", L->path, err->msg);
+    gltrace_status_report("timeline: %s (it keeps the events written before)", err->msg);
     atomic_store(&g_state, TL_OFF);
     g_live = NULL;
     free_live(L);
@@ -525,8 +529,10 @@ void gltrace_timeline_finish(void)
                 gt_error err;
                 gt_error_clear(&err);
                 g_trace_synced = 1;
-                if (gt_tl_finish(&L->sink, &L->tl, &err) != 0)
+                if (gt_tl_finish(&L->sink, &L->tl, &err) != 0) {
                     fprintf(stderr, "gltrace: timeline %s: %s\n", L->path, err.msg);
+                    gltrace_status_report("timeline: %s", err.msg);
+                }
                 free_live(L);
                 g_trace_synced = 0;
                 pthread_mutex_unlock(&g_lock);
@@ -557,14 +563,16 @@ static void child_after_fork(void)
     }
 }
 
-/* GLTRACE_TIMELINE set by hand (no launcher): the first process truncates it. */
+/* GLTRACE_TIMELINE set by hand (no launcher): the first process claims it as the
+ * launcher does (gt_outfile_claim: never truncated in place, a device left as is). */
 __attribute__((constructor)) static void timeline_init(void)
 {
     const char *env = getenv("GLTRACE_TIMELINE");
     if (env && *env && !getenv("GLTRACE_TIMELINE_READY")) {
-        int fd = open(env, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-        if (fd >= 0)
-            close(fd);
+        gt_claim claim;
+        gt_error err;
+        gt_error_clear(&err);
+        gt_outfile_claim(env, &claim, &err); /* an error shows when the file is opened */
         setenv("GLTRACE_TIMELINE_READY", "1", 1);
     }
     pthread_atfork(NULL, NULL, child_after_fork);

@@ -17,6 +17,7 @@
 
 #include "derived_file.h"
 #include "gltrace_runtime.h"
+#include "record_status.h"
 
 /* Whether this process writes the main trace (then it may claim the main timeline). */
 static int writes_main_trace(int forked)
@@ -35,6 +36,7 @@ int gltrace_timeline_open_file(const char *env, int forked, const char *parent, 
         int fd = open(env, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
         if (fd < 0) {
             fprintf(stderr, "gltrace: cannot open the timeline %s: %s\n", env, strerror(errno));
+            gltrace_status_report("timeline: cannot open %s: %s", env, strerror(errno));
             return -1;
         }
         while (flock(fd, LOCK_EX) != 0 && errno == EINTR)

@@ -479,3 +479,8 @@ uint64_t at_writer_stream_bytes(const at_writer *w)
 {
     return w->out.stream_bytes + w->out.len;
 }
+
+const char *at_writer_error(const at_writer *w)
+{
+    return w->out.failed ? w->out.err.msg : NULL;
+}

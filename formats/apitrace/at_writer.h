@@ -96,5 +96,8 @@ void at_writer_value(at_writer *w, const gt_value *v);
 
 /* Bytes of stream written so far (before compression) and of file. */
 uint64_t at_writer_stream_bytes(const at_writer *w);
+/* Why writing failed ("PATH: write failed: REASON"), or NULL while all is well: a
+ * failed write stops the file there (later flushes write nothing). */
+const char *at_writer_error(const at_writer *w);
 
 #endif

@@ -39,7 +39,9 @@ int gt_fxt_writer_flush(gt_fxt_writer *w, gt_error *err)
         return -1;
     }
     w->nw = 0;
-    if (fflush(w->f) != 0) {
+    /* ferror too: glibc's unbuffered streams (fopencookie, the live timeline) can
+     * report a failed write as written and leave only the error flag */
+    if (fflush(w->f) != 0 || ferror(w->f)) {
         gt_error_set(err, "%s: write failed: %s", w->name, strerror(errno));
         return -1;
     }
