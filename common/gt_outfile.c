@@ -230,6 +230,7 @@ int gt_outfile_claim(const char *path, gt_claim *c, gt_error *err)
             return -1;
     }
     c->ours = true;
+    c->existed = exists;
     c->dev = st.st_dev;
     c->ino = st.st_ino;
     return 0;
@@ -238,7 +239,7 @@ int gt_outfile_claim(const char *path, gt_claim *c, gt_error *err)
 void gt_outfile_release_if_empty(const char *path, const gt_claim *c)
 {
     struct stat st;
-    if (c->ours && stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0 &&
+    if (c->ours && !c->existed && stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0 &&
         st.st_dev == c->dev && st.st_ino == c->ino)
         unlink(path);
 }

@@ -66,9 +66,11 @@ const char *gt_outfile_left(const gt_outfile *o);
  * the old file is never truncated in place: a program binary or any other open file
  * under that name keeps its contents, and other hard links keep theirs), also ours;
  * a device or FIFO is left alone and written directly. release: removes the file
- * only when it is still the empty regular file claim made. */
+ * only when it is still the empty regular file claim made under a name that did
+ * not exist before (a name the user had stays, even if nothing was recorded). */
 typedef struct gt_claim {
-    bool ours;   /* claim created the file now there */
+    bool ours;    /* claim created the file now there */
+    bool existed; /* and replaced one: the name stays, even empty */
     bool direct; /* a device or FIFO */
     dev_t dev;
     ino_t ino;
