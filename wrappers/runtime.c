@@ -408,8 +408,8 @@ static void finish(void)
 
 static void flush_before_exit(void)
 {
+    gltrace_timeline_finish(); /* flushes the trace first; the dying flush keeps its lock */
     flush_trace_before_exit();
-    gltrace_timeline_finish();
 }
 
 __attribute__((visibility("default"), noreturn)) void _exit(int status)

@@ -10,7 +10,8 @@
  * the signal would have done without us:
  *   - default action (the process ends): the trace is flushed as a dying process's
  *     (at_writer_flush_dying: waits a bounded time for a thread inside an event,
- *     else writes the complete events without the lock, never half of one), then
+ *     else writes the complete events without the lock, never half of one; the
+ *     lock is kept, so a call that returns from here on is one that was written), then
  *     the default action is restored and the signal raised again, so the process
  *     dies as it would have (core dump, exit status 128 + N for the launcher);
  *   - a handler the program installed before its first GL call: it is called, with
@@ -91,11 +92,13 @@ static void flush_from_handler(int dying)
         nanosleep(&ts, NULL);
     }
     at_writer *w = gltrace_writer_if_open();
-    if (w && dying)
+    if (w && dying) {
+        gltrace_timeline_flush(); /* first: the dying flush keeps the trace's lock */
         at_writer_flush_dying(w);
-    else if (w)
+    } else if (w) {
         at_writer_flush_in_signal(w);
-    gltrace_timeline_flush();
+        gltrace_timeline_flush();
+    }
     atomic_store(&g_flushing_tid, 0);
 }
 

@@ -165,14 +165,14 @@ int at_writer_flush_in_signal(at_writer *w)
     return ok;
 }
 
+/* The lock, once had, is kept: the process ends now, and a thread that finishes its
+ * GL call meanwhile must block before its wrapper returns rather than record events
+ * nobody writes (so every call that returned is in the file). */
 int at_writer_flush_dying(at_writer *w)
 {
     int mine = held_by_caller(w);
-    if (!mine && lock_bounded(w)) {
-        int ok = at_output_flush_uncompressed(&w->out);
-        pthread_mutex_unlock(&w->lock);
-        return ok;
-    }
+    if (!mine && lock_bounded(w))
+        return at_output_flush_uncompressed(&w->out);
     return at_output_flush_dying(&w->out, mine);
 }
 

@@ -51,10 +51,11 @@ int at_writer_try_flush_in_signal(at_writer *w);
  * then flushes stored; 0 without flushing when the caller's own thread is inside
  * an event (interrupted by the signal) or the wait ran out. */
 int at_writer_flush_in_signal(at_writer *w);
-/* For a process that ends now (a default fatal action, _exit): as above, but when
- * the lock cannot be had the complete events are written without it and the file
- * is sealed (at_output_flush_dying): every call that returned is in the file, and
- * no half event. Async-signal-safe. */
+/* For a process that ends now (a default fatal action, _exit): as above, but the
+ * lock is then kept to the end, and when it cannot be had the complete events are
+ * written without it and the file is sealed (at_output_flush_dying): every call
+ * that returned is in the file, and no half event. Nothing can be written after
+ * it (flush a timeline, which flushes the trace first, before). Async-signal-safe. */
 int at_writer_flush_dying(at_writer *w);
 /* exec: flushes (stored) and keeps the lock, so that no thread adds an event the new
  * image would drop; at_writer_release after an exec that failed. 0 (lock not held,
