@@ -2,6 +2,7 @@
  * Layout: 8-byte signature, IHDR, one IDAT (zlib stream of filter-0 scanlines), IEND.
  * Every chunk is length (big endian) + type + data + CRC-32 over type and data. */
 #include "gt_png.h"
+#include "gt_outfile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -54,6 +55,8 @@ int gt_png_write(const char *path, const uint8_t *pixels, unsigned width, unsign
     uint8_t *z = malloc(z_len);
     int ok = 0;
     FILE *f = NULL;
+    gt_outfile out; /* a temporary file beside path, renamed over it once whole */
+    bool began = false;
     if (!raw || !z) {
         gt_error_set(err, "%s: out of memory", path);
         goto out;
@@ -73,9 +76,12 @@ int gt_png_write(const char *path, const uint8_t *pixels, unsigned width, unsign
     ihdr[8] = 8;                        /* bit depth */
     ihdr[9] = channels == 4 ? 6 : 2;    /* colour type: 2 = RGB, 6 = RGBA */
     ihdr[10] = ihdr[11] = ihdr[12] = 0; /* deflate, adaptive filtering, no interlace */
-    f = fopen(path, "wb");
+    if (gt_outfile_begin(&out, path, NULL, 0, err) != 0)
+        goto out;
+    began = true;
+    f = fopen(out.path, "wb");
     if (!f) {
-        gt_error_set(err, "%s: %s", path, strerror(errno));
+        gt_error_set(err, "%s: cannot open for writing: %s", path, strerror(errno));
         goto out;
     }
     if (fwrite(signature, 1, 8, f) != 8 || !write_chunk(f, "IHDR", ihdr, 13) ||
@@ -86,9 +92,13 @@ int gt_png_write(const char *path, const uint8_t *pixels, unsigned width, unsign
     ok = 1;
 out:
     if (f && fclose(f) != 0 && ok) {
-        gt_error_set(err, "%s: %s", path, strerror(errno));
+        gt_error_set(err, "%s: write failed: %s", path, strerror(errno));
         ok = 0;
     }
+    if (began && ok)
+        ok = gt_outfile_commit(&out, err) == 0;
+    else if (began)
+        gt_outfile_abort(&out);
     free(raw);
     free(z);
     return ok;

@@ -313,6 +313,7 @@ static int start_profiling(const at_reader *r, const char *path)
         return 1;
     const char *base = strrchr(path, '/');
     o->process_name = base ? base + 1 : path;
+    o->input_path = path;
     for (unsigned i = 0; i < at_reader_num_properties(r); ++i) {
         const at_property *p = at_reader_property(r, i);
         if (p && p->name && p->value && !strcmp(p->name, "process.name") && *p->value)

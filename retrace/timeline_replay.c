@@ -13,6 +13,7 @@
 #include "chrome_writer.h"
 #include "fxt_writer.h"
 #include "glretrace.h"
+#include "gt_outfile.h"
 #include "gt_timeline.h"
 #include "profile_text.h"
 #include "timeline_replay.h"
@@ -115,6 +116,10 @@ static struct {
     gt_timeline tl;
     gt_fxt_writer *fxt;
     gt_chrome_writer *chrome;
+    /* the files behind them: temporary files renamed over the targets only when
+     * the whole timeline is written (gt_outfile.h); "-" has none */
+    gt_outfile fxt_file, chrome_file;
+    bool has_fxt_file, has_chrome_file;
     gt_tl_sink fxt_sink, chrome_sink, tee_sink, *sink;
     gt_tl_tee tee;
     gt_error err;
@@ -710,18 +715,37 @@ void tlr_after(const gt_call *c)
 
 /* ---- start and finish ------------------------------------------------------------ */
 
+/* Where a writer writes path: "-" itself, else the file gt_outfile_begin prepares
+ * (refusing the trace and the other timeline output as it). NULL with err set. */
+static const char *begin_file(const char *path, const char *other, gt_outfile *f, bool *has,
+                              gt_error *err)
+{
+    if (!strcmp(path, "-"))
+        return path;
+    if (other && (!strcmp(path, other) || gt_same_file(path, other))) {
+        gt_error_set(err, "%s: --fxt and --chrome name the same file", path);
+        return NULL;
+    }
+    if (gt_outfile_begin(f, path, &t.o.input_path, 1, err) != 0)
+        return NULL;
+    *has = true;
+    return f->path;
+}
+
 static int open_outputs(gt_error *err)
 {
     gt_tl_sink *a = NULL, *b = NULL;
     if (t.o.fxt_path) {
-        t.fxt = gt_fxt_writer_open(t.o.fxt_path, "glretrace", err);
+        const char *path = begin_file(t.o.fxt_path, t.o.chrome_path, &t.fxt_file, &t.has_fxt_file, err);
+        t.fxt = path ? gt_fxt_writer_open(path, "glretrace", err) : NULL;
         if (!t.fxt)
             return 0;
         t.fxt_sink = gt_fxt_writer_sink(t.fxt);
         a = &t.fxt_sink;
     }
     if (t.o.chrome_path) {
-        t.chrome = gt_chrome_writer_open(t.o.chrome_path, err);
+        const char *path = begin_file(t.o.chrome_path, NULL, &t.chrome_file, &t.has_chrome_file, err);
+        t.chrome = path ? gt_chrome_writer_open(path, err) : NULL;
         if (!t.chrome)
             return 0;
         t.chrome_sink = gt_chrome_writer_sink(t.chrome);
@@ -737,7 +761,9 @@ static int open_outputs(gt_error *err)
     return 1;
 }
 
-static void close_outputs(void)
+/* Closes the writers; with commit, puts their files in place (0 with err set when
+ * that fails), else removes their temporary files (the targets stay as they were). */
+static int close_outputs(bool commit, gt_error *err)
 {
     if (t.fxt)
         gt_fxt_writer_free(t.fxt);
@@ -746,6 +772,17 @@ static void close_outputs(void)
     t.fxt = NULL;
     t.chrome = NULL;
     t.sink = NULL;
+    int ok = 1;
+    if (t.has_fxt_file && commit)
+        ok = gt_outfile_commit(&t.fxt_file, err) == 0;
+    else if (t.has_fxt_file)
+        gt_outfile_abort(&t.fxt_file);
+    if (t.has_chrome_file && commit && ok)
+        ok = gt_outfile_commit(&t.chrome_file, err) == 0;
+    else if (t.has_chrome_file)
+        gt_outfile_abort(&t.chrome_file);
+    t.has_fxt_file = t.has_chrome_file = false;
+    return ok;
 }
 
 static void intern_names(void)
@@ -771,7 +808,7 @@ int tlr_start(const tlr_options *o, gt_error *err)
     }
     gt_error_clear(&t.err);
     if (!open_outputs(err)) {
-        close_outputs();
+        close_outputs(false, err);
         gt_timeline_free(&t.tl);
         return 0;
     }
@@ -834,7 +871,8 @@ int tlr_finish(gt_error *err)
                 (unsigned long long)t.events, (unsigned long long)done, (unsigned long long)lost,
                 (long long)window);
     }
-    close_outputs();
+    if (!close_outputs(ok, err))
+        ok = 0;
     gt_timeline_free(&t.tl);
     free(t.sigs);
     free(t.ctxs);

@@ -39,6 +39,7 @@ typedef struct tlr_options {
     int64_t min_cpu_ns;    /* text profile: calls faster than this are left out */
     const char *fxt_path;  /* NULL: none */
     const char *chrome_path;
+    const char *input_path; /* the trace: refused as an output (common/gt_outfile.h) */
     const char *process_name;
 } tlr_options;
 
