@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #define OUT_SIZE (1u << 20)
+#define BROTLI_NOT_A_STREAM 64 /* bytes */
 
 typedef struct {
     BrotliDecoderState *dec;
@@ -33,7 +34,10 @@ static int brotli_refill(at_input *in)
     else if (r == BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT)
         in->status = AT_INPUT_TRUNCATED;
     else if (r == BROTLI_DECODER_RESULT_ERROR) {
-        if (s->produced == 0)
+        /* Brotli has no magic: a stream that fails in its first bytes is no
+         * Brotli at all; one that fails later is a damaged Brotli trace,
+         * whether or not the decoder let out any bytes before the failure. */
+        if (s->produced == 0 && in->src_pos <= BROTLI_NOT_A_STREAM)
             gt_error_at(&in->err, in->path, 0,
                         "not an apitrace trace: unknown container (expected Snappy 'at', "
                         "gzip 1f 8b, or Brotli data)");

@@ -258,9 +258,14 @@ static void set_end_warning(at_reader *r)
     if (r->has_warning)
         return;
     const char *why = NULL;
+    char cut[128];
     uint64_t off = atr_pos(r);
-    if (r->in->status == AT_INPUT_TRUNCATED)
-        why = "file is truncated (its last compressed block is incomplete)";
+    if (r->in->status == AT_INPUT_TRUNCATED) {
+        /* off counts decompressed bytes; the file's own offset helps too */
+        snprintf(cut, sizeof cut, "file is truncated (its last compressed block is incomplete, "
+                 "at byte %zu of the %s file)", at_input_file_pos(r->in), r->in->container);
+        why = cut;
+    }
     else if (r->cut) {
         why = r->cut_reason[0] ? r->cut_reason : "trace ends inside an event";
         off = r->cut_offset;
@@ -332,14 +337,25 @@ gt_call *at_reader_next(at_reader *r)
 
 /* ---- opening --------------------------------------------------------------------- */
 
+/* The data ended inside the header: what a program killed in its first
+ * moments leaves. apitrace dumps such a file as an empty trace and exits 0;
+ * so does this reader, with the end warning (set_end_warning) saying why. */
+static int header_cut(at_reader *r, uint64_t off, const char *what)
+{
+    if (r->failed)
+        return 0;
+    r->cut = 1;
+    r->cut_offset = off;
+    snprintf(r->cut_reason, sizeof r->cut_reason, "%s", what);
+    r->done = 1;
+    return 1;
+}
+
 static int parse_header(at_reader *r)
 {
     uint64_t v;
-    if (!atr_rd_uint(r, &v)) {
-        if (!r->failed)
-            atr_fail(r, atr_pos(r), "file ends before the trace header");
-        return 0;
-    }
+    if (!atr_rd_uint(r, &v))
+        return header_cut(r, 0, "file ends before the trace header");
     if (v > AT_VERSION_MAX)
         return atr_fail(r, 0, "unsupported trace version %llu (this reader knows 0 to %d)",
                     (unsigned long long)v, AT_VERSION_MAX);
@@ -348,7 +364,7 @@ static int parse_header(at_reader *r)
         return 1;
     uint64_t off = atr_pos(r);
     if (!atr_rd_uint(r, &v))
-        return r->failed ? 0 : atr_fail(r, off, "file ends inside the trace header");
+        return header_cut(r, off, "file ends inside the trace header");
     if (v > r->version)
         return atr_fail(r, off, "semantic version %llu is newer than the format version %u",
                     (unsigned long long)v, r->version);
@@ -357,11 +373,11 @@ static int parse_header(at_reader *r)
         const char *name, *value;
         off = atr_pos(r);
         if (!atr_rd_string(r, &r->sigs, &name, NULL))
-            return r->failed ? 0 : atr_fail(r, off, "file ends inside the trace properties");
+            return header_cut(r, off, "file ends inside the trace properties");
         if (!name[0])
             return 1;
         if (!atr_rd_string(r, &r->sigs, &value, NULL))
-            return r->failed ? 0 : atr_fail(r, off, "file ends inside the trace properties");
+            return header_cut(r, off, "file ends inside the trace properties");
         if (r->nprops == r->props_cap) {
             unsigned ncap = r->props_cap ? r->props_cap * 2 : 8;
             at_property *n = realloc(r->props, ncap * sizeof *n);

@@ -47,11 +47,43 @@ static void expect_open_error_stream(const tb_buf *s, const char *needle)
     free(file);
 }
 
+/* A file that ends before its first call (a program killed at once): read as
+ * an empty trace with a warning, no error, as apitrace dumps it (exit 0). */
+static void expect_cut_before_calls(const void *data, size_t n, const char *needle)
+{
+    char *path = tb_temp_path();
+    tb_write_file(path, data, n);
+    gt_error err;
+    gt_error_clear(&err);
+    at_reader *r = at_reader_open(path, NULL, &err);
+    assert_non_null(r);
+    assert_null(at_reader_next(r));
+    assert_null(at_reader_error(r));
+    assert_non_null(at_reader_warning(r));
+    print_message("%s\n", at_reader_warning(r));
+    assert_true(tb_contains(at_reader_warning(r), path));
+    assert_true(tb_contains(at_reader_warning(r), ": offset "));
+    assert_true(tb_contains(at_reader_warning(r), needle));
+    at_reader_close(r);
+    unlink(path);
+    free(path);
+}
+
+static void expect_cut_before_calls_stream(const tb_buf *s, const char *needle)
+{
+    size_t n;
+    uint8_t *file = tb_snappy(s->data, s->len, 1u << 20, &n);
+    expect_cut_before_calls(file, n, needle);
+    free(file);
+}
+
 static void test_empty_file(void **state)
 {
     (void)state;
-    expect_open_error("", 0, "empty file");
-    expect_open_error("at", 2, "file ends before the trace header"); /* no chunk at all */
+    expect_cut_before_calls("", 0, "file ends before the trace header");
+    expect_cut_before_calls("a", 1, "truncated");        /* half the Snappy magic */
+    expect_cut_before_calls("\x1f", 1, "truncated");     /* half the gzip magic */
+    expect_cut_before_calls("at", 2, "file ends before the trace header"); /* no chunk at all */
 }
 
 static void test_not_a_trace(void **state)
@@ -99,14 +131,14 @@ static void test_bad_header(void **state)
 
     tb_init(&s);
     tb_uint(&s, 6);
-    expect_open_error_stream(&s, "file ends inside the trace header");
+    expect_cut_before_calls_stream(&s, "file ends inside the trace header");
     tb_free(&s);
 
     tb_init(&s);
     tb_uint(&s, 6);
     tb_uint(&s, 6);
     tb_str(&s, "name");
-    expect_open_error_stream(&s, "file ends inside the trace properties");
+    expect_cut_before_calls_stream(&s, "file ends inside the trace properties");
     tb_free(&s);
 
     tb_init(&s);
