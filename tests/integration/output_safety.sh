@@ -171,6 +171,25 @@ expect_ok "the trace beside the failed timeline is whole"
 extra=$(find "$dev" -mindepth 1 ! -type c | head -3)
 [ -z "$extra" ] && pass "nothing made beside the device nodes" || fail "made beside the devices: $extra"
 
+# glretrace's timelines: the trace refused as one, a device written in place, a
+# failure leaving the other output's existing file as it was
+run_cmd "retrace fxt over the trace" "$bin/glretrace" --headless --fxt "$in/x.trace" "$in/x.trace"
+expect_fail "glretrace --fxt TRACE TRACE refused"
+expect_err "glretrace names the refusal" "refusing to write the output over an input"
+same_bytes "the trace is unchanged after glretrace" "$WORK/orig/x.trace" "$in/x.trace"
+printf 'previous\n' >"$WORK/rt.fxt"
+cp "$WORK/rt.fxt" "$WORK/rt.orig"
+run_cmd "retrace chrome to full" "$bin/glretrace" --headless --fxt "$WORK/rt.fxt" \
+  --chrome "$dev/full.json" "$in/x.trace"
+expect_fail "glretrace --chrome to full fails"
+expect_err "glretrace says ENOSPC" "No space left on device"
+is_chr "full.json after glretrace" "$dev/full.json"
+same_bytes "the --fxt file is untouched when the replay's outputs fail" "$WORK/rt.orig" "$WORK/rt.fxt"
+run_cmd "retrace to null" "$bin/glretrace" --headless --fxt "$dev/null.fxt" --chrome "$WORK/rt.json" "$in/x.trace"
+expect_ok "glretrace --fxt to null succeeds"
+is_chr "null.fxt after glretrace" "$dev/null.fxt"
+no_temp "no temporary file after glretrace" "$WORK"
+
 # ---- d) recording: existing files, the program itself ----------------------------------
 printf 'old trace\n' >"$WORK/old.trace"
 ln -f "$WORK/old.trace" "$WORK/old.link"
