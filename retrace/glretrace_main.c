@@ -9,6 +9,7 @@
  * (see ws_glx_egl.c). Outside benchmark mode glGetError is checked after every GL
  * call (not between glBegin and glEnd, where it is an error itself) and reported as
  * apitrace does. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -535,7 +536,11 @@ int main(int argc, char **argv)
         double fps = secs > 0 ? (double)g_retrace.frames / secs : 0.0;
         printf("Rendered %llu frames in %g secs, average of %g fps\n",
                (unsigned long long)g_retrace.frames, secs, fps);
-        fflush(stdout);
+    }
+    /* the text profile and the summary: a full disk or closed pipe is a failure */
+    if ((fflush(stdout) != 0 || ferror(stdout)) && status == 0) {
+        fprintf(stderr, "glretrace: error: writing to stdout failed: %s\n", strerror(errno));
+        status = 1;
     }
     for (size_t i = 0; i < m.nheld; ++i)
         at_reader_release(r, m.held[i]);

@@ -1,4 +1,5 @@
 /* gltrace dump: apitrace's dump, byte for byte, and faster. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,7 +122,8 @@ static int dump_file(const char *path, dump_job *job, gt_strbuf *out)
         ok = 0;
     int status = 0;
     if (!ok) {
-        fprintf(stderr, "error: %s: cannot write the dump\n", path);
+        fprintf(stderr, "error: %s: cannot write the dump: %s\n", path,
+                out->oom ? "out of memory" : strerror(errno));
         status = 1;
     } else {
         status = gltrace_report_end(r);

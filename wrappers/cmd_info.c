@@ -1,4 +1,5 @@
 /* gltrace info: what `apitrace info` prints, plus calls, threads and the header. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -158,8 +159,11 @@ int cmd_info(int argc, char **argv)
         gt_strbuf b;
         gt_strbuf_init(&b);
         int s = info_file(argv[i], dump_frames, &b);
-        if (!s && (!gt_strbuf_flush(&b, stdout) || fflush(stdout)))
+        if (!s && (!gt_strbuf_flush(&b, stdout) || fflush(stdout))) {
+            fprintf(stderr, "gltrace info: %s: cannot write the result: %s\n", argv[i],
+                    strerror(errno));
             s = 1;
+        }
         gt_strbuf_free(&b);
         if (s)
             status = s;

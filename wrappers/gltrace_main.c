@@ -1,5 +1,6 @@
 /* gltrace: the front end. `gltrace [-o FILE] [--] PROGRAM [ARGS]` records a program
  * (cmd_record.c); the trace tools are subcommands. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -58,6 +59,17 @@ int gltrace_report_end(const at_reader *r)
     return 0;
 }
 
+/* What went to stdout (info's JSON, convert --counts, dump) must have got there: a
+ * full disk or /dev/full is a failure with its reason, not a silent exit 0. */
+static int stdout_written(int status)
+{
+    if ((fflush(stdout) != 0 || ferror(stdout)) && status == 0) {
+        fprintf(stderr, "gltrace: writing to stdout failed: %s\n", strerror(errno));
+        return 1;
+    }
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -66,13 +78,13 @@ int main(int argc, char **argv)
     }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "dump"))
-        return cmd_dump(argc - 1, argv + 1);
+        return stdout_written(cmd_dump(argc - 1, argv + 1));
     if (!strcmp(cmd, "info"))
-        return cmd_info(argc - 1, argv + 1);
+        return stdout_written(cmd_info(argc - 1, argv + 1));
     if (!strcmp(cmd, "repack"))
         return cmd_repack(argc - 1, argv + 1);
     if (!strcmp(cmd, "convert"))
-        return cmd_convert(argc - 1, argv + 1);
+        return stdout_written(cmd_convert(argc - 1, argv + 1));
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
         usage(stdout);
         return 0;

@@ -9,7 +9,8 @@
 #   c) character devices made here with mknod (never the machine's /dev): null and
 #      full, with and without an extension, as outputs of convert, repack and
 #      recording (trace and --timeline): null succeeds, full fails with ENOSPC named,
-#      non-zero exit; every node is still a character device afterwards and nothing
+#      non-zero exit (also stdout of dump, info, convert --counts, glretrace --pcpu
+#      redirected to full); every node is still a character device afterwards and nothing
 #      is made beside them;
 #   d) recording: -o an existing regular file replaces it without truncating it in
 #      place (a hard link keeps the old bytes); -o the program itself is refused; a
@@ -168,6 +169,20 @@ expect_err "--timeline to full says ENOSPC" "timeline.*No space left on device"
 is_chr "full.timeline.fxt after recording" "$dev/full.timeline.fxt"
 run_cmd "dump tl.trace" "$gltrace" dump "$WORK/tl.trace"
 expect_ok "the trace beside the failed timeline is whole"
+# stdout onto a full device: the reason and a non-zero exit, never a silent 0
+for cmd in "dump" "info" "convert --counts"; do
+  src="$in/x.trace"
+  [ "$cmd" = "convert --counts" ] && src="$in/x.fxt"
+  RC=0
+  # shellcheck disable=SC2086
+  "$gltrace" $cmd "$src" >"$dev/full" 2>"$WORK/err" || RC=$?
+  expect_fail "gltrace $cmd >full fails"
+  expect_err "gltrace $cmd >full says ENOSPC" "No space left on device"
+done
+RC=0
+"$bin/glretrace" --headless --pcpu "$in/x.trace" >"$dev/full" 2>"$WORK/err" || RC=$?
+expect_fail "glretrace --pcpu >full fails"
+expect_err "glretrace --pcpu >full says ENOSPC" "No space left on device"
 extra=$(find "$dev" -mindepth 1 ! -type c | head -3)
 [ -z "$extra" ] && pass "nothing made beside the device nodes" || fail "made beside the devices: $extra"
 
