@@ -20,6 +20,7 @@ sys.path.insert(0, SPECS)
 
 import annotations  # noqa: E402
 import gen_retrace  # noqa: E402
+import providers  # noqa: E402
 import registry  # noqa: E402
 
 REGISTRY_DIR = "/usr/share/khronos-api"
@@ -181,6 +182,8 @@ class Real(unittest.TestCase):
         flags = gen_retrace.load_callflags(os.path.join(SPECS, "callflags.txt"))
         cls.replayers, cls.skipped = gen_retrace.plan_all(
             cls.reg, ann, gen_retrace.load_epoxy(EPOXY_HEADER), flags, gen_retrace.return_classes(gl_xml))
+        cls.enum_groups = gen_retrace.enum_groups_checked(ann, cls.reg)
+        cls.providers = providers.load(gl_xml)
 
     def test_every_gl_command_is_replayed_or_skipped_with_a_reason(self):
         gl = {n for n, c in self.reg.commands.items() if c.registry == "gl"}
@@ -213,11 +216,13 @@ class Real(unittest.TestCase):
     @unittest.skipUnless(shutil.which("cc"), "needs a C compiler")
     def test_emitted_c_compiles_without_warnings(self):
         with tempfile.TemporaryDirectory() as out:
-            gen_retrace.write_all(out, self.replayers, self.skipped)
+            gen_retrace.write_all(out, self.replayers, self.skipped, self.providers, self.enum_groups)
             files = sorted(os.path.join(out, f) for f in os.listdir(out) if f.endswith(".gen.c"))
             self.assertEqual(len(files), gen_retrace.GL_PARTS + 1)
             r = subprocess.run(["cc", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
-                                "-I", os.path.join(ROOT, "retrace"), "-I", os.path.join(ROOT, "common")]
+                                "-I", os.path.join(ROOT, "retrace"), "-I", os.path.join(ROOT, "common"),
+                                "-I", os.path.join(ROOT, "wrappers"),
+                                "-I", os.path.join(ROOT, "formats", "apitrace")]
                                + files, capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stderr[:4000])
             with open(os.path.join(out, "retrace_gl_table.gen.c")) as f:
@@ -226,6 +231,24 @@ class Real(unittest.TestCase):
             self.assertEqual(names, sorted(names))  # bsearch needs strcmp order
             self.assertIn("memcpy", names)
             self.assertIn("glGetIntegerv", names)  # known, replayed as nothing
+            self.assertIn('{"glMakeTextureHandleResidentARB", retrace_glMakeTextureHandleResidentARB, '
+                          '"GL_ARB_bindless_texture"}', table)
+            self.assertIn('{"memcpy", retrace_memcpy, NULL}', table)
+
+    def test_providers_merge_alias_groups(self):
+        # libepoxy resolves glBindBufferARB through glBindBuffer on GL 1.5 and ES
+        self.assertEqual(self.providers["glBindBufferARB"],
+                         ["ES1.0", "ES2.0", "GL1.5", "GL_ARB_vertex_buffer_object"])
+        self.assertEqual(self.providers["glAlphaFuncx"], ["ES1.0"])
+
+    def test_argument_checks(self):
+        body = "\n".join(self.replayers["glBufferData"])
+        self.assertIn("retrace_check_size(call, 2, (int64_t)(retrace_sint(&call->args[1])), 1)", body)
+        self.assertIn("retrace_check_enum(call, 3, &retrace_enum_BufferUsageARB)", body)
+        body = "\n".join(self.replayers["glDrawElements"])
+        self.assertIn("retrace_check_bound(call, 3, GL_ELEMENT_ARRAY_BUFFER_BINDING, false)", body)
+        body = "\n".join(self.replayers["glTexImage2D"])
+        self.assertIn("gtsz_image_2d(", body)
 
 
 if __name__ == "__main__":
