@@ -348,6 +348,51 @@ static void gzip_input(void **state)
     free(spaces);
 }
 
+/* White space between events and inside skipped values is not kept: a
+ * stream with 8 MiB of it reads through a window of a few chunks. */
+static void whitespace_not_kept(void **state)
+{
+    (void)state;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    static const char ev[] = "{\"name\":\"a\",\"ph\":\"X\",\"ts\":1,\"dur\":1,\"pid\":1,\"tid\":1}";
+    char *ws = malloc(1u << 20);
+    assert_non_null(ws);
+    memset(ws, ' ', 1u << 20);
+    fputs("{\"otherData\":{\"big\":\"", f);
+    for (int i = 0; i < 4; i++)
+        fwrite(ws, 1, 1u << 20, f); /* a skipped value of 4 MiB */
+    fputs("\"},\"traceEvents\":[", f);
+    fputs(ev, f);
+    for (int i = 0; i < 4; i++)
+        fwrite(ws, 1, 1u << 20, f);
+    fputs(",", f);
+    for (int i = 0; i < 4; i++)
+        fwrite(ws, 1, 1u << 20, f);
+    fputs(ev, f);
+    fputs("]}", f);
+    free(ws);
+    rewind(f);
+    gt_timeline tl;
+    gt_timeline_init(&tl);
+    gt_tl_counts c = {{0}};
+    gt_tl_sink cs = gt_tl_counts_sink(&c);
+    gt_tl_read_opts o = {0};
+    gt_chrome_read_stats st;
+    gt_error err;
+    gt_error_clear(&err);
+    cr_source_chunk = 4096;
+    int rc = gt_chrome_read_stream(f, "ws.json", &tl, &cs, &o, &st, &err);
+    cr_source_chunk = 256u << 10;
+    if (rc != 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(c.n[GT_TL_COMPLETE], 2);
+    print_message("window %zu bytes\n", (size_t)st.window);
+    assert_true(st.window <= 64u << 10);
+    fclose(f);
+    gt_timeline_free(&tl);
+}
+
 void test_chrome_bad_register(struct CMUnitTest *t, size_t *n)
 {
     const struct CMUnitTest mine[] = {
@@ -357,6 +402,7 @@ void test_chrome_bad_register(struct CMUnitTest *t, size_t *n)
         cmocka_unit_test(raw_stacks),
         cmocka_unit_test(nesting_is_bounded),
         cmocka_unit_test(gzip_input),
+        cmocka_unit_test(whitespace_not_kept),
     };
     for (size_t i = 0; i < sizeof mine / sizeof mine[0]; i++)
         t[(*n)++] = mine[i];

@@ -559,6 +559,60 @@ static char *tmp_path(const char *suffix)
     return p;
 }
 
+/* A valid header over zeros (a sparse or wiped file) or nothing usable: an
+ * error at once, from memory and from a file read through the reader's
+ * window, never an empty timeline. 16 MiB of zeros stands for gigabytes. */
+static void header_over_zeros(void **state)
+{
+    (void)state;
+    static const struct { unsigned version, type; const char *needle; } kinds[] = {
+        {5, 1, "no BufferExtents record"}, {2, 1, "no BufferExtents record"},
+        {1, 1, "records in a row skipped"}, {2, 0, "records in a row skipped"},
+        {3, 0, "records in a row skipped"}};
+    size_t n = 16u << 20;
+    uint8_t *d = calloc(1, n);
+    assert_non_null(d);
+    char *path = tmp_path("_zeros.xray");
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        lb h = {0};
+        header(&h, kinds[k].version, kinds[k].type, 1000000000, 4096);
+        memcpy(d, h.d, h.n);
+        result *r = read_log(d, n, false, NULL);
+        assert_int_equal(r->rc, -1);
+        print_message("%s\n", r->err.msg);
+        assert_non_null(strstr(r->err.msg, kinds[k].needle));
+        free_result(r);
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        assert_int_equal(fwrite(d, 1, n, f), n);
+        fclose(f);
+        gt_timeline tl;
+        gt_timeline_init(&tl);
+        gt_tl_buffer buf;
+        gt_tl_buffer_init(&buf);
+        gt_tl_sink s = gt_tl_buffer_sink(&buf);
+        gt_tl_read_opts o = {0};
+        gt_error err;
+        gt_error_clear(&err);
+        assert_int_equal(gt_xray_read(path, &tl, &s, &o, &err), -1);
+        assert_non_null(strstr(err.msg, kinds[k].needle));
+        assert_non_null(strstr(err.msg, ": offset "));
+        gt_tl_buffer_free(&buf);
+        gt_timeline_free(&tl);
+    }
+    /* a few bytes after the header that hold no record: also an error */
+    lb b = {0};
+    header(&b, 5, 1, 1000000000, 4096);
+    put(&b, 0, 8);
+    result *r = read_log(b.d, b.n, false, NULL);
+    assert_int_equal(r->rc, -1);
+    assert_non_null(strstr(r->err.msg, "no XRay records"));
+    free_result(r);
+    unlink(path);
+    free(path);
+    free(d);
+}
+
 static void instrmap_written_and_read(void **state)
 {
     (void)state;
@@ -798,6 +852,7 @@ int main(void)
         cmocka_unit_test(truncation_at_every_byte),
         cmocka_unit_test(flipped_bits),
         cmocka_unit_test(absurd_sizes),
+        cmocka_unit_test(header_over_zeros),
         cmocka_unit_test(instrmap_written_and_read),
         cmocka_unit_test(writer_round_trip),
         cmocka_unit_test(writer_many_buffers),
