@@ -260,6 +260,13 @@ gt_xray_instrmap *gt_xray_instrmap_load(const char *path, gt_error *err)
         return NULL;
     }
     size_t size = (size_t)fsize;
+    /* the ELF magic first: a wrong file is refused before it is loaded whole */
+    uint8_t magic[4] = {0};
+    if (fread(magic, 1, 4, f) != 4 || memcmp(magic, "\x7f" "ELF", 4) != 0 || fseek(f, 0, SEEK_SET) != 0) {
+        gt_error_at(err, path, 0, "not an ELF file");
+        fclose(f);
+        return NULL;
+    }
     uint8_t *data = malloc(size ? size : 1);
     if (!data || fread(data, 1, size, f) != size) {
         gt_error_set(err, "%s: %s", path, data ? "read error" : "out of memory");
