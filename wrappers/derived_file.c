@@ -6,11 +6,19 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int gltrace_create_derived(const char *main_path, const char *ext, const char *what, char *out,
                            size_t size)
 {
+    struct stat st;
+    if (stat(main_path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        /* /dev/null, a pipe: no file is ever made beside a device (/dev/null.<pid>) */
+        fprintf(stderr, "gltrace: %s is not a regular file: the %s of process %u is not written\n",
+                main_path, what, (unsigned)getpid());
+        return -1;
+    }
     size_t len = strlen(main_path), elen = strlen(ext), stem = len;
     if (len > elen && !strcmp(main_path + len - elen, ext))
         stem = len - elen;
