@@ -56,6 +56,15 @@ bool retrace_check_size(const gt_call *call, unsigned arg, int64_t n, size_t ele
     return false;
 }
 
+bool retrace_check_out(const gt_call *call, unsigned arg, int64_t n)
+{
+    if (n <= RETRACE_OUT_MAX || (uint64_t)n <= retrace_out_count(&call->args[arg], 0))
+        return true;
+    retrace_warning(call, "%s: the call would write %lld items, the trace recorded %zu: skipped",
+                    arg_name(call, arg), (long long)n, retrace_out_count(&call->args[arg], 0));
+    return false;
+}
+
 bool retrace_check_enum(const gt_call *call, unsigned arg, const retrace_enum_group *g)
 {
     uint64_t v = retrace_uint(&call->args[arg]);

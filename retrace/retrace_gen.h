@@ -95,6 +95,11 @@ bool retrace_check_size(const gt_call *call, unsigned arg, int64_t n, size_t ele
 bool retrace_check_bound(const gt_call *call, unsigned arg, unsigned binding, bool null_ok);
 /* Argument ARG is a value of the enum group G. */
 bool retrace_check_enum(const gt_call *call, unsigned arg, const retrace_enum_group *g);
+/* Output argument ARG has room for the N elements the call writes: a count beyond what
+ * the trace recorded there, and beyond RETRACE_OUT_MAX elements, is damage (a real
+ * call's outputs are recorded whole), so no scratch of that size is allocated. */
+#define RETRACE_OUT_MAX ((int64_t)1 << 20)
+bool retrace_check_out(const gt_call *call, unsigned arg, int64_t n);
 
 /* Hooks named in specs/annotations.txt (`retrace F hook FN`, `retrace F prehook FN`). */
 void retrace_hook_map_buffer(const gt_call *call, void *ret);

@@ -237,6 +237,14 @@ def check_lines(cmd, i, p, plan, enum_groups):
     return []
 
 
+def out_check_lines(i, count):
+    """Output I, written COUNT elements by the GL into scratch: a damaged count must
+    not size that scratch (constant counts need no check)."""
+    if count.lstrip("-").isdigit():
+        return []
+    return [f"if (!retrace_check_out(call, {i}, (int64_t)({count})))", "    return;"]
+
+
 def enum_groups_checked(ann, reg):
     """group -> sorted values, for the groups annotated `retrace enum:GROUP check`
     (groups gl.xml lists completely: a value outside them is damage, not news)."""
@@ -271,6 +279,7 @@ def plan_replayer(cmd, plans, ann, ep, ret_class, enum_groups=None):
             if name_ns(p) and k == "array":
                 # glGen*/glCreate* names: created into scratch, then mapped from the traced ones
                 count = _count_expr(cmd, plan)
+                checks += out_check_lines(i, count)
                 pre.append(f"size_t gt_n{i} = retrace_out_count({arg}, {count});")
                 pre.append(f"{p.base} *gt_out{i} = retrace_scratch(gt_n{i} * sizeof({p.base}));")
                 post.append(f"retrace_map_set_names({_c_str(name_ns(p))}, {arg}, gt_out{i}, "
@@ -282,6 +291,8 @@ def plan_replayer(cmd, plans, ann, ep, ret_class, enum_groups=None):
                 # other outputs: scratch the size the trace recorded (GL writes, nobody reads)
                 count = _count_expr(cmd, plan) if k == "array" else "0"
                 size = elem_size(p) if k == "array" else "1"
+                if k == "array":
+                    checks += out_check_lines(i, count)
                 call_args.append(f"({ctype})retrace_out({arg}, {count}, {size})")
                 continue
             raise Skip(f"{p.name}: output of kind {k}")

@@ -46,6 +46,7 @@ start_xvfb
 "$edit" "$base" "$WORK/damaged.trace" \
   'insert@2480=glBufferData(u:0x8892,i:100000000,b:16,u:0x88E4)' \
   'insert@2480=glBufferData(u:0x8892,i:16,b:16,u:0x9999)' \
+  'insert@2480=glGenBuffers(i:2000000000,a:u:7)' \
   'insert@2481=glUniformMatrix4fv(i:0,i:1000,u:0,a:f:1:0:0:0:0:1:0:0:0:0:1:0:0:0:0:1)' \
   'insert@2496=glDrawArrays(u:0x1234,i:0,i:3)' \
   'insert@2496=glDrawElements(u:4,i:6,u:0x1234,p:0)' \
@@ -58,6 +59,7 @@ expect_missing="1 glMakeTextureHandleResidentARB: warning: not provided by this 
 1 glCoverageModulationNV: warning: not provided by this context"
 expect_damaged="1 glBufferData: warning: a2 holds 16 bytes, the call reads 100000000: skipped
 1 glBufferData: warning: a3 = 0x9999 is no BufferUsageARB value: skipped
+1 glGenBuffers: warning: a1: the call would write 2000000000 items, the trace recorded 1: skipped
 1 glUniformMatrix4fv: warning: a3 holds 16 items, the call reads 16000: skipped
 1 glDrawArrays: warning: a0 = 0x1234 is no PrimitiveType value: skipped
 1 glDrawElements: warning: a2 = 0x1234 is no DrawElementsType value: skipped
