@@ -29,16 +29,33 @@ corpus=$(corpus_apitrace_dir "$2")
 D="$WORK/files"
 mkdir -p "$D"
 MAX_KB=65536 # what a bounded reader may use, whatever the input's size
+# An ASan build reserves terabytes of shadow address space, so no address-space limit
+# fits it: there the allocator's own limit makes an allocation of the input's size
+# fail, and the shadow pages it touches get room in the memory bound.
+ASAN_BUILD=0
+if grep -q __asan_init "$gltrace"; then
+  ASAN_BUILD=1
+  MAX_KB=$((MAX_KB * 4))
+fi
+# A safety net against the minute-long reads of the unbounded readers, not a timing:
+# the release build reads each of these inputs in well under a second
+MAX_SECS=20
+[ "$ASAN_BUILD" = 1 ] && MAX_SECS=50
 
 # bounded NAME WANT_RC_KIND CMD...: runs CMD under an address-space limit (1 GiB: an
-# allocation of the input's size fails) and `timeout 20`; sets RC, KB (max RSS) and
+# allocation of the input's size fails) and `timeout 60`; sets RC, KB (max RSS) and
 # SECS; output in $WORK/out.txt, stderr in $WORK/err.txt.
 bounded() {
   local t0 t1
   t0=$(date +%s%N)
   set +e
-  /usr/bin/time -o "$WORK/time.txt" -f %M timeout 20 prlimit --as=$((1 << 30)) -- "$@" \
-    >"$WORK/out.txt" 2>"$WORK/err.txt"
+  if [ "$ASAN_BUILD" = 1 ]; then
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}max_allocation_size_mb=1024:allocator_may_return_null=1" \
+      /usr/bin/time -o "$WORK/time.txt" -f %M timeout 60 "$@" >"$WORK/out.txt" 2>"$WORK/err.txt"
+  else
+    /usr/bin/time -o "$WORK/time.txt" -f %M timeout 60 prlimit --as=$((1 << 30)) -- "$@" \
+      >"$WORK/out.txt" 2>"$WORK/err.txt"
+  fi
   RC=$?
   set -e
   t1=$(date +%s%N)
@@ -58,8 +75,8 @@ check_bounded() { # WHAT WANT(ok|error) [STDERR_NEEDLE]
     fail "$what: stderr lacks '$needle': $(head -c 300 "$WORK/err.txt")"
   elif [ "$KB" -gt "$MAX_KB" ]; then
     fail "$what: $KB KB of memory (more than $MAX_KB KB)"
-  elif [ "$SECS" -gt 5 ]; then
-    fail "$what: $SECS s (more than 5 s)"
+  elif [ "$SECS" -gt "$MAX_SECS" ]; then
+    fail "$what: $SECS s (more than $MAX_SECS s)"
   else
     pass "$what: exit $RC, $KB KB, ${SECS}s"
   fi
@@ -256,8 +273,10 @@ if [ -x "$bin/gl33_demo" ] && [ -e "$bin/../lib/libgltrace.so" ] && command -v X
   run_timed "$WORK/out.txt" "$WORK/err.txt" "$gltrace" --backtrace=none -o "$D/nobt.trace" "$bin/gl33_demo" --frames 200
   apitrace trim --frames=10-20 -o "$D/nobt_trim.trace" "$D/nobt.trace" >/dev/null 2>&1
   dump_vs_apitrace "apitrace trim without backtraces" "$D/nobt_trim.trace" "$gltrace"
+elif [ ! -e "$bin/../lib/libgltrace.so" ]; then
+  echo "    note: trim check left out: a build without recording (the ASan build)"
 else
-  fail "trim check: needs gl33_demo, libgltrace.so and Xvfb"
+  fail "trim check: needs gl33_demo and Xvfb"
 fi
 
 it_finish
