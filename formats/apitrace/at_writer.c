@@ -142,18 +142,26 @@ int at_writer_try_flush_in_signal(at_writer *w)
 /* The lock, waiting at most about LOCK_WAIT_MS. Its holder never keeps it across a
  * real GL call, only while encoding an event (microseconds) or writing a chunk; a
  * longer hold means it is stuck (on a malloc lock the interrupted thread holds, on
- * a full disk). nanosleep and trylock are safe in a signal handler. */
+ * a full disk). clock_gettime, nanosleep and trylock are safe in a signal handler. */
 enum { LOCK_WAIT_MS = 500 };
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 static int lock_bounded(at_writer *w)
 {
-    for (int i = 0; i < LOCK_WAIT_MS * 10; ++i) {
+    for (int64_t end = now_ms() + LOCK_WAIT_MS;;) {
         if (pthread_mutex_trylock(&w->lock) == 0)
             return 1;
+        if (now_ms() > end)
+            return 0;
         struct timespec ts = {0, 100000};
         nanosleep(&ts, NULL);
     }
-    return 0;
 }
 
 int at_writer_flush_in_signal(at_writer *w)

@@ -1,6 +1,7 @@
 /* at_writer: the exact bytes it writes, signatures in full only on first use, the fake
- * flag, flushing mid-way, 1 MiB chunking of large blobs, concurrent writers, and
- * rewriting a read trace with at_writer_value. */
+ * flag, flushing mid-way, dying flushes (no half event, with or without the lock),
+ * 1 MiB chunking of large blobs, concurrent writers, and rewriting a read trace with
+ * at_writer_value. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -287,6 +288,161 @@ static void test_flush_in_signal(void **state)
     free(path);
 }
 
+/* Lines of a dump and whether it warned: a dying flush leaves whole events only. */
+static size_t dump_lines(const char *path, char **warning)
+{
+    char *text = dump_file(path, warning);
+    size_t n = 0;
+    for (const char *p = text; *p; ++p)
+        n += *p == '\n';
+    free(text);
+    return n;
+}
+
+/* A signal interrupted this thread inside an event (it holds the lock): the dying
+ * flush writes the complete events without the lock, not the half one, and seals
+ * the file: what the interrupted thread writes afterwards never reaches it. */
+static void test_dying_flush_own_event(void **state)
+{
+    (void)state;
+    char *path;
+    at_writer *w = open_writer(&path);
+    for (uint64_t i = 0; i < 2000; i++)
+        foo_call(w, 0, 0, i);
+    at_writer_begin_enter(w, &foo, 0, 0); /* the interrupted event */
+    at_writer_begin_arg(w, 0);
+    assert_int_equal(at_writer_flush_dying(w), 1);
+    at_writer_uint(w, 7);
+    at_writer_end_enter(w);
+    foo_call(w, 0, 0, 9999);
+    close_writer(w);
+    char *warning;
+    assert_int_equal(dump_lines(path, &warning), 2000);
+    assert_null(warning);
+    unlink(path);
+    free(path);
+}
+
+/* A full buffer is written up to the last complete event: the one in progress moves
+ * to the next chunk, so a crash inside it leaves no half event in the file. */
+static void test_spill_keeps_event(void **state)
+{
+    (void)state;
+    static uint8_t blob[600 * 1024];
+    char *path;
+    at_writer *w = open_writer(&path);
+    for (uint64_t i = 0; i < 40000; i++) /* ~0.6 MiB of small events */
+        foo_call(w, 0, 0, i);
+    uint32_t no = at_writer_begin_enter(w, &foo, 0, 0); /* crosses the 1 MiB mark */
+    at_writer_begin_arg(w, 0);
+    at_writer_blob(w, blob, sizeof blob);
+    assert_int_equal(at_writer_flush_dying(w), 1);
+    at_writer_end_enter(w);
+    at_writer_begin_leave(w, no);
+    at_writer_end_leave(w);
+    close_writer(w);
+    char *warning;
+    assert_int_equal(dump_lines(path, &warning), 40000);
+    assert_null(warning);
+    unlink(path);
+    free(path);
+}
+
+typedef struct holder {
+    at_writer *w;
+    int ms;                /* how long the event stays open; 0: until released */
+    volatile int inside;   /* set once the lock is held */
+    volatile int release;
+} holder;
+
+static void *hold_event(void *arg)
+{
+    holder *h = arg;
+    at_writer_begin_enter(h->w, &bar, 1, 0);
+    h->inside = 1;
+    if (h->ms)
+        usleep((useconds_t)h->ms * 1000);
+    while (!h->ms && !h->release)
+        usleep(1000);
+    at_writer_end_enter(h->w);
+    return NULL;
+}
+
+static pthread_t start_holder(holder *h)
+{
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, hold_event, h), 0);
+    while (!h->inside)
+        usleep(1000);
+    return t;
+}
+
+/* Another thread inside a short event: the dying flush waits for it and writes its
+ * event too (then keeps the lock: the process ends). */
+static void test_dying_flush_waits(void **state)
+{
+    (void)state;
+    char *path;
+    at_writer *w = open_writer(&path);
+    foo_call(w, 0, 0, 1);
+    holder h = {w, 100, 0, 0};
+    pthread_t t = start_holder(&h);
+    assert_int_equal(at_writer_flush_dying(w), 1);
+    pthread_join(t, NULL);
+    char *warning;
+    char *text = dump_file(path, &warning);
+    assert_string_equal(text, "0 @0 glFoo(x = 1) = -1\n1 @1 glBar() // incomplete\n");
+    free(text);
+    free(warning);
+    close_writer(w);
+    unlink(path);
+    free(path);
+}
+
+/* Another thread stuck inside an event longer than the wait: the complete events are
+ * written without the lock, and its own event, finished later, is dropped. */
+static void test_dying_flush_stuck_thread(void **state)
+{
+    (void)state;
+    char *path;
+    at_writer *w = open_writer(&path);
+    foo_call(w, 0, 0, 1);
+    holder h = {w, 0, 0, 0};
+    pthread_t t = start_holder(&h);
+    assert_int_equal(at_writer_flush_dying(w), 1);
+    h.release = 1;
+    pthread_join(t, NULL);
+    foo_call(w, 0, 0, 2);
+    close_writer(w);
+    char *warning;
+    char *text = dump_file(path, &warning);
+    assert_string_equal(text, "0 @0 glFoo(x = 1) = -1\n");
+    assert_null(warning);
+    free(text);
+    unlink(path);
+    free(path);
+}
+
+/* exec: flushed and held; released after a failed exec, the writer goes on. */
+static void test_hold_flushed(void **state)
+{
+    (void)state;
+    char *path;
+    at_writer *w = open_writer(&path);
+    foo_call(w, 0, 0, 1);
+    assert_int_equal(at_writer_hold_flushed(w), 1);
+    char *warning;
+    assert_int_equal(dump_lines(path, &warning), 1);
+    assert_null(warning);
+    at_writer_release(w);
+    foo_call(w, 0, 0, 2);
+    close_writer(w);
+    assert_int_equal(dump_lines(path, &warning), 2);
+    assert_null(warning);
+    unlink(path);
+    free(path);
+}
+
 /* More than 3 MiB of blobs: events straddle the 1 MiB chunks and come back exact. */
 static void test_big_blobs(void **state)
 {
@@ -539,6 +695,11 @@ int main(void)
         cmocka_unit_test(test_fake_flag),
         cmocka_unit_test(test_flush_midway),
         cmocka_unit_test(test_flush_in_signal),
+        cmocka_unit_test(test_dying_flush_own_event),
+        cmocka_unit_test(test_spill_keeps_event),
+        cmocka_unit_test(test_dying_flush_waits),
+        cmocka_unit_test(test_dying_flush_stuck_thread),
+        cmocka_unit_test(test_hold_flushed),
         cmocka_unit_test(test_big_blobs),
         cmocka_unit_test(test_rewrite_with_value),
         cmocka_unit_test(test_concurrent_writers),
