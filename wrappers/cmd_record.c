@@ -180,6 +180,15 @@ static void program_file(const char *program, char *out, size_t size)
     out[0] = '\0';
 }
 
+static void report_not_found(const char *program)
+{
+    if (strchr(program, '/'))
+        fprintf(stderr, "gltrace: %s: program not found\n", program);
+    else
+        fprintf(stderr, "gltrace: %s: program not found in PATH "
+                        "(gltrace's commands: dump, info, repack, convert)\n", program);
+}
+
 /* Refuses an output that is the program being recorded or the recording library. */
 static int not_an_input(const char *path, const char *what, const char *program, const char *lib)
 {
@@ -470,9 +479,15 @@ int cmd_record(int argc, char **argv)
     }
 
     char lib[PATH_MAX], prog_file[PATH_MAX];
+    /* The program first: a mistyped command is the likelier mistake, and its message
+     * lists gltrace's own commands. */
+    program_file(program, prog_file, sizeof prog_file);
+    if (!prog_file[0] || access(prog_file, F_OK) != 0) {
+        report_not_found(program);
+        return 127;
+    }
     if (!find_library(lib, sizeof lib))
         return 1;
-    program_file(program, prog_file, sizeof prog_file);
     if (!timeline) {
         const char *env = getenv("GLTRACE_TIMELINE");
         if (env && *env)
@@ -570,11 +585,8 @@ int cmd_record(int argc, char **argv)
     int rc;
     if (exec_errno) {
         int not_found = exec_errno == ENOENT || exec_errno == ENOTDIR;
-        if (not_found && !strchr(program, '/'))
-            fprintf(stderr, "gltrace: %s: program not found in PATH "
-                            "(gltrace's commands: dump, info, repack, convert)\n", program);
-        else if (not_found)
-            fprintf(stderr, "gltrace: %s: program not found\n", program);
+        if (not_found)
+            report_not_found(program);
         else
             fprintf(stderr, "gltrace: cannot run %s: %s\n", program, strerror(exec_errno));
         rc = not_found ? 127 : 126;
