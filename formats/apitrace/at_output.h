@@ -30,6 +30,7 @@ typedef struct at_output {
     const char *path;
     /* Crash state, shared with at_output_flush_dying (see at_output_snappy.c). */
     size_t chunk_len, chunk_sent; /* cbuf's chunk being written, bytes written */
+    int64_t chunk_pos;            /* the file offset it starts at; -1: not a file */
     atomic_int writing;           /* 1 while a chunk goes out (cbuf, buf moving) */
     atomic_int sealed;            /* AT_SEAL_*: a dying flush has claimed the file */
 } at_output;

@@ -141,6 +141,7 @@ static int flush_chunk(at_output *o, size_t n, int compress)
     o->cbuf[3] = (uint8_t)(clen >> 24);
     o->chunk_len = clen + 4;
     o->chunk_sent = 0;
+    o->chunk_pos = lseek(o->fd, 0, SEEK_CUR); /* one call a chunk: see chunk_rest */
     if (!may_send(o)) {
         o->len = o->mark = 0;
         return 0;
@@ -197,6 +198,19 @@ static int write_records(at_output *o)
     return raw_write(o->fd, head, 4 + k) && raw_write(o->fd, o->buf, n);
 }
 
+/* The part of the chunk in flight that is not in the file yet. chunk_sent lags: a
+ * signal is typically delivered right as write(2) returns, before its count is
+ * added, so the file offset says how much went out (a pipe or device has none:
+ * then chunk_sent, which may repeat one write's bytes). */
+static size_t chunk_rest(const at_output *o)
+{
+    size_t sent = o->chunk_sent;
+    off_t cur = o->chunk_pos >= 0 ? lseek(o->fd, 0, SEEK_CUR) : -1;
+    if (cur >= o->chunk_pos && o->chunk_pos >= 0)
+        sent = (size_t)(cur - o->chunk_pos);
+    return sent < o->chunk_len ? o->chunk_len - sent : 0;
+}
+
 /* Dying flush. The lock's holder may be suspended under us (owner_is_caller: this
  * thread, interrupted) or running on (another thread that held the lock too long).
  * Claims the file first; a chunk in flight (`writing`) is finished here when its
@@ -213,8 +227,10 @@ int at_output_flush_dying(at_output *o, int owner_is_caller)
         atomic_store(&o->sealed, AT_SEAL_SKIPPED);
         return 0;
     }
-    if (atomic_load(&o->writing)) /* interrupted in send_chunk: its chunk is complete records */
-        ok = raw_write(o->fd, o->cbuf + o->chunk_sent, o->chunk_len - o->chunk_sent);
+    if (atomic_load(&o->writing)) { /* interrupted in send_chunk: complete records */
+        size_t rest = chunk_rest(o);
+        ok = raw_write(o->fd, o->cbuf + o->chunk_len - rest, rest);
+    }
     else
         ok = write_records(o);
     atomic_store(&o->sealed, AT_SEAL_WROTE);

@@ -10,7 +10,8 @@
  * index), so the trace shows which calls of which thread are there. COUNTS_FILE
  * (created, 4 KiB, mapped shared) holds uint64 words: [0] the pid, [1] 1 once every
  * thread has made its first call, [2] THREADS, [8 + t] the calls thread t has
- * completed, stored (release) after each call returns. The store goes to a shared
+ * completed, stored (release) after each call returns, [128 + t] thread t's id (for
+ * tgkill: a signal sent to the process goes to the idle main thread). The store goes to a shared
  * file mapping: it survives the process however it dies, and costs no system call.
  * The process is made non-dumpable, so fatal signals leave no core dumps behind.
  *
@@ -28,10 +29,11 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
-enum { MAX_THREADS = 64, WORD_COUNTS = 8, MAX_CALLS = 1 << 24 };
+enum { MAX_THREADS = 64, WORD_COUNTS = 8, WORD_TIDS = 128, MAX_CALLS = 1 << 24 };
 
 static _Atomic uint64_t *g_words;
 static pthread_barrier_t g_started;
@@ -65,6 +67,7 @@ static void make_current(void)
 static void *worker(void *arg)
 {
     unsigned t = (unsigned)(uintptr_t)arg;
+    g_words[WORD_TIDS + t] = (uint64_t)syscall(SYS_gettid);
     make_current();
     _Atomic uint64_t *count = &g_words[WORD_COUNTS + t];
     for (uint32_t i = 0; i < MAX_CALLS; ++i) {

@@ -4,26 +4,30 @@
 # returned before the signal must be in the trace (wrappers/runtime_safety.c, the
 # writer's dying flush in formats/apitrace/at_output_snappy.c).
 #   usage: signal_faults.sh BIN_DIR
-# The program is mt_calls_app (tests/apps): THREADS threads (default 8), each with its
-# own GLX context, call glClearStencil(t << 24 | i) in a tight loop and publish in a
-# shared file mapping, after each call returns, how many they have completed. Each run:
+# The program is mt_calls_app (tests/apps): threads, each with its own GLX context,
+# call glClearStencil(t << 24 | i) in a tight loop and publish in a shared file
+# mapping, after each call returns, how many they have completed. Each run:
 #   - `gltrace -o T -- mt_calls_app COUNTS THREADS`; once every thread has made its
 #     first call, a random 5-150 ms later, the program (not the launcher) gets the
-#     run's signal from kill(2): SIGINT SIGTERM SIGHUP SIGQUIT SIGABRT SIGSEGV SIGBUS
-#     SIGFPE SIGILL SIGALRM SIGUSR1 SIGUSR2 SIGPIPE SIGVTALRM SIGPROF SIGXCPU SIGXFSZ
-#     SIGSYS SIGTRAP SIGPWR SIGSTKFLT SIGIO and real-time signals (SIGRTMIN,
-#     SIGRTMIN+1, +2, SIGRTMAX-1, SIGRTMAX), in turn;
+#     run's signal. Runs take turns: 8 threads and kill(2) (the kernel hands the
+#     signal to the idle main thread, which waits for the busy writer's lock); 8
+#     threads and tgkill(2) to a random busy thread (mostly asleep on the lock); 2
+#     threads, then 1, with tgkill (the thread is then often inside an event itself:
+#     the handler writes the complete events without the lock). The signals, in
+#     turn: SIGINT SIGTERM SIGHUP SIGQUIT SIGABRT SIGSEGV SIGBUS SIGFPE SIGILL SIGALRM
+#     SIGUSR1 SIGUSR2 SIGPIPE SIGVTALRM SIGPROF SIGXCPU SIGXFSZ SIGSYS SIGTRAP SIGPWR
+#     SIGSTKFLT SIGIO SIGRTMIN SIGRTMIN+1 SIGRTMIN+2 SIGRTMAX-1 SIGRTMAX;
 #   - gltrace exits 128 + the signal (the program died of it, as without gltrace);
 #   - `gltrace dump T`: for each thread t and each i below its count published before
-#     the signal (read just before kill(2)), the call glClearStencil(s = t << 24 | i)
-#     is there and complete (not "// incomplete");
+#     the signal (read just before sending it), the call glClearStencil(s = t << 24 |
+#     i) is there and complete (not "// incomplete");
 #   - `apitrace dump T` exits 0 with nothing on stderr but its warning about calls
-#     left incomplete (every 4th run, and every run with LONG=1: it is the slow part).
+#     left incomplete (every 5th run, and every run with LONG=1: it is the slow part).
 # Runs: FAULT_RUNS, else 28 (each signal at least once; about 40 s on two cores), or
-# 112 with LONG=1. THREADS overrides the thread count.
-# Exec: mt_calls_app execv()s /bin/true (no fork) 100 ms after its threads started,
-# while they call: gltrace exits 0 and the trace holds every call published (the
-# threads vanish in the exec) (override_exec.c flushes and holds the writer across it), 3 runs.
+# 112 with LONG=1. THREADS=N makes every run use N threads.
+# Exec: mt_calls_app (8 threads) execv()s /bin/true (no fork) 100 ms after its threads
+# started, while they call: gltrace exits 0 and the trace holds every call published
+# (override_exec.c flushes and holds the writer across the exec), 3 runs.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/integration/lib.sh
@@ -36,13 +40,13 @@ require_file "$app" "tests/apps needs the x11 and gl dev packages"
 require_tool apitrace Xvfb python3 timeout
 
 runs=${FAULT_RUNS:-$([ -n "${LONG:-}" ] && [ "${LONG:-0}" != 0 ] && echo 112 || echo 28)}
-apitrace_every=$([ -n "${LONG:-}" ] && [ "${LONG:-0}" != 0 ] && echo 1 || echo 4)
+apitrace_every=$([ -n "${LONG:-}" ] && [ "${LONG:-0}" != 0 ] && echo 1 || echo 5)
 start_xvfb 640x480x24
 ulimit -c 0 || true
 
 cat >"$WORK/driver.py" <<'PYEOF'
 """Runs the recordings, kills them, checks the traces; prints PASS/FAIL lines."""
-import mmap, os, random, re, signal, struct, subprocess, sys, time
+import ctypes, os, random, re, signal, struct, subprocess, sys, time
 
 gltrace, app, work, runs, every, threads = sys.argv[1:7]
 runs, every, threads = int(runs), int(every), int(threads)
@@ -53,6 +57,15 @@ SIGNALS = [S.SIGINT, S.SIGTERM, S.SIGHUP, S.SIGQUIT, S.SIGABRT, S.SIGSEGV, S.SIG
            S.SIGIO, S.SIGRTMIN, S.SIGRTMIN + 1, S.SIGRTMIN + 2, S.SIGRTMAX - 1, S.SIGRTMAX]
 CALL = re.compile(rb'glClearStencil\(s = (\d+)\)( // incomplete)?')
 rng = random.Random(int(os.environ.get('FAULT_SEED', time.time_ns())))
+libc = ctypes.CDLL(None, use_errno=True)
+SYS_TGKILL = {'x86_64': 234, 'aarch64': 131, 'i686': 270}.get(os.uname().machine)
+
+
+def tgkill(pid, tid, sig):
+    if SYS_TGKILL is None:  # unknown system call number: the whole process then
+        return os.kill(pid, sig)
+    if libc.syscall(SYS_TGKILL, pid, tid, sig) != 0:
+        raise OSError(ctypes.get_errno(), 'tgkill')
 
 
 def name(sig):
@@ -68,7 +81,7 @@ def words(path):
     return struct.unpack('<%dQ' % (len(data) // 8), data) if len(data) == 4096 else None
 
 
-def start(counts, trace, extra):
+def start(counts, trace, extra, threads):
     for p in (counts, trace):
         if os.path.exists(p):
             os.unlink(p)
@@ -132,7 +145,8 @@ def fault_run(k):
     sig = SIGNALS[k % len(SIGNALS)]
     what = 'run %d %s' % (k, name(sig))
     counts, trace = os.path.join(work, 'counts'), os.path.join(work, 'run.trace')
-    proc, pid = start(counts, trace, [])
+    nthreads = threads or [8, 8, 2, 1][k % 4]
+    proc, pid = start(counts, trace, [], nthreads)
     if pid is None:
         proc.kill()
         proc.wait()
@@ -141,7 +155,12 @@ def fault_run(k):
     delay = rng.uniform(0.005, 0.150)
     time.sleep(delay)
     published = published_counts(counts)  # these calls returned before the signal
-    os.kill(pid, sig)
+    if k % 4:
+        t = rng.randrange(nthreads)
+        tgkill(pid, words(counts)[128 + t], sig)
+        what += ' to thread %d' % t
+    else:
+        os.kill(pid, sig)
     try:
         rc = proc.wait(timeout=20)
     except subprocess.TimeoutExpired:
@@ -161,7 +180,7 @@ def fault_run(k):
 def exec_run(k):
     what = 'exec run %d' % k
     counts, trace = os.path.join(work, 'counts'), os.path.join(work, 'exec.trace')
-    proc, pid = start(counts, trace, ['100', '/bin/true'])
+    proc, pid = start(counts, trace, ['100', '/bin/true'], threads or 8)
     if pid is None:
         proc.kill()
         proc.wait()
@@ -184,7 +203,7 @@ PYEOF
 
 set +e
 python3 "$WORK/driver.py" "$gltrace" "$app" "$WORK" "$runs" "$apitrace_every" \
-  "${THREADS:-8}" >"$WORK/results.txt"
+  "${THREADS:-0}" >"$WORK/results.txt"
 rc=$?
 set -e
 [ "$rc" -eq 0 ] || fail "the driver exits $rc"
