@@ -93,11 +93,11 @@ static void flush_from_handler(int dying)
     }
     at_writer *w = gltrace_writer_if_open();
     if (w && dying) {
-        gltrace_timeline_flush(); /* first: the dying flush keeps the trace's lock */
+        gltrace_timeline_flush_in_signal(); /* first: the dying flush keeps the trace's lock */
         at_writer_flush_dying(w);
     } else if (w) {
         at_writer_flush_in_signal(w);
-        gltrace_timeline_flush();
+        gltrace_timeline_flush_in_signal();
     }
     atomic_store(&g_flushing_tid, 0);
 }

@@ -495,13 +495,21 @@ static int trace_synced(void)
     return !w || at_writer_try_flush(w);
 }
 
-void gltrace_timeline_flush(void)
+/* The same from a signal handler: the trace's chunk is stored, not compressed (Snappy
+ * allocates, and the signal may have interrupted malloc). */
+static int trace_synced_in_signal(void)
+{
+    at_writer *w = gltrace_writer_if_open();
+    return !w || at_writer_try_flush_in_signal(w);
+}
+
+static void flush_after(int (*synced)(void))
 {
     if (atomic_load(&g_state) != TL_ON || pthread_mutex_trylock(&g_lock) != 0)
         return; /* a thread is inside an event: the next flush catches up */
     live *L = g_live;
     /* a vfork()ed or raw-cloned child never writes its parent's file */
-    if (L && L->pid == (uint64_t)getpid() && trace_synced()) {
+    if (L && L->pid == (uint64_t)getpid() && synced()) {
         gt_error err;
         gt_error_clear(&err);
         g_trace_synced = 1;
@@ -510,6 +518,16 @@ void gltrace_timeline_flush(void)
         g_trace_synced = 0;
     }
     pthread_mutex_unlock(&g_lock);
+}
+
+void gltrace_timeline_flush(void)
+{
+    flush_after(trace_synced);
+}
+
+void gltrace_timeline_flush_in_signal(void)
+{
+    flush_after(trace_synced_in_signal);
 }
 
 void gltrace_timeline_finish(void)

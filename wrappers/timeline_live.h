@@ -17,6 +17,8 @@
  * records only). Never waits: when a thread is inside the trace writer or an event,
  * nothing is written (signal handlers, the flusher thread). */
 void gltrace_timeline_flush(void);
+/* The same from a signal handler: nothing it does allocates. */
+void gltrace_timeline_flush_in_signal(void);
 
 /* Writes everything and closes the file; later calls go unrecorded in the
  * timeline, as they do in the trace. Call it after the trace's own exit flush.
