@@ -7,7 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-static int write_all(at_output *o, const uint8_t *p, size_t n)
+/* Writes n bytes at p; *sent (when given) counts what went out as it goes, so a
+ * signal handler that interrupts the write knows where to go on from. */
+static int write_all(at_output *o, const uint8_t *p, size_t n, size_t *sent)
 {
     while (n) {
         ssize_t k = write(o->fd, p, n);
@@ -20,6 +22,8 @@ static int write_all(at_output *o, const uint8_t *p, size_t n)
         }
         p += k;
         n -= (size_t)k;
+        if (sent)
+            *sent += (size_t)k;
         o->file_bytes += (uint64_t)k;
     }
     return 1;
@@ -42,7 +46,7 @@ int at_output_open_fd(at_output *o, int fd, const char *name, gt_error *err)
         return 0;
     }
     static const uint8_t magic[2] = {'a', 't'};
-    if (!write_all(o, magic, 2)) {
+    if (!write_all(o, magic, 2, NULL)) {
         gt_error_set(err, "%s", o->err.msg);
         at_output_close(o);
         return 0;
@@ -84,19 +88,7 @@ static size_t literal_block(uint8_t *dst, const uint8_t *src, size_t n)
 /* Writes cbuf's chunk, counting what went out for at_output_flush_dying. */
 static int send_chunk(at_output *o)
 {
-    while (o->chunk_sent < o->chunk_len) {
-        ssize_t k = write(o->fd, o->cbuf + o->chunk_sent, o->chunk_len - o->chunk_sent);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0) {
-            gt_error_set(&o->err, "%s: write failed: %s", o->path, k < 0 ? strerror(errno) : "no space");
-            o->failed = 1;
-            return 0;
-        }
-        o->chunk_sent += (size_t)k;
-        o->file_bytes += (uint64_t)k;
-    }
-    return 1;
+    return write_all(o, o->cbuf + o->chunk_sent, o->chunk_len - o->chunk_sent, &o->chunk_sent);
 }
 
 /* Whether a chunk may go out: not once a dying flush wrote the file. A dying flush

@@ -19,15 +19,21 @@ int cr_more(cr_state *r)
     return m;
 }
 
+/* Forgets the window up to pos (everything before it was read). */
+static void drop_read(cr_state *r)
+{
+    size_t n = cr_source_drop(&r->src, r->lx.pos);
+    cr_sync(r);
+    r->lx.pos -= n;
+}
+
 /* Between values only: drops the text read once it is half the window, so
  * each byte moves at most about once. */
 void cr_compact(cr_state *r)
 {
     if (r->lx.pos < (64u << 10) || r->lx.pos < r->lx.end / 2)
         return;
-    size_t n = cr_source_drop(&r->src, r->lx.pos);
-    cr_sync(r);
-    r->lx.pos -= n;
+    drop_read(r);
 }
 
 cj_type cr_peek(cr_state *r)
@@ -50,13 +56,6 @@ bool cr_accept(cr_state *r, char c)
     return cj_accept(&r->lx, c);
 }
 
-/* Forgets the window up to pos (everything before it was read). */
-static void drop_read(cr_state *r)
-{
-    size_t n = cr_source_drop(&r->src, r->lx.pos);
-    cr_sync(r);
-    r->lx.pos -= n;
-}
 
 cj_type cr_peek_free(cr_state *r)
 {
