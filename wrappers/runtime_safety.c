@@ -93,8 +93,10 @@ static void flush_from_handler(int dying)
     }
     at_writer *w = gltrace_writer_if_open();
     if (w && dying) {
-        gltrace_timeline_flush_in_signal(); /* first: the dying flush keeps the trace's lock */
-        at_writer_flush_dying(w);
+        int tl = gltrace_timeline_hold_dying();
+        at_writer_flush_dying(w); /* keeps the trace's lock, as the timeline's is kept */
+        if (tl)
+            gltrace_timeline_flush_held();
     } else if (w) {
         at_writer_flush_in_signal(w);
         gltrace_timeline_flush_in_signal();

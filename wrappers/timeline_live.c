@@ -60,6 +60,7 @@
 #include "gt_callflags.h"
 #include "gt_model.h"
 #include "gt_outfile.h"
+#include "gt_siglock.h"
 #include "record_status.h"
 
 enum { TL_UNINIT, TL_ON, TL_OFF };
@@ -528,6 +529,25 @@ void gltrace_timeline_flush(void)
 void gltrace_timeline_flush_in_signal(void)
 {
     flush_after(trace_synced_in_signal);
+}
+
+int gltrace_timeline_hold_dying(void)
+{
+    if (atomic_load(&g_state) != TL_ON || gt_mutex_held_by_caller(&g_lock))
+        return 0;
+    return gt_mutex_lock_bounded(&g_lock, 500);
+}
+
+void gltrace_timeline_flush_held(void)
+{
+    live *L = g_live;
+    if (!L || L->pid != (uint64_t)getpid())
+        return;
+    gt_error err;
+    gt_error_clear(&err);
+    g_trace_synced = 1; /* the caller wrote the trace first */
+    gt_fxt_writer_flush(L->fxt, &err);
+    /* g_lock stays held: no thread starts a write that the process's death would cut */
 }
 
 void gltrace_timeline_finish(void)

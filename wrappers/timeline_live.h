@@ -19,6 +19,12 @@
 void gltrace_timeline_flush(void);
 /* The same from a signal handler: nothing it does allocates. */
 void gltrace_timeline_flush_in_signal(void);
+/* A dying process's handler: hold takes the timeline's lock (waiting a bounded time
+ * for another thread; 0 when not had, also when the caller's own thread holds it),
+ * the caller writes the trace, then flush_held writes the timeline and keeps the lock,
+ * so that no thread starts a write the death would cut short (a torn last record). */
+int gltrace_timeline_hold_dying(void);
+void gltrace_timeline_flush_held(void);
 
 /* Writes everything and closes the file; later calls go unrecorded in the
  * timeline, as they do in the trace. Call it after the trace's own exit flush.

@@ -4,12 +4,10 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "at_format.h"
 #include "at_output.h"
+#include "gt_siglock.h"
 
 /* Which ids of one signature kind have been written in full. */
 typedef struct id_set {
@@ -98,18 +96,8 @@ at_writer *at_writer_open(const char *path, const at_writer_property *props, uns
 }
 
 /* Whether the calling thread holds the lock: a signal handler (or an exit path
- * called from one) that interrupted its own thread inside an event. glibc keeps the
- * holder's thread id in the mutex; elsewhere we cannot tell, and the bounded wait
- * below simply runs out. */
-static int held_by_caller(at_writer *w)
-{
-#ifdef __GLIBC__
-    return w->lock.__data.__owner == (int)syscall(SYS_gettid);
-#else
-    (void)w;
-    return 0;
-#endif
-}
+ * called from one) that interrupted its own thread inside an event. */
+static int held_by_caller(at_writer *w) { return gt_mutex_held_by_caller(&w->lock); }
 
 int at_writer_flush(at_writer *w)
 {
@@ -142,27 +130,10 @@ int at_writer_try_flush_in_signal(at_writer *w)
 /* The lock, waiting at most about LOCK_WAIT_MS. Its holder never keeps it across a
  * real GL call, only while encoding an event (microseconds) or writing a chunk; a
  * longer hold means it is stuck (on a malloc lock the interrupted thread holds, on
- * a full disk). clock_gettime, nanosleep and trylock are safe in a signal handler. */
+ * a full disk). */
 enum { LOCK_WAIT_MS = 500 };
 
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static int lock_bounded(at_writer *w)
-{
-    for (int64_t end = now_ms() + LOCK_WAIT_MS;;) {
-        if (pthread_mutex_trylock(&w->lock) == 0)
-            return 1;
-        if (now_ms() > end)
-            return 0;
-        struct timespec ts = {0, 100000};
-        nanosleep(&ts, NULL);
-    }
-}
+static int lock_bounded(at_writer *w) { return gt_mutex_lock_bounded(&w->lock, LOCK_WAIT_MS); }
 
 int at_writer_flush_in_signal(at_writer *w)
 {

@@ -22,7 +22,9 @@
 #     the signal (read just before sending it), the call glClearStencil(s = t << 24 |
 #     i) is there and complete (not "// incomplete");
 #   - `apitrace dump T` exits 0 with nothing on stderr but its warning about calls
-#     left incomplete (every 5th run, and every run with LONG=1: it is the slow part).
+#     left incomplete (every 5th run, and every run with LONG=1: it is the slow part);
+#   - every third run also records `--timeline=F.fxt`: F passes the strict FXT reader
+#     (its handlers flush the timeline too, without allocating).
 # Runs: FAULT_RUNS, else 28 (each signal at least once; about 40 s on two cores), or
 # 112 with LONG=1. THREADS=N makes every run use N threads.
 # Exec: mt_calls_app (8 threads) execv()s /bin/true (no fork) 100 ms after its threads
@@ -81,13 +83,14 @@ def words(path):
     return struct.unpack('<%dQ' % (len(data) // 8), data) if len(data) == 4096 else None
 
 
-def start(counts, trace, extra, threads):
-    for p in (counts, trace):
-        if os.path.exists(p):
+def start(counts, trace, extra, threads, timeline=None):
+    for p in (counts, trace, timeline):
+        if p and os.path.exists(p):
             os.unlink(p)
     log = open(trace + '.log', 'wb')
-    proc = subprocess.Popen([gltrace, '-o', trace, '--', app, counts, str(threads)] + extra,
-                            stdout=log, stderr=subprocess.STDOUT)
+    opts = ['--timeline=' + timeline] if timeline else []
+    proc = subprocess.Popen([gltrace, '-o', trace] + opts + ['--', app, counts, str(threads)] +
+                            extra, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.time() + 30
     while time.time() < deadline and proc.poll() is None:
         w = words(counts) if os.path.exists(counts) else None
@@ -146,7 +149,9 @@ def fault_run(k):
     what = 'run %d %s' % (k, name(sig))
     counts, trace = os.path.join(work, 'counts'), os.path.join(work, 'run.trace')
     nthreads = threads or [8, 8, 2, 1][k % 4]
-    proc, pid = start(counts, trace, [], nthreads)
+    # every third run also writes the live timeline, flushed by the same handlers
+    timeline = os.path.join(work, 'run.fxt') if k % 3 == 2 else None
+    proc, pid = start(counts, trace, [], nthreads, timeline)
     if pid is None:
         proc.kill()
         proc.wait()
@@ -175,6 +180,19 @@ def fault_run(k):
         print('FAIL %s: gltrace exits %d, expected %d; log: %s' %
               (what, rc, 128 + sig, open(trace + '.log', 'rb').read()[-300:]))
     check_trace(what, trace, published, k % every == 0)
+    if timeline:
+        check_timeline(what, timeline)
+
+
+def check_timeline(what, timeline):
+    """The timeline of a killed recording is whole records: the strict reader takes it."""
+    out = subprocess.run([gltrace, 'convert', '--strict', '--counts', timeline],
+                         capture_output=True, timeout=120)
+    if out.returncode == 0 and b'complete' in out.stdout:
+        print('PASS %s: the live timeline passes the strict FXT reader' % what)
+    else:
+        print('FAIL %s: convert --strict of the timeline exits %d: %s' %
+              (what, out.returncode, (out.stderr or out.stdout)[:300]))
 
 
 def exec_run(k):
