@@ -30,12 +30,14 @@ if [ "$exported" = "$total" ]; then
 else
   fail "libgltrace.so exports $exported GL/GLX/EGL functions, the registries hold $total"
 fi
-# besides the GL entry points: dlopen (override_dlopen.c) and _exit/_Exit, which flush
-# the trace (they skip atexit handlers; wrappers/runtime.c)
+# besides the GL entry points: dlopen (override_dlopen.c), _exit/_Exit, which flush
+# the trace (they skip atexit handlers; wrappers/runtime.c), and the exec family, which
+# flush before the process image is replaced (override_exec.c)
 others=$(nm -D --defined-only "$lib" | awk '$2 == "T" && $3 !~ /^(gl|egl)/ { print $3 }' |
   LC_ALL=C sort | tr '\n' ' ')
-if [ "$others" = "_Exit _exit dlopen " ]; then
-  pass "the only other exports are _Exit, _exit and dlopen"
+want="_Exit _exit dlopen execl execle execlp execv execve execveat execvp execvpe fexecve "
+if [ "$others" = "$want" ]; then
+  pass "the only other exports are $want"
 else
   fail "unexpected exports: $others"
 fi
