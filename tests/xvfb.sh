@@ -4,7 +4,7 @@
 #
 # xvfb_spawn SCREEN [LOG_DIR]: starts `Xvfb :N -screen 0 SCREEN -nolisten tcp` on the
 # first free display N of :90..:150 (no socket, no lock file) and waits up to 10 s for its
-# socket. On success sets XVFB_PID, exports DISPLAY=:N and returns 0; returns 1 when no
+# socket and for its lock file to name it (another script may have started :N too). On success sets XVFB_PID, exports DISPLAY=:N and returns 0; returns 1 when no
 # display would do. The server's output goes to LOG_DIR/xvfb.N.log, or to /dev/null
 # without LOG_DIR. Stopping the server is the caller's business (xvfb_stop).
 #
@@ -23,7 +23,10 @@ xvfb_spawn() {
       kill -0 "$pid" 2>/dev/null || break
       sleep 0.1
     done
-    if [ -S "/tmp/.X11-unix/X$n" ] && kill -0 "$pid" 2>/dev/null; then
+    # ours only if the lock file names our server: two scripts starting :N at once
+    # both see the socket of the one that won, and the loser must go on to :N+1
+    if [ -S "/tmp/.X11-unix/X$n" ] && kill -0 "$pid" 2>/dev/null &&
+      [ "$(tr -d ' \n' <"/tmp/.X$n-lock" 2>/dev/null)" = "$pid" ]; then
       XVFB_PID=$pid
       export DISPLAY=":$n"
       return 0
