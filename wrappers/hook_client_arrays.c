@@ -14,8 +14,9 @@
  * glGetIntegerv, glGetPointerv), so VAO switches need no tracking here; the hooks on
  * the *Pointer calls only note that client memory is in use at all, so programs
  * that never use it pay one atomic load per draw. Order as apitrace: conventional
- * arrays (secondary colour, fog coordinate, texture coordinates of every unit with
- * fake glClientActiveTexture around them, colour, normal, vertex), then the generic
+ * arrays (secondary colour, fog coordinate, edge flag, texture coordinates of every
+ * unit with fake glClientActiveTexture around them, index, colour, normal, vertex),
+ * then the generic
  * attributes.
  *
  * Sizes: a blob holds (n - 1) * stride + element bytes, n the number of vertices the
@@ -27,9 +28,13 @@
  * where instancing is core) hold baseinstance + ceil(instancecount / divisor)
  * elements, one for a draw that is not instanced.
  *
- * Not covered: glIndexPointer, glEdgeFlagPointer, glInterleavedArrays (recorded as
- * plain calls), indirect draws, GL_ARB_instanced_arrays divisors on contexts before
- * GL 3.3 / ES 3.0, element buffers on OpenGL ES 2 (no way to read them back: a
+ * After glLockArraysEXT(first, count), at least first + count vertices (apitrace's
+ * lockedArrayCount, kept past glUnlockArraysEXT as apitrace 11 does).
+ *
+ * The pointer calls themselves are in hook_client_pointers.c.
+ *
+ * Not covered: indirect draws (apitrace warns and writes no arrays either),
+ * GL_ARB_instanced_arrays divisors on contexts before GL 3.3 / ES 3.0, element buffers on OpenGL ES 2 (no way to read them back: a
  * warning, and no fake calls for that draw). */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -160,31 +165,24 @@ static void note_pointer(atomic_int *flag, const void *pointer)
         atomic_store(flag, 1);
 }
 
-void gth_attrib_pointer(struct at_writer *w, unsigned index, int size, unsigned type,
-                        unsigned char normalized, int stride, const void *pointer)
+void gth_note_client_pointer(int generic, const void *pointer)
 {
-    (void)w, (void)index, (void)size, (void)type, (void)normalized, (void)stride;
-    note_pointer(&generic_used, pointer);
+    note_pointer(generic ? &generic_used : &fixed_used, pointer);
 }
 
-void gth_attrib_ipointer(struct at_writer *w, unsigned index, int size, unsigned type,
-                         int stride, const void *pointer)
-{
-    (void)w, (void)index, (void)size, (void)type, (void)stride;
-    note_pointer(&generic_used, pointer);
-}
+/* ---- compiled vertex arrays (EXT_compiled_vertex_array) ------------------------------ */
+/* glLockArraysEXT(first, count): later draws read at least first + count vertices
+ * (apitrace: lockedArrayCount; Quake 3 locks more than it draws, and the GL may read all
+ * of them). apitrace 11 keeps the count past glUnlockArraysEXT (until the next lock), and
+ * so does this: the same blobs, a few bytes more than a draw after the unlock reads. A
+ * lock is context state; a context is current on one thread at a time, so the thread
+ * keeps it. */
+static _Thread_local uint64_t locked_vertices;
 
-void gth_sized_pointer(struct at_writer *w, int size, unsigned type, int stride,
-                       const void *pointer)
+void gth_lock_arrays(struct at_writer *w, int first, int count)
 {
-    (void)w, (void)size, (void)type, (void)stride;
-    note_pointer(&fixed_used, pointer);
-}
-
-void gth_unsized_pointer(struct at_writer *w, unsigned type, int stride, const void *pointer)
-{
-    (void)w, (void)type, (void)stride;
-    note_pointer(&fixed_used, pointer);
+    (void)w;
+    locked_vertices = first >= 0 && count > 0 ? (uint64_t)first + (uint64_t)count : 0;
 }
 
 /* ---- sizes ------------------------------------------------------------------------ */
@@ -264,7 +262,7 @@ static void fake_client_active_texture(at_writer *w, int texture)
 /* A conventional array: glXPointer([size,] type, stride, pointer) // fake. */
 typedef struct fixed_array {
     const gt_func_sig *sig;
-    unsigned enable, binding, size, type, stride, pointer;
+    unsigned enable, binding, size, type, stride, pointer; /* size, type: 0 when none */
     int comps; /* components when the function has no size parameter */
 } fixed_array;
 
@@ -273,7 +271,8 @@ static void fake_fixed(at_writer *w, draw *d, const fixed_array *a)
     if (!gl.is_enabled(a->enable) || geti(a->binding) != 0)
         return;
     int size = a->size ? geti(a->size) : a->comps;
-    unsigned type = (unsigned)geti(a->type);
+    /* glEdgeFlagPointer has no type: GLboolean, one byte */
+    unsigned type = a->type ? (unsigned)geti(a->type) : GL_UNSIGNED_BYTE_;
     int stride = geti(a->stride);
     void *pointer = NULL;
     gl.get_pointerv(a->pointer, &pointer);
@@ -284,8 +283,10 @@ static void fake_fixed(at_writer *w, draw *d, const fixed_array *a)
         at_writer_begin_arg(w, arg++);
         at_writer_sint(w, size);
     }
-    at_writer_begin_arg(w, arg++);
-    at_writer_enum(w, &gtsig_GLenum, type);
+    if (a->type) {
+        at_writer_begin_arg(w, arg++);
+        at_writer_enum(w, &gtsig_GLenum, type);
+    }
     at_writer_begin_arg(w, arg++);
     at_writer_sint(w, stride);
     at_writer_begin_arg(w, arg);
@@ -301,6 +302,10 @@ static void fake_fixed_arrays(at_writer *w, draw *d, const caps *c)
                                           0x845A, 0x845B, 0x845C, 0x845D, 0};
     static const fixed_array fog = {&gtfn_glFogCoordPointer, 0x8457, 0x889D,
                                     0, 0x8454, 0x8455, 0x8456, 1};
+    static const fixed_array edge = {&gtfn_glEdgeFlagPointer, 0x8079, 0x889B,
+                                     0, 0, 0x808C, 0x8093, 1};
+    static const fixed_array index = {&gtfn_glIndexPointer, 0x8077, 0x8899,
+                                      0, 0x8085, 0x8086, 0x8091, 1};
     static const fixed_array texcoord = {&gtfn_glTexCoordPointer, 0x8078, 0x889A,
                                          0x8088, 0x8089, 0x808A, 0x8092, 0};
     static const fixed_array color = {&gtfn_glColorPointer, 0x8076, 0x8898,
@@ -313,6 +318,8 @@ static void fake_fixed_arrays(at_writer *w, draw *d, const caps *c)
         fake_fixed(w, d, &secondary);
         fake_fixed(w, d, &fog);
     }
+    if (!c->es)
+        fake_fixed(w, d, &edge);
     /* texture coordinates, every unit */
     int units = geti(c->es ? GL_MAX_TEXTURE_UNITS_ : GL_MAX_TEXTURE_COORDS_);
     client_active_texture_fn cat =
@@ -336,6 +343,8 @@ static void fake_fixed_arrays(at_writer *w, draw *d, const caps *c)
         if (dirty)
             fake_client_active_texture(w, active);
     }
+    if (!c->es)
+        fake_fixed(w, d, &index);
     fake_fixed(w, d, &color);
     fake_fixed(w, d, &normal);
     fake_fixed(w, d, &vertex);
@@ -398,6 +407,8 @@ static void fake_generic_arrays(at_writer *w, draw *d, const caps *c)
 /* The draw reads d->vertices vertices (and instances): write the arrays. */
 static void emit(at_writer *w, draw *d, const caps *c)
 {
+    if (d->vertices < locked_vertices)
+        d->vertices = locked_vertices;
     d->array_buffer = geti(GL_ARRAY_BUFFER_BINDING_);
     d->unbound = 0;
     if (c->fixed && atomic_load(&fixed_used))
@@ -679,177 +690,3 @@ void gth_multi_draw_elements_base_vertex(struct at_writer *w, unsigned mode, con
     (void)mode;
     multi_elements(w, count, type, indices, drawcount, basevertex);
 }
-
-/* ---- the pointer calls, written by hand ------------------------------------------- */
-/* As apitrace: a pointer call made while no GL_ARRAY_BUFFER is bound names client
- * memory, which means nothing to a replayer (glretrace warns about such addresses),
- * so it is not recorded; the fake pointer calls before each draw carry the arrays
- * instead. With a buffer bound the call is recorded as the generated wrapper would
- * (the pointer is an offset). Either way the hook of the annotations then runs. */
-#define GTH_EXPORT __attribute__((visibility("default")))
-
-/* The enter event of a recorded pointer call: kinds of the arguments before the
- * pointer ('u' uint, 's' sint, 'e' GLenum, 'b' GLboolean), then the pointer. */
-static uint32_t pointer_enter(at_writer *w, const gt_func_sig *sig, const char *kinds,
-                              const int64_t *vals, const void *pointer)
-{
-    uint32_t no = at_writer_begin_enter(w, sig, gltrace_thread_no(), 0);
-    uint32_t i = 0;
-    for (; kinds[i]; ++i) {
-        at_writer_begin_arg(w, i);
-        switch (kinds[i]) {
-        case 'u': at_writer_uint(w, (uint64_t)vals[i]); break;
-        case 'e': at_writer_enum(w, &gtsig_GLenum, vals[i]); break;
-        case 'b': at_writer_enum(w, &gtsig_GLboolean, vals[i]); break;
-        default: at_writer_sint(w, vals[i]); break;
-        }
-    }
-    at_writer_begin_arg(w, i);
-    at_writer_pointer(w, (uint64_t)(uintptr_t)pointer);
-    gltrace_backtrace(w, sig->id, sig->name);
-    at_writer_end_enter(w);
-    return no;
-}
-
-static void pointer_leave(at_writer *w, uint32_t no)
-{
-    at_writer_begin_leave(w, no);
-    at_writer_end_leave(w);
-}
-
-/* Whether a call of the recording writer is to be recorded: a GL_ARRAY_BUFFER bound. */
-static at_writer *recorded_pointer_call(at_writer *writer)
-{
-    if (!writer)
-        return NULL;
-    load();
-    return geti(GL_ARRAY_BUFFER_BINDING_) != 0 ? writer : NULL;
-}
-
-typedef void (*attrib_pointer_fn)(unsigned, int, unsigned, unsigned char, int, const void *);
-typedef void (*attrib_ipointer_fn)(unsigned, int, unsigned, int, const void *);
-typedef void (*sized_pointer_fn)(int, unsigned, int, const void *);
-typedef void (*unsized_pointer_fn)(unsigned, int, const void *);
-
-static void attrib_pointer(const char *name, const gt_func_sig *sig, attrib_pointer_fn *real,
-                           unsigned index, int size, unsigned type, unsigned char normalized,
-                           int stride, const void *pointer)
-{
-    if (!*real)
-        *real = (attrib_pointer_fn)gltrace_real(name);
-    at_writer *writer = gltrace_writer(), *w = recorded_pointer_call(writer);
-    uint32_t no = 0;
-    if (w) {
-        const int64_t vals[] = {index, size, type, normalized, stride};
-        no = pointer_enter(w, sig, "usebs", vals, pointer);
-    }
-    if (*real)
-        (*real)(index, size, type, normalized, stride, pointer);
-    if (w)
-        pointer_leave(w, no);
-    if (writer)
-        gth_attrib_pointer(writer, index, size, type, normalized, stride, pointer);
-}
-
-static void attrib_ipointer(const char *name, const gt_func_sig *sig, attrib_ipointer_fn *real,
-                            unsigned index, int size, unsigned type, int stride,
-                            const void *pointer)
-{
-    if (!*real)
-        *real = (attrib_ipointer_fn)gltrace_real(name);
-    at_writer *writer = gltrace_writer(), *w = recorded_pointer_call(writer);
-    uint32_t no = 0;
-    if (w) {
-        const int64_t vals[] = {index, size, type, stride};
-        no = pointer_enter(w, sig, "uses", vals, pointer);
-    }
-    if (*real)
-        (*real)(index, size, type, stride, pointer);
-    if (w)
-        pointer_leave(w, no);
-    if (writer)
-        gth_attrib_ipointer(writer, index, size, type, stride, pointer);
-}
-
-static void sized_pointer(const char *name, const gt_func_sig *sig, sized_pointer_fn *real,
-                          int size, unsigned type, int stride, const void *pointer)
-{
-    if (!*real)
-        *real = (sized_pointer_fn)gltrace_real(name);
-    at_writer *writer = gltrace_writer(), *w = recorded_pointer_call(writer);
-    uint32_t no = 0;
-    if (w) {
-        const int64_t vals[] = {size, type, stride};
-        no = pointer_enter(w, sig, "ses", vals, pointer);
-    }
-    if (*real)
-        (*real)(size, type, stride, pointer);
-    if (w)
-        pointer_leave(w, no);
-    if (writer)
-        gth_sized_pointer(writer, size, type, stride, pointer);
-}
-
-static void unsized_pointer(const char *name, const gt_func_sig *sig, unsized_pointer_fn *real,
-                            unsigned type, int stride, const void *pointer)
-{
-    if (!*real)
-        *real = (unsized_pointer_fn)gltrace_real(name);
-    at_writer *writer = gltrace_writer(), *w = recorded_pointer_call(writer);
-    uint32_t no = 0;
-    if (w) {
-        const int64_t vals[] = {type, stride};
-        no = pointer_enter(w, sig, "es", vals, pointer);
-    }
-    if (*real)
-        (*real)(type, stride, pointer);
-    if (w)
-        pointer_leave(w, no);
-    if (writer)
-        gth_unsized_pointer(writer, type, stride, pointer);
-}
-
-#define ATTRIB_POINTER(NAME)                                                           \
-    GTH_EXPORT void NAME(unsigned index, int size, unsigned type, unsigned char normalized, \
-                         int stride, const void *pointer);                             \
-    GTH_EXPORT void NAME(unsigned index, int size, unsigned type, unsigned char normalized, \
-                         int stride, const void *pointer)                              \
-    {                                                                                  \
-        static attrib_pointer_fn real;                                                 \
-        attrib_pointer(#NAME, &gtfn_##NAME, &real, index, size, type, normalized, stride, \
-                       pointer);                                                       \
-    }
-#define ATTRIB_IPOINTER(NAME)                                                          \
-    GTH_EXPORT void NAME(unsigned index, int size, unsigned type, int stride,          \
-                         const void *pointer);                                         \
-    GTH_EXPORT void NAME(unsigned index, int size, unsigned type, int stride,          \
-                         const void *pointer)                                          \
-    {                                                                                  \
-        static attrib_ipointer_fn real;                                                \
-        attrib_ipointer(#NAME, &gtfn_##NAME, &real, index, size, type, stride, pointer); \
-    }
-#define SIZED_POINTER(NAME)                                                            \
-    GTH_EXPORT void NAME(int size, unsigned type, int stride, const void *pointer);    \
-    GTH_EXPORT void NAME(int size, unsigned type, int stride, const void *pointer)     \
-    {                                                                                  \
-        static sized_pointer_fn real;                                                  \
-        sized_pointer(#NAME, &gtfn_##NAME, &real, size, type, stride, pointer);        \
-    }
-#define UNSIZED_POINTER(NAME)                                                          \
-    GTH_EXPORT void NAME(unsigned type, int stride, const void *pointer);              \
-    GTH_EXPORT void NAME(unsigned type, int stride, const void *pointer)               \
-    {                                                                                  \
-        static unsized_pointer_fn real;                                                \
-        unsized_pointer(#NAME, &gtfn_##NAME, &real, type, stride, pointer);            \
-    }
-
-ATTRIB_POINTER(glVertexAttribPointer)
-ATTRIB_POINTER(glVertexAttribPointerARB)
-ATTRIB_IPOINTER(glVertexAttribIPointer)
-ATTRIB_IPOINTER(glVertexAttribIPointerEXT)
-SIZED_POINTER(glVertexPointer)
-SIZED_POINTER(glColorPointer)
-SIZED_POINTER(glTexCoordPointer)
-SIZED_POINTER(glSecondaryColorPointer)
-UNSIZED_POINTER(glNormalPointer)
-UNSIZED_POINTER(glFogCoordPointer)

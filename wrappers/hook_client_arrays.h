@@ -9,14 +9,12 @@
 
 struct at_writer;
 
-/* After the pointer calls: note that client memory is in use. */
-void gth_attrib_pointer(struct at_writer *w, unsigned index, int size, unsigned type,
-                        unsigned char normalized, int stride, const void *pointer);
-void gth_attrib_ipointer(struct at_writer *w, unsigned index, int size, unsigned type,
-                         int stride, const void *pointer);
-void gth_sized_pointer(struct at_writer *w, int size, unsigned type, int stride,
-                       const void *pointer);
-void gth_unsized_pointer(struct at_writer *w, unsigned type, int stride, const void *pointer);
+/* After a pointer call made with no GL_ARRAY_BUFFER bound (hook_client_pointers.c):
+ * client memory is in use (generic: a generic attribute, else a conventional array). */
+void gth_note_client_pointer(int generic, const void *pointer);
+
+/* After glLockArraysEXT: the draws read at least first + count vertices. */
+void gth_lock_arrays(struct at_writer *w, int first, int count);
 
 /* Before the draw calls: fake pointer calls carrying the client data as blobs. */
 void gth_draw_arrays(struct at_writer *w, unsigned mode, int first, int count);
