@@ -18,8 +18,10 @@
  * Here persistent maps, coherent or not, are tracked with a plain shadow copy instead
  * of page protection: the program keeps the driver's pointer, and at each point where
  * the GL may read the buffer the mapped range is compared with the copy in page-sized
- * steps; each run of differing pages (trimmed to its first and last differing byte) is
- * written as one memcpy. The cost: a copy of every persistently mapped range, and a
+ * steps. Coherent maps are written as apitrace writes them: each run of differing
+ * buffer pages, whole and clipped to the map, as one memcpy (hook_mapbuffer_pages.c);
+ * other persistent maps (apitrace writes nothing for them but their explicit flushes)
+ * as runs trimmed to their first and last differing byte. The cost: a copy of every persistently mapped range, and a
  * memcmp of all of them at every draw, dispatch, sync or swap while any is mapped —
  * linear in the mapped size, where page protection costs only for the pages written
  * (a fault per page and frame). There is no cost at all while no persistent map is
@@ -45,12 +47,14 @@
 #include <unistd.h>
 
 #include "gltrace_runtime.h"
+#include "hook_mapbuffer_pages.h"
 
 #define GL_READ_ONLY 0x88B8
 #define GL_BUFFER_SIZE 0x8764
 #define GL_MAP_WRITE_BIT 0x0002
 #define GL_MAP_FLUSH_EXPLICIT_BIT 0x0010
 #define GL_MAP_PERSISTENT_BIT 0x0040
+#define GL_MAP_COHERENT_BIT 0x0080
 
 /* apitrace reserves function ids 0-3 for memcpy, malloc, free and realloc. */
 static const char *memcpy_args[] = {"dest", "src", "n"};
@@ -63,6 +67,8 @@ struct map {
     size_t length;     /* bytes mapped from ptr */
     unsigned access;   /* GL_MAP_*_BIT flags (glMapBuffer's access translated) */
     uint8_t *shadow;   /* persistent write maps: the bytes last written to the trace */
+    size_t offset;     /* the map's offset in the buffer */
+    size_t buffer_pages; /* coherent maps: pages of the whole buffer, else 0 */
 };
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -167,9 +173,29 @@ static void forget(struct map *m)
     atomic_store(&g_live, g_nmaps);
 }
 
-/* Writes the runs of pages of m that differ from its shadow, and updates the shadow. */
+struct commit {
+    at_writer *w;
+    struct map *m;
+};
+
+static void commit_run(void *ctx, size_t off, size_t n)
+{
+    struct commit *c = ctx;
+    memcpy(c->m->shadow + off, c->m->ptr + off, n);
+    fake_memcpy(c->w, c->m->ptr + off, c->m->shadow + off, n);
+}
+
+/* Writes the runs of pages of m that differ from its shadow, and updates the shadow:
+ * coherent maps in apitrace's runs of whole pages (hook_mapbuffer_pages.c), the others
+ * (which apitrace leaves to explicit flushes) trimmed to the bytes that changed. */
 static void commit_one(at_writer *w, struct map *m)
 {
+    if (m->buffer_pages) {
+        struct map_pages pages = {m->ptr, m->shadow, m->offset, m->length, m->buffer_pages};
+        struct commit c = {w, m};
+        map_pages_commit(&pages, commit_run, &c);
+        return;
+    }
     static size_t page;
     if (!page) {
         long p = sysconf(_SC_PAGESIZE);
@@ -203,7 +229,23 @@ static void commit_one(at_writer *w, struct map *m)
     }
 }
 
-static void add(at_writer *w, unsigned buffer, void *ptr, size_t length, unsigned access)
+/* Pages of a buffer of `bytes` bytes. */
+static size_t pages_of(size_t bytes)
+{
+    long p = sysconf(_SC_PAGESIZE);
+    size_t page = p > 0 ? (size_t)p : 4096;
+    return (bytes + page - 1) / page;
+}
+
+static int coherent_write(unsigned access)
+{
+    const unsigned bits = GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
+    return (access & bits) == bits;
+}
+
+/* A new map of buffer: `offset` bytes into it, `size` its size (coherent maps only). */
+static void add(at_writer *w, unsigned buffer, void *ptr, size_t offset, size_t length,
+                unsigned access, size_t size)
 {
     (void)w;
     if (!ptr || !length)
@@ -228,7 +270,10 @@ static void add(at_writer *w, unsigned buffer, void *ptr, size_t length, unsigne
         g_cap = cap;
     }
     struct map *m = &g_maps[g_nmaps++];
-    *m = (struct map){buffer, gltrace_thread_no(), ptr, length, access, NULL};
+    *m = (struct map){buffer, gltrace_thread_no(), ptr, length, access, NULL, offset,
+                      coherent_write(access) ? pages_of(size > offset + length ? size
+                                                                              : offset + length)
+                                             : 0};
     if ((access & (GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT)) ==
         (GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT)) {
         /* What the buffer holds now is in the trace already (its data, earlier
@@ -259,42 +304,43 @@ void gtw_hook_map_buffer(at_writer *w, unsigned target, unsigned access, void *r
 {
     if (!ret)
         return;
-    add(w, (unsigned)current_binding(target), ret, buffer_size(target, 0, NULL),
-        access_bits(access));
+    add(w, (unsigned)current_binding(target), ret, 0, buffer_size(target, 0, NULL),
+        access_bits(access), 0);
 }
 
 void gtw_hook_map_buffer_range(at_writer *w, unsigned target, intptr_t offset, intptr_t length,
                                unsigned access, void *ret)
 {
-    (void)offset;
-    if (!ret || length <= 0)
+    if (!ret || length <= 0 || offset < 0)
         return;
-    add(w, (unsigned)current_binding(target), ret, (size_t)length, access);
+    size_t size = coherent_write(access) ? buffer_size(target, 0, NULL) : 0;
+    add(w, (unsigned)current_binding(target), ret, (size_t)offset, (size_t)length, access, size);
 }
 
 void gtw_hook_map_named_buffer(at_writer *w, unsigned buffer, unsigned access, void *ret)
 {
     if (!ret)
         return;
-    add(w, buffer, ret, buffer_size(0, buffer, "glGetNamedBufferParameteriv"),
-        access_bits(access));
+    add(w, buffer, ret, 0, buffer_size(0, buffer, "glGetNamedBufferParameteriv"),
+        access_bits(access), 0);
 }
 
 void gtw_hook_map_named_buffer_ext(at_writer *w, unsigned buffer, unsigned access, void *ret)
 {
     if (!ret)
         return;
-    add(w, buffer, ret, buffer_size(0, buffer, "glGetNamedBufferParameterivEXT"),
-        access_bits(access));
+    add(w, buffer, ret, 0, buffer_size(0, buffer, "glGetNamedBufferParameterivEXT"),
+        access_bits(access), 0);
 }
 
 void gtw_hook_map_named_buffer_range(at_writer *w, unsigned buffer, intptr_t offset,
                                      intptr_t length, unsigned access, void *ret)
 {
-    (void)offset;
-    if (!ret || length <= 0)
+    if (!ret || length <= 0 || offset < 0)
         return;
-    add(w, buffer, ret, (size_t)length, access);
+    size_t size =
+        coherent_write(access) ? buffer_size(0, buffer, "glGetNamedBufferParameteriv") : 0;
+    add(w, buffer, ret, (size_t)offset, (size_t)length, access, size);
 }
 
 /* ---- unmap and flush ---------------------------------------------------------------- */
