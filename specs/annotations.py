@@ -13,6 +13,9 @@ class Annotations:
     skip: set = field(default_factory=set)         # functions not exported (see the file)
     hooks: dict = field(default_factory=dict)      # func -> [C functions called after the call]
     prehooks: dict = field(default_factory=dict)   # func -> [C functions called before it]
+    invokes: dict = field(default_factory=dict)    # func -> C function that makes the real call
+    provided: set = field(default_factory=set)     # GetProcAddress gives our wrapper anyway
+    nodriver: set = field(default_factory=set)     # recorded only, never passed to the driver
     retrace: dict = field(default_factory=dict)    # func or func.param -> [[what, args...]] (replay
                                                    # facts, read by gen_retrace.py only)
 
@@ -44,6 +47,13 @@ def load(path):
                 if rest[1] in table.setdefault(rest[0], []):
                     raise SystemExit(f"{where}: {word} {rest[0]} {rest[1]} listed twice")
                 table[rest[0]].append(rest[1])  # several run in file order
+            elif word == "invoke" and len(rest) == 2:
+                ann.invokes[rest[0]] = rest[1]
+            elif word == "provide" and len(rest) == 1:
+                ann.provided.add(rest[0])
+            elif word == "nodriver" and len(rest) == 1:
+                ann.nodriver.add(rest[0])
+                ann.provided.add(rest[0])
             elif word == "retrace" and len(rest) >= 2:
                 ann.retrace.setdefault(rest[0], []).append(rest[1:])
             elif word == "skip" and len(rest) == 1:

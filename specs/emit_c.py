@@ -199,7 +199,7 @@ def _decl(p):
     return f"{ctype}{'' if ctype.endswith('*') else ' '}{p.name}"
 
 
-def wrapper(cmd, plans, fid, groups, override, hook, prehook):
+def wrapper(cmd, plans, fid, groups, override, hook, prehook, invoke=None, nodriver=False):
     params, ret_plan = plans
     args = ", ".join(_decl(p) for p in cmd.params) or "void"
     call_args = ", ".join(p.name for p in cmd.params)
@@ -221,7 +221,13 @@ def wrapper(cmd, plans, fid, groups, override, hook, prehook):
             f"        gt_real = ({n}_fn)gltrace_real(\"{n}\");"]
     if has_ret:
         out.append(f"    {ret_decl}")
-    invoke = (f"gt_ret = gt_real({call_args});" if has_ret else f"gt_real({call_args});")
+    # `invoke FN`: the real call goes through FN(real, args...), which may change the
+    # answers the program sees (the trace records what FN gave); `nodriver`: no real call.
+    real_call = (f"{invoke}((void (*)(void))gt_real{', ' if call_args else ''}{call_args})"
+                 if invoke else f"gt_real({call_args})")
+    invoke = (f"gt_ret = {real_call};" if has_ret else f"{real_call};")
+    if nodriver:
+        invoke = "(void)0; /* nodriver: recorded only */"
     out += ["    at_writer *gt_w = gltrace_writer();",
             "    if (!gt_w) {",
             "        if (gt_real)",
@@ -282,9 +288,10 @@ def write_all(out, reg, ann, plans, reg_dir):
         lines += [f'#include "{h}"' for h in hook_headers()] + [""]
         for name in names:
             lines += wrapper(reg.commands[name], plans[name], ids[name], groups,
-                             ann.overrides.get(name), ann.hooks.get(name), ann.prehooks.get(name))
+                             ann.overrides.get(name), ann.hooks.get(name), ann.prehooks.get(name),
+                             ann.invokes.get(name), name in ann.nodriver)
         _write(out, f"wrappers_{stem}{part}.gen.c", "\n".join(lines))
-    write_table(out, plans)
+    write_table(out, plans, ann.provided)
     write_sig_header(out, plans)
 
 
@@ -311,7 +318,7 @@ def wrapper_files(reg, plans):
             yield stem, (f"_{i}" if parts > 1 else ""), names[i * size:(i + 1) * size]
 
 
-def write_table(out, plans):
+def write_table(out, plans, provided=()):
     names = sorted(plans)
     lines = [BANNER.format(src="the registries"), "#include <stdlib.h>", "#include <string.h>", "",
              '#include "gltrace_runtime.h"', "",
@@ -326,7 +333,16 @@ def write_table(out, plans):
               "void *gltrace_wrapper(const char *name)", "{",
               "    const void *e = bsearch(name, table, sizeof table / sizeof *table, sizeof *table, cmp);",
               "    return e ? (void *)((const __typeof__(table[0]) *)e)->fn : NULL;", "}", "",
-              f"const unsigned gltrace_num_wrappers = {len(names)};", ""]
+              f"const unsigned gltrace_num_wrappers = {len(names)};", "",
+              "/* `provide`/`nodriver` annotations: GetProcAddress gives our wrapper even",
+              " * when the driver has none. Sorted. */",
+              "static const char *const provided[] = {"]
+    lines += [f'    "{n}",' for n in sorted(p for p in provided if p in plans)] + ["    NULL", "};", "",
+              "static int cmp_name(const void *key, const void *elem)", "{",
+              "    return strcmp(key, *(const char *const *)elem);", "}", "",
+              "int gltrace_provided(const char *name)", "{",
+              "    return bsearch(name, provided, sizeof provided / sizeof *provided - 1,",
+              "                   sizeof *provided, cmp_name) != NULL;", "}", ""]
     _write(out, "wrapper_table.gen.c", "\n".join(lines))
 
 

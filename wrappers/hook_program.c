@@ -15,11 +15,7 @@
  *   the one it linked. The queries are made only on a program that exists and linked
  *   (glIsProgram, GL_LINK_STATUS), so they raise no GL error the application could see.
  *
- * - program binaries are hidden (a binary from the recording driver cannot be replayed
- *   elsewhere, and the application must compile its shaders so that the trace holds
- *   them): glGetProgramiv(GL_PROGRAM_BINARY_LENGTH) and GL_NUM_PROGRAM_BINARY_FORMATS
- *   from glGetIntegerv/glGetInteger64v read 0 (hooks run after the call is recorded:
- *   the trace holds the driver's value, the application sees 0). */
+ * Program binaries are hidden in hook_answers.c, with the other answers we change. */
 #include <stdlib.h>
 
 #include "gltrace_runtime.h"
@@ -31,8 +27,6 @@
 #define GL_LINK_STATUS 0x8B82                  /* = GL_OBJECT_LINK_STATUS_ARB */
 #define GL_ACTIVE_ATTRIBUTES 0x8B89            /* = GL_OBJECT_ACTIVE_ATTRIBUTES_ARB */
 #define GL_ACTIVE_ATTRIBUTE_MAX_LENGTH 0x8B8A  /* = ..._ATTRIBUTE_MAX_LENGTH_ARB */
-#define GL_PROGRAM_BINARY_LENGTH 0x8741
-#define GL_NUM_PROGRAM_BINARY_FORMATS 0x87FE
 
 typedef void (*link_fn)(unsigned program);
 typedef unsigned char (*is_program_fn)(unsigned program);
@@ -150,26 +144,4 @@ GTH_EXPORT void glLinkProgramARB(unsigned programObj)
     static link_fn real;
     traced_link("glLinkProgramARB", &real, &gtfn_glLinkProgramARB, &arb_api,
                 &gtfn_glBindAttribLocationARB, programObj);
-}
-
-void gth_get_program_iv(struct at_writer *w, unsigned program, unsigned pname, int *params)
-{
-    (void)w;
-    (void)program;
-    if (params && pname == GL_PROGRAM_BINARY_LENGTH) /* = ..._LENGTH_OES */
-        *params = 0;
-}
-
-void gth_get_integer_v(struct at_writer *w, unsigned pname, int *data)
-{
-    (void)w;
-    if (data && pname == GL_NUM_PROGRAM_BINARY_FORMATS) /* = ..._FORMATS_OES */
-        *data = 0;
-}
-
-void gth_get_integer64_v(struct at_writer *w, unsigned pname, int64_t *data)
-{
-    (void)w;
-    if (data && pname == GL_NUM_PROGRAM_BINARY_FORMATS)
-        *data = 0;
 }

@@ -3,7 +3,8 @@
  * (one argument, the name as a string; the return value as an opaque pointer: the
  * pointer the program receives) and returns our wrapper for the name, so calls made
  * through the pointer are traced. When the real function returns NULL we return NULL
- * too (the program must see a missing extension as missing). A name we have no
+ * too (the program must see a missing extension as missing), except for the
+ * functions we provide ourselves, as apitrace does (annotations `provide`). A name we have no
  * wrapper for gets the real pointer and a loud one-time warning: its calls will be a
  * hole in the trace.
  *
@@ -24,6 +25,9 @@
 
 /* Shared with runtime.c (declared there too). */
 int gltrace_first_time(const char *what, const char *name);
+/* wrapper_table.gen.c: the functions we offer even where the driver has none
+ * (`provide`/`nodriver` in specs/annotations.txt: apitrace's marker and debug ones). */
+int gltrace_provided(const char *name);
 
 /* From the generated wrappers_glx.gen.c and wrappers_egl.gen.c. */
 extern const gt_func_sig gtfn_glXGetProcAddress, gtfn_glXGetProcAddressARB,
@@ -72,6 +76,8 @@ static proc_fn get_proc(const gt_func_sig *sig, _Atomic(getproc_fn) *real_slot,
         at_writer_end_enter(w);
     }
     proc_fn result = real ? real(name) : NULL;
+    if (!result && name && gltrace_provided(name))
+        result = our_wrapper(name); /* recorded, never passed to the driver */
     if (result && name) {
         proc_fn ours = our_wrapper(name);
         if (ours) {
