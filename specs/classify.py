@@ -14,6 +14,9 @@ expressions it needs. Kinds:
   attribs TERM        attribute list ending with the value TERM (terminator included)
   visual_attribs      glXChooseVisual's list, where some attributes take no value
   pointer             the pointer value itself (handles, offsets, callbacks)
+  element_lists COUNT TYPE N  N index lists, list i COUNT[i] indices of TYPE (the
+                      parameters' names): blobs, or offsets with an element buffer
+                      bound (glMultiDrawElements' indices)
   struct NAME         a pointer to one struct, written by the hand-written helper
                       gtw_struct_NAME (wrappers/gtw_*.c)
 Non-const pointers with a length are outputs: written at leave ("out_" prefix or
@@ -117,6 +120,8 @@ def _annotated(cmd, p, kind, args, ann):
     output = kind.startswith("out_")
     kind = kind[4:] if output else kind
     exprs = [length_expr(a, cmd, ann) if a not in ("-",) else a for a in args]
+    if kind == "element_lists":  # parameter names, COUNT an array: passed as they are
+        exprs = list(args)
     scalar = ""
     if kind in ("array", "attribs", "visual_attribs"):
         scalar = scalar_kind(p.base, ann, where)

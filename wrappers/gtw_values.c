@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gltrace_runtime.h"
+#include "size_helpers.h"
 
 #define GL_ELEMENT_ARRAY_BUFFER 0x8893
 #define GL_PIXEL_UNPACK_BUFFER 0x88EC
@@ -96,4 +97,17 @@ void gtw_blob_unpack(at_writer *w, const void *p, size_t n)
 void gtw_blob_elements(at_writer *w, const void *p, size_t n)
 {
     blob_or_offset(w, p, n, bound(&used_elements, GL_ELEMENT_ARRAY_BUFFER_BINDING));
+}
+
+void gtw_element_lists(at_writer *w, const void *const *p, const int *count, unsigned type,
+                       size_t n)
+{
+    if (!p || !count) {
+        at_writer_null(w);
+        return;
+    }
+    int offsets = bound(&used_elements, GL_ELEMENT_ARRAY_BUFFER_BINDING);
+    at_writer_begin_array(w, n);
+    for (size_t i = 0; i < n; ++i)
+        blob_or_offset(w, p[i], gtw_count(gtsz_count_type(count[i], type)), offsets);
 }

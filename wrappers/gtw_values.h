@@ -38,6 +38,10 @@ void gtw_blob_unpack(at_writer *w, const void *p, size_t n);
 /* Index data: n bytes of client memory, or the offset p when an element array
  * buffer is bound. */
 void gtw_blob_elements(at_writer *w, const void *p, size_t n);
+/* n index lists (glMultiDrawElements' indices): list i holds count[i] indices of
+ * type; blobs, or offsets with an element buffer bound. */
+void gtw_element_lists(at_writer *w, const void *const *p, const int *count, unsigned type,
+                       size_t n);
 
 /* Structures (gtw_glx.c): a pointer to one struct, or NULL. */
 void gtw_struct_XVisualInfo(at_writer *w, const void *p);
