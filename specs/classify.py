@@ -11,8 +11,8 @@ expressions it needs. Kinds:
   array LEN           array of LEN scalars of the pointed-to type
   blob LEN            LEN bytes
   pointers LEN        array of LEN opaque pointers
-  attribs TERM        attribute list ending with the value TERM (terminator included)
-  visual_attribs      glXChooseVisual's list, where some attributes take no value
+  attribs LIST        attribute list whose keys and values specs/attrib_lists.txt's
+                      list LIST describes
   pointer             the pointer value itself (handles, offsets, callbacks)
   element_lists COUNT TYPE N  N index lists, list i COUNT[i] indices of TYPE (the
                       parameters' names): blobs, or offsets with an element buffer
@@ -122,8 +122,12 @@ def _annotated(cmd, p, kind, args, ann):
     exprs = [length_expr(a, cmd, ann) if a not in ("-",) else a for a in args]
     if kind == "element_lists":  # parameter names, COUNT an array: passed as they are
         exprs = list(args)
+    if kind == "attribs":
+        if len(args) != 1:
+            raise Unclassified(f"{where}: attribs takes one list name")
+        exprs = list(args)  # a list of specs/attrib_lists.txt, not an expression
     scalar = ""
-    if kind in ("array", "attribs", "visual_attribs"):
+    if kind in ("array", "attribs"):
         scalar = scalar_kind(p.base, ann, where)
     if kind == "string" and output:
         kind = "out_string"

@@ -2,12 +2,6 @@
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
 
-/* from GL/glx.h, which would also declare the GL functions we define */
-#define GLX_USE_GL 1
-#define GLX_RGBA 4
-#define GLX_DOUBLEBUFFER 5
-#define GLX_STEREO 6
-
 #include "gtw_values.h"
 
 static const char *visual_members[] = {"visual", "visualid", "screen", "depth", "c_class",
@@ -35,17 +29,4 @@ void gtw_struct_XVisualInfo(at_writer *w, const void *p)
     at_writer_uint(w, vi->blue_mask);
     at_writer_sint(w, vi->colormap_size);
     at_writer_sint(w, vi->bits_per_rgb);
-}
-
-/* glXChooseVisual's list: GLX_USE_GL, GLX_RGBA, GLX_DOUBLEBUFFER and GLX_STEREO take
- * no value; every other attribute is followed by one. Counts up to and including
- * the terminating None, never reading past it. */
-size_t gtw_visual_attrib_count(const int *p)
-{
-    size_t k = 0;
-    while (k < 1023 && p[k] != None) {
-        int a = p[k];
-        k += (a == GLX_USE_GL || a == GLX_RGBA || a == GLX_DOUBLEBUFFER || a == GLX_STEREO) ? 1 : 2;
-    }
-    return k + 1;
 }

@@ -1,6 +1,6 @@
 /* Value writers the generated wrappers call for values that need more than one
- * writer call: strings with lengths, attribute lists, pixel and index data that may
- * be offsets into bound buffers. */
+ * writer call: strings with lengths, pixel and index data that may
+ * be offsets into bound buffers. Attribute lists: attrib_lists.h. */
 #ifndef GTW_VALUES_H
 #define GTW_VALUES_H
 
@@ -13,16 +13,6 @@
 
 /* A length from the API (possibly negative or absurd) as an element count. */
 static inline size_t gtw_count(long long n) { return n > 0 ? (size_t)n : 0; }
-
-/* Entries of a key/value attribute list up to and including its terminator; lists
- * that run on are cut at 1024 entries. */
-#define gtw_attrib_count(p, term)                                                      \
-    __extension__({                                                                    \
-        size_t gt_k = 0;                                                               \
-        while (gt_k < 1023 && (p)[gt_k] != (term))                                     \
-            gt_k += 2;                                                                 \
-        gt_k + 1;                                                                      \
-    })
 
 /* A string of n bytes, or NUL-terminated when n < 0. */
 void gtw_string_n(at_writer *w, const char *s, long long n);
@@ -45,8 +35,6 @@ void gtw_element_lists(at_writer *w, const void *const *p, const int *count, uns
 
 /* Structures (gtw_glx.c): a pointer to one struct, or NULL. */
 void gtw_struct_XVisualInfo(at_writer *w, const void *p);
-/* Entries of glXChooseVisual's attribute list, terminator included. */
-size_t gtw_visual_attrib_count(const int *p);
 
 /* Hooks run after the call is recorded (referenced from specs/annotations.txt). */
 void gtw_hook_bind_buffer(at_writer *w, unsigned target, unsigned buffer);
