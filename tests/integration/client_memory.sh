@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# client_memory: every way a program hands the GL client memory is recorded as apitrace
+# records it, and both replayers replay both recordings to the program's own frames.
+#   usage: client_memory.sh BIN_DIR
+# Under our own Xvfb (Mesa llvmpipe), for each mode of tests/apps/client_memory_app.c
+# (interleaved, lock, arrays, multidraw, coherent, pixels, lists), FRAMES frames with
+# --warmup:
+#   - the app's own frames (--save);
+#   - recorded by gltrace (--backtrace=none) and by `apitrace trace`: both exit 0;
+#   - `apitrace dump -v` of both: exit 0, nothing on stderr, equal once normalised (norm
+#     below; each rule says why it is there);
+#   - coherent: the fake memcpy calls (the call before which each comes, its size) equal
+#     apitrace's, and there are some;
+#   - both traces replayed by our glretrace (BIN_DIR/glretrace) and apitrace's
+#     (`glretrace` on PATH): exit 0, FRAMES + 1 frames, and snapshot k + 1 equal to the
+#     app's frame k (tests/apps/compare_png.py; snapshot 0 is the warm-up frame).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/integration/lib.sh
+. "$here/lib.sh"
+it_init client_memory
+
+require_recorder "$@"
+app="$bin/client_memory_app"
+ours="$bin/glretrace"
+require_file "$app" "tests/apps needs the x11 and gl dev packages"
+require_file "$ours" "build glretrace first"
+require_tool apitrace glretrace Xvfb python3 timeout
+compare_png="$here/../apps/compare_png.py"
+require_file "$compare_png"
+FRAMES=3
+MODES=(interleaved lock arrays multidraw coherent pixels lists)
+
+start_xvfb
+
+# run WHAT CMD...: CMD under timeout 120, output in $WORK/run.log; a pass or a failure
+run() {
+  local what=$1
+  shift
+  set +e
+  timeout 120 "$@" >"$WORK/run.log" 2>&1
+  local rc=$?
+  set -e
+  if [ "$rc" -eq 0 ]; then
+    pass "$what: exit 0"
+  else
+    fail "$what: exit $rc: $(tail -3 "$WORK/run.log" | tr '\n' ' ' | cut -c1-300)"
+  fi
+  return "$rc"
+}
+
+# norm DUMP: the dump with what may differ between two recordings of one program
+# normalised, on stdout. Each rule and why:
+#   - calls before the first glXMakeCurrent dropped: glXChooseVisual's attribute list
+#     and the XVisualInfo of glXCreateContext are written by the attribute-list work of
+#     issue 13 (another class), not by client memory;
+#   - addresses (hex of 6 digits or more) -> PTR: the process's own pointers (display,
+#     context, map pointers and memcpy destinations: apitrace's are its shadow's) differ
+#     from run to run and recorder to recorder;
+#   - glGetString(GL_EXTENSIONS)'s answer -> EXTENSIONS: the recorder's own extensions
+#     (GL_GREMEDY_string_marker, ...) are the marker-extension class of issue 13;
+#   - glGetError() = GL_NONE -> GL_NO_ERROR, and enum names of `param` and
+#     `internalformat` arguments -> their values (GL/gl.h, GL/glext.h): how such values
+#     are named is the value-writer class of issue 13.
+norm() {
+  python3 - "$1" <<'PYEOF'
+import re, sys
+enums = {}
+for h in ('/usr/include/GL/gl.h', '/usr/include/GL/glext.h'):
+    try:
+        for line in open(h, errors='replace'):
+            m = re.match(r'#define (GL_\w+)\s+(0x[0-9A-Fa-f]+|\d+)\b', line)
+            if m:
+                enums.setdefault(m.group(1), int(m.group(2), 0))
+    except OSError:
+        pass
+def value(m):
+    v = enums.get(m.group(2))
+    return m.group(0) if v is None else '%s = %d' % (m.group(1), v)
+started = False
+for line in open(sys.argv[1], errors='replace'):
+    line = line.rstrip('\n')
+    if not started:
+        started = 'glXMakeCurrent(' in line
+        if not started:
+            continue
+    line = re.sub(r'\b0x[0-9a-f]{6,}\b', 'PTR', line)
+    line = re.sub(r'^(\d+ glGetString\(name = GL_EXTENSIONS\)) = .*', r'\1 = EXTENSIONS', line)
+    line = line.replace('glGetError() = GL_NONE', 'glGetError() = GL_NO_ERROR')
+    line = re.sub(r'\b(param|internalformat) = (GL_\w+)', value, line)
+    print(line)
+PYEOF
+}
+
+# memcpys DUMP: each fake memcpy as "size before NEXT-CALL", one a line
+memcpys() {
+  python3 - "$1" <<'PYEOF'
+import re, sys
+pending = []
+for line in open(sys.argv[1], errors='replace'):
+    m = re.match(r'^\d+ (\w+)\((.*)', line)
+    if not m:
+        continue
+    if m.group(1) == 'memcpy':
+        pending.append(re.search(r'n = (\d+)', line).group(1))
+        continue
+    for n in pending:
+        print('%s before %s' % (n, m.group(1)))
+    pending = []
+PYEOF
+}
+
+# replay WHAT REPLAYER TRACE OWN_DIR: exit 0, FRAMES + 1 snapshots, frame k == snapshot k+1
+replay() {
+  local what=$1 replayer=$2 trace=$3 own=$4
+  rm -rf "$WORK/snap" && mkdir -p "$WORK/snap"
+  run "$what" "$replayer" -s "$WORK/snap/" "$trace" || return 0
+  local snaps=()
+  local f
+  for f in "$WORK"/snap/*.png; do [ -e "$f" ] && snaps+=("$f"); done
+  if [ "${#snaps[@]}" -ne $((FRAMES + 1)) ]; then
+    fail "$what: ${#snaps[@]} snapshots, expected $((FRAMES + 1))"
+    return 0
+  fi
+  local i verdict rc
+  for ((i = 0; i < FRAMES; i++)); do
+    set +e
+    verdict=$(python3 "$compare_png" "$(printf '%s/%010u.png' "$own" "$i")" "${snaps[i + 1]}" 2>&1)
+    rc=$?
+    set -e
+    if [ "$rc" -eq 0 ]; then
+      pass "$what: frame $i == the app's"
+    else
+      fail "$what: frame $i differs from the app's: ${verdict//"$WORK/"/}"
+    fi
+  done
+}
+
+for mode in "${MODES[@]}"; do
+  args=(--"$mode" --frames "$FRAMES" --warmup)
+  own="$WORK/own.$mode"
+  mkdir -p "$own"
+  run "$mode: the app" "$app" "${args[@]}" --save "$own/" || continue
+  g="$WORK/$mode.gltrace.trace" a="$WORK/$mode.apitrace.trace"
+  run "$mode: gltrace records" "$gltrace" --backtrace=none -o "$g" -- "$app" "${args[@]}" || continue
+  run "$mode: apitrace records" apitrace trace -o "$a" "$app" "${args[@]}" || continue
+  ok=1
+  for who in gltrace apitrace; do
+    t="$WORK/$mode.$who.trace"
+    set +e
+    timeout 60 apitrace dump -v --color=never "$t" >"$t.txt" 2>"$t.err"
+    rc=$?
+    set -e
+    if [ "$rc" -ne 0 ] || [ -s "$t.err" ]; then
+      fail "$mode: apitrace dump of the $who trace exits $rc: $(head -c 300 "$t.err")"
+      ok=0
+    else
+      pass "$mode: apitrace dump of the $who trace exits 0, stderr empty"
+      norm "$t.txt" >"$t.norm"
+    fi
+  done
+  if [ "$ok" -eq 1 ]; then
+    compare_files "$mode: dump -v equal to apitrace's (normalised)" "$a.norm" "$g.norm"
+    if [ "$mode" = coherent ]; then
+      memcpys "$a.txt" >"$a.memcpy"
+      memcpys "$g.txt" >"$g.memcpy"
+      if [ -s "$a.memcpy" ]; then
+        compare_files "$mode: memcpy calls (size, next call) equal to apitrace's" \
+          "$a.memcpy" "$g.memcpy"
+      else
+        fail "$mode: apitrace's trace holds no memcpy"
+      fi
+    fi
+  fi
+  for who in gltrace apitrace; do
+    replay "$mode: our glretrace replays the $who trace" "$ours" "$WORK/$mode.$who.trace" "$own"
+    replay "$mode: apitrace's glretrace replays the $who trace" glretrace \
+      "$WORK/$mode.$who.trace" "$own"
+  done
+done
+
+it_finish
