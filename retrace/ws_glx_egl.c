@@ -297,6 +297,10 @@ static int bind_thread(ws_thread *t)
         return sdl_make_current(ws.sdl_win, NULL);
     if (!ensure_context(t->ctx, t->draw))
         return 0;
+    /* a context moves between drawables (Qt: a window, then a pbuffer, then windows
+     * made with plain Xlib): a drawable first seen here gets its window now */
+    if (!ensure_window(t->draw, &t->ctx->prof))
+        return 0;
     return sdl_make_current(t->draw->win, t->ctx->ctx);
 }
 

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# qt_replay: our glretrace replays traces of Qt 5 programs like apitrace's glretrace,
+# whether apitrace or gltrace recorded them.
+#   usage: qt_replay.sh BIN_DIR
+# Qt makes contexts current on drawables the trace never created (windows made with
+# plain Xlib/xcb, GLX pbuffers of QOffscreenSurface), moves one context between them,
+# and under xcb_egl binds contexts with EGL_NO_SURFACE before the window surface.
+# Recorded under our own Xvfb (Mesa llvmpipe), by `apitrace trace` and by `gltrace -o`:
+#   - hellogl2 (a QOpenGLWidget: an FBO on a pbuffer context, composed on the window);
+#   - hellogl2 with QT_XCB_GL_INTEGRATION=xcb_egl (EGL; apitrace records with --api egl);
+#   - threadedqopenglwidget (contexts on a render thread and the GUI thread);
+#   - qopenglwindow (a QOpenGLWindow, animated);
+#   - qmlscene on a small animated scene (Qt Quick's scene graph).
+# Each program is stopped by SIGTERM (both recorders flush on it) once the trace holds
+# its number of swaps (polled with `gltrace dump --calls=frame`); 60 s without them is a
+# failure (the safety net). Each trace then goes through retrace_check (retrace_lib.sh):
+# clean replay, apitrace's frame count, the snapshots at the first, middle and last swap
+# == apitrace's (<= 0.1% of pixels; frames apitrace does not reproduce itself are left
+# out with a note), --headless the same as under X.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/integration/lib.sh
+. "$here/lib.sh"
+# shellcheck source=tests/integration/retrace_lib.sh
+. "$here/retrace_lib.sh"
+it_init qt_replay
+
+require_recorder "$@"
+ours="$bin/glretrace"
+require_file "$ours" "build glretrace first"
+require_tool apitrace glretrace Xvfb qmlscene python3 timeout pgrep
+compare_png="$here/../apps/compare_png.py"
+require_file "$compare_png"
+examples=/usr/lib/x86_64-linux-gnu/qt5/examples/opengl
+require_file "$examples/hellogl2/hellogl2" "install qtbase5-examples"
+RL_ALL_SNAPSHOTS=0 # -S at the picks only: the threaded widget draws hundreds of frames
+
+start_xvfb
+export QT_QPA_PLATFORM=xcb
+unset QT_XCB_GL_INTEGRATION || true
+
+cat >"$WORK/scene.qml" <<'EOF'
+import QtQuick 2.0
+Rectangle {
+    width: 320; height: 240; color: "navy"
+    Rectangle {
+        width: 100; height: 100; anchors.centerIn: parent; color: "orange"
+        NumberAnimation on rotation { from: 0; to: 360; duration: 2000; loops: Animation.Infinite }
+    }
+}
+EOF
+
+# swaps T: the swaps the (growing) trace T holds so far
+swaps() {
+  "$gltrace" dump --color=never --calls=frame "$1" 2>/dev/null |
+    grep -cE '^[0-9]+ (glX|egl)SwapBuffers' || true
+}
+
+# stop_program PID: SIGTERM to the recorder's child (the program; `apitrace trace` does
+# not pass signals on), then the recorder is waited for; SIGKILL after 20 s
+stop_program() {
+  local pid=$1 child i
+  child=$(pgrep -P "$pid" || true)
+  kill -TERM ${child:-$pid} 2>/dev/null || true
+  for ((i = 0; i < 200; i++)); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -KILL ${child:-} "$pid" 2>/dev/null || true
+    fail "${2:-program}: still running 20 s after SIGTERM"
+  fi
+  wait "$pid" 2>/dev/null || true
+}
+
+# record RECORDER NAME API SWAPS [VAR=VALUE...] -- PROGRAM [ARGS...]: records PROGRAM
+# until its trace $WORK/RECORDER_NAME.trace holds SWAPS swaps; appends it to $recorded
+recorded=()
+record() {
+  local recorder=$1 name=$2 api=$3 want=$4
+  shift 4
+  local envs=()
+  while [ "$1" != "--" ]; do
+    envs+=("$1")
+    shift
+  done
+  shift
+  local t="$WORK/${recorder}_$name.trace" n=0 i
+  local rec=("$gltrace" -o "$t" --)
+  if [ "$recorder" = apitrace ]; then
+    rec=(apitrace trace -o "$t")
+    [ "$api" = egl ] && rec=(apitrace trace --api egl -o "$t")
+  fi
+  env ${envs[@]+"${envs[@]}"} "${rec[@]}" "$@" >"$WORK/${recorder}_$name.rec.log" 2>&1 &
+  local pid=$!
+  for ((i = 0; i < 600; i++)); do # 60 s: the safety net
+    sleep 0.1
+    kill -0 "$pid" 2>/dev/null || break
+    [ -s "$t" ] && n=$(swaps "$t")
+    [ "$n" -ge "$want" ] && break
+  done
+  stop_program "$pid" "$recorder: $name"
+  n=$(swaps "$t")
+  echo "qt_replay: $recorder recorded $name: $n swaps, $(stat -c %s "$t" 2>/dev/null || echo 0) bytes"
+  if [ "$n" -lt "$want" ]; then
+    fail "$recorder: $name: $n swaps recorded, wanted $want; log:"
+    tail -5 "$WORK/${recorder}_$name.rec.log" | sed 's/^/    /'
+    return 0
+  fi
+  pass "$recorder: $name: recorded $n swaps"
+  recorded+=("${recorder}_$name")
+}
+
+for recorder in apitrace gltrace; do
+  record "$recorder" hellogl2 glx 2 -- "$examples/hellogl2/hellogl2"
+  record "$recorder" hellogl2_egl egl 2 QT_XCB_GL_INTEGRATION=xcb_egl -- \
+    "$examples/hellogl2/hellogl2"
+  record "$recorder" threaded glx 30 -- "$examples/threadedqopenglwidget/threadedqopenglwidget"
+  record "$recorder" qopenglwindow glx 10 -- "$examples/qopenglwindow/qopenglwindow"
+  record "$recorder" qmlscene glx 10 QSG_RENDER_LOOP=basic -- qmlscene "$WORK/scene.qml"
+done
+
+for name in "${recorded[@]}"; do
+  retrace_check "$name" "$WORK/$name.trace"
+done
+retrace_summary
+
+it_finish
