@@ -14,6 +14,8 @@ expressions it needs. Kinds:
   attribs LIST        attribute list whose keys and values specs/attrib_lists.txt's
                       list LIST describes
   pointer             the pointer value itself (handles, offsets, callbacks)
+  blob_indirect LEN   LEN bytes of draw commands: a blob, or an offset with a
+                      GL_DRAW_INDIRECT_BUFFER bound (the indirect draws' indirect)
   element_lists COUNT TYPE N  N index lists, list i COUNT[i] indices of TYPE (the
                       parameters' names): blobs, or offsets with an element buffer
                       bound (glMultiDrawElements' indices)

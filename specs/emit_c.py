@@ -177,6 +177,8 @@ def value_write(plan, p_name, p, groups, ctype):
         return [f"gtw_blob_unpack(gt_w, {p_name}, gtw_count((long long)({a[0]})));"]
     if k == "blob_elements":
         return [f"gtw_blob_elements(gt_w, {p_name}, gtw_count((long long)({a[0]})));"]
+    if k == "blob_indirect":
+        return [f"gtw_blob_indirect(gt_w, {p_name}, gtw_count((long long)({a[0]})));"]
     if k == "element_lists":
         return [f"gtw_element_lists(gt_w, (const void *const *)({p_name}), {a[0]}, {a[1]}, "
                 f"gtw_count((long long)({a[2]})));"]

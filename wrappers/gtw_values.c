@@ -10,6 +10,8 @@
 #define GL_PIXEL_UNPACK_BUFFER 0x88EC
 #define GL_ELEMENT_ARRAY_BUFFER_BINDING 0x8895
 #define GL_PIXEL_UNPACK_BUFFER_BINDING 0x88EF
+#define GL_DRAW_INDIRECT_BUFFER 0x8F3F
+#define GL_DRAW_INDIRECT_BUFFER_BINDING 0x8F43
 
 void gtw_string_n(at_writer *w, const char *s, long long n)
 {
@@ -55,7 +57,7 @@ void gtw_pointers(at_writer *w, const void *const *p, size_t n)
 /* Whether the program ever bound a buffer to these targets. Until it has, pointers
  * are client memory, and we never query GL state the context may not support (a
  * failed query would leave an error for the program's glGetError to find). */
-static atomic_int used_unpack, used_elements;
+static atomic_int used_unpack, used_elements, used_indirect;
 
 void gtw_hook_bind_buffer(at_writer *w, unsigned target, unsigned buffer)
 {
@@ -66,6 +68,8 @@ void gtw_hook_bind_buffer(at_writer *w, unsigned target, unsigned buffer)
         atomic_store_explicit(&used_unpack, 1, memory_order_relaxed);
     else if (target == GL_ELEMENT_ARRAY_BUFFER)
         atomic_store_explicit(&used_elements, 1, memory_order_relaxed);
+    else if (target == GL_DRAW_INDIRECT_BUFFER)
+        atomic_store_explicit(&used_indirect, 1, memory_order_relaxed);
 }
 
 static int bound(atomic_int *used, unsigned binding)
@@ -97,6 +101,11 @@ void gtw_blob_unpack(at_writer *w, const void *p, size_t n)
 void gtw_blob_elements(at_writer *w, const void *p, size_t n)
 {
     blob_or_offset(w, p, n, bound(&used_elements, GL_ELEMENT_ARRAY_BUFFER_BINDING));
+}
+
+void gtw_blob_indirect(at_writer *w, const void *p, size_t n)
+{
+    blob_or_offset(w, p, n, bound(&used_indirect, GL_DRAW_INDIRECT_BUFFER_BINDING));
 }
 
 void gtw_element_lists(at_writer *w, const void *const *p, const int *count, unsigned type,

@@ -645,6 +645,43 @@ void gth_draw_elements_instanced_base_vertex_base_instance(
     elements(w, count, type, indices, basevertex, 1, instancecount, baseinstance);
 }
 
+/* Indirect draws: the command is read where it lies in client memory (none when a
+ * GL_DRAW_INDIRECT_BUFFER is bound: apitrace writes no arrays for indirect draws at all). */
+static int indirect_in_client_memory(const void *indirect)
+{
+    return indirect && geti(0x8F43 /* GL_DRAW_INDIRECT_BUFFER_BINDING */) == 0;
+}
+
+void gth_draw_arrays_indirect(struct at_writer *w, unsigned mode, const void *indirect)
+{
+    (void)mode;
+    caps c;
+    if (!begin(w, &c) || !indirect_in_client_memory(indirect))
+        return;
+    const uint32_t *cmd = indirect; /* count, instanceCount, first, baseInstance */
+    draw d = {cmd[0] ? (uint64_t)cmd[2] + cmd[0] : 0, cmd[1], cmd[3], 0, 0};
+    emit(w, &d, &c);
+}
+
+void gth_draw_elements_indirect(struct at_writer *w, unsigned mode, unsigned type,
+                                const void *indirect)
+{
+    (void)mode;
+    caps c;
+    if (!begin(w, &c) || !indirect_in_client_memory(indirect))
+        return;
+    /* count, instanceCount, firstIndex, baseVertex, baseInstance; the indices are in
+     * the element buffer (indirect draws take no client indices) */
+    const uint32_t *cmd = indirect;
+    size_t tb = type == GL_UNSIGNED_BYTE_ ? 1 : type == GL_UNSIGNED_SHORT_ ? 2 : 4;
+    int64_t n = element_vertices(&c, (int)cmd[0], type, (const void *)(uintptr_t)(cmd[2] * tb),
+                                 (int)cmd[3]);
+    if (n < 0)
+        return;
+    draw d = {(uint64_t)n, cmd[1], cmd[4], 0, 0};
+    emit(w, &d, &c);
+}
+
 void gth_multi_draw_arrays(struct at_writer *w, unsigned mode, const int *first,
                            const int *count, int drawcount)
 {

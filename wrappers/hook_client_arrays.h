@@ -43,6 +43,9 @@ void gth_draw_elements_instanced_base_instance(struct at_writer *w, unsigned mod
 void gth_draw_elements_instanced_base_vertex_base_instance(
     struct at_writer *w, unsigned mode, int count, unsigned type, const void *indices,
     int instancecount, int basevertex, unsigned baseinstance);
+void gth_draw_arrays_indirect(struct at_writer *w, unsigned mode, const void *indirect);
+void gth_draw_elements_indirect(struct at_writer *w, unsigned mode, unsigned type,
+                                const void *indirect);
 void gth_multi_draw_arrays(struct at_writer *w, unsigned mode, const int *first,
                            const int *count, int drawcount);
 void gth_multi_draw_elements(struct at_writer *w, unsigned mode, const int *count,

@@ -122,6 +122,11 @@ long long gtsz_count_type(long long count, unsigned type)
 
 long long gtsz_bytes(long long size) { return size > 0 ? size : 0; }
 
+long long gtsz_indirect(long long drawcount, long long stride, long long size)
+{
+    return drawcount > 0 ? (drawcount - 1) * (stride > 0 ? stride : size) + size : 0;
+}
+
 /* ---- pixel data ----------------------------------------------------------------- */
 
 static int format_components(unsigned format)

@@ -13,6 +13,8 @@ long long gtsz_clear_buffer(unsigned buffer);
 long long gtsz_count_type(long long count, unsigned type);
 /* A byte count passed as is. */
 long long gtsz_bytes(long long size);
+/* drawcount draw commands of `size` bytes every `stride` (0: packed) bytes. */
+long long gtsz_indirect(long long drawcount, long long stride, long long size);
 /* Pixel data read by glTexImage*, glDrawPixels...: bytes, honouring the unpack state. */
 long long gtsz_image_1d(unsigned format, unsigned type, long long width);
 long long gtsz_image_2d(unsigned format, unsigned type, long long width, long long height);

@@ -26,7 +26,10 @@
  *                  height and skip images, glCompressedTexImage2D (RGTC1), glDrawPixels,
  *                  glBitmap; textured quads;
  *   --lists        display lists called with glCallLists of GL_UNSIGNED_BYTE, GL_SHORT
- *                  and GL_2_BYTES names.
+ *                  and GL_2_BYTES names;
+ *   --indirect     glDrawArraysIndirect and glDrawElementsIndirect (indices from an
+ *                  element buffer) whose commands are in client memory (no
+ *                  GL_DRAW_INDIRECT_BUFFER bound), over client vertex arrays.
  * Options as the other apps (app_common.h): --frames N, --save PREFIX, --warmup. Any GL
  * error exits 1. */
 #define GL_GLEXT_PROTOTYPES 1
@@ -424,6 +427,32 @@ static int draw_lists(void)
     return check("glCallLists");
 }
 
+/* ---- --indirect ---------------------------------------------------------------------- */
+static GLuint g_ebo;
+
+static int draw_indirect(void)
+{
+    float xy[18 * 2];
+    fan(xy, 6, 0.0f, 0.0f, 0.6f, -0.2f * (float)g_frame);
+    GLubyte rgb[18 * 3];
+    for (int i = 0; i < 18; ++i)
+        rgb[3 * i] = 200, rgb[3 * i + 1] = (GLubyte)(14 * i), rgb[3 * i + 2] = (GLubyte)(60 * (g_frame % 4));
+    glEnableClientState(GL_VERTEX_ARRAY);
+    glEnableClientState(GL_COLOR_ARRAY);
+    glVertexPointer(2, GL_FLOAT, 0, xy);
+    glColorPointer(3, GL_UNSIGNED_BYTE, 0, rgb);
+    const GLuint arrays_cmd[4] = {6, 1, 3, 0}; /* count, instances, first, base instance */
+    glDrawArraysIndirect(GL_TRIANGLES, arrays_cmd);
+    /* count, instances, first index, base vertex, base instance: indices 0..2 + 12 */
+    const GLuint elements_cmd[5] = {3, 1, 2, 12, 0};
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g_ebo);
+    glDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_SHORT, elements_cmd);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
+    glDisableClientState(GL_COLOR_ARRAY);
+    glDisableClientState(GL_VERTEX_ARRAY);
+    return check("indirect draws");
+}
+
 /* ---- main ----------------------------------------------------------------------------- */
 static const struct mode {
     const char *flag;
@@ -432,7 +461,7 @@ static const struct mode {
     {"--interleaved", draw_interleaved}, {"--lock", draw_lock},
     {"--arrays", draw_arrays},           {"--multidraw", draw_multidraw},
     {"--coherent", draw_coherent},       {"--pixels", draw_pixels},
-    {"--lists", draw_lists},
+    {"--lists", draw_lists},             {"--indirect", draw_indirect},
 };
 
 static int setup(const struct mode *m)
@@ -462,13 +491,20 @@ static int setup(const struct mode *m)
         return setup_coherent();
     if (m->draw == draw_lists)
         setup_lists();
+    if (m->draw == draw_indirect) { /* two padding indices, then a triangle */
+        static const GLushort idx[] = {9, 9, 0, 1, 2};
+        glGenBuffers(1, &g_ebo);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g_ebo);
+        glBufferData(GL_ELEMENT_ARRAY_BUFFER, sizeof idx, idx, GL_STATIC_DRAW);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
+    }
     return check("setup");
 }
 
 int main(int argc, char **argv)
 {
     app_extra_usage = "  --interleaved | --lock | --arrays | --multidraw | --coherent | --pixels |\n"
-                      "  --lists        the way client memory is handed to the GL (one)\n";
+                      "  --lists | --indirect  the way client memory is handed to the GL (one)\n";
     const struct mode *mode = NULL;
     for (size_t i = 0; i < sizeof modes / sizeof *modes; ++i)
         if (app_take_flag(&argc, argv, modes[i].flag) > 0)
