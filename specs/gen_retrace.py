@@ -187,11 +187,14 @@ def elem_size(p):
     return f"sizeof({p.base})" if p.base != "void" else "1"
 
 
-SIZED_KINDS = ("blob", "blob_unpack", "blob_elements", "array", "strings", "pointers")
+SIZED_KINDS = ("blob", "blob_unpack", "blob_elements", "blob_indirect", "array", "strings",
+               "pointers")
 # Data that is a blob, or an offset into the buffer bound at (binding, whether NULL reads
-# nothing): classify.py's kinds of the `elements` and `unpack` COMPSIZE forms.
+# nothing): classify.py's kinds of the `elements` and `unpack` COMPSIZE forms, and
+# blob_indirect (draw commands).
 OFFSET_BINDING = {"blob_elements": ("GL_ELEMENT_ARRAY_BUFFER_BINDING", "false"),
-                  "blob_unpack": ("GL_PIXEL_UNPACK_BUFFER_BINDING", "true")}
+                  "blob_unpack": ("GL_PIXEL_UNPACK_BUFFER_BINDING", "true"),
+                  "blob_indirect": ("GL_DRAW_INDIRECT_BUFFER_BINDING", "false")}
 
 
 def traced_expr(expr, cmd):
@@ -313,9 +316,10 @@ def plan_replayer(cmd, plans, ann, ep, ret_class, enum_groups=None):
             if ek is None:
                 raise Skip(f"{p.name}: array of {plan.scalar}")
             call_args.append(f"({ctype})retrace_pointer({arg}, '{ek}', {elem_size(p)})")
-        elif k in ("string", "string_n", "blob", "blob_unpack", "blob_elements", "pointer"):
+        elif k in ("string", "string_n", "blob", "blob_unpack", "blob_elements", "blob_indirect",
+                   "pointer"):
             call_args.append(f"({ctype})retrace_pointer({arg}, 'u', 1)")
-        elif k in ("strings", "pointers"):
+        elif k in ("strings", "pointers", "element_lists"):  # element_lists: blobs or offsets
             call_args.append(f"({ctype})retrace_pointer({arg}, 'p', sizeof(void *))")
         else:
             raise Skip(f"{p.name}: parameter of kind {k}")
