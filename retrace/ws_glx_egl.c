@@ -4,9 +4,13 @@
  * MakeCurrent because SDL needs a window to create one; the profile and version come
  * from the creating call (glXCreateContext*: compatibility, glXCreateContextAttribsARB
  * and eglCreateContext: their attribute lists, EGL's API from eglBindAPI). Traced
- * drawables (GLX XIDs, EGL surfaces) map to one SDL window each, 32x32 at first and
- * grown when a glViewport reaches past their size (the recorder's fake glViewport at
- * the first MakeCurrent gives the real size). Pbuffers are hidden windows.
+ * drawables (GLX XIDs, EGL surfaces) map to one SDL window each, made when the drawable
+ * is first bound to any context (Qt binds windows made with plain Xlib/xcb that GLX
+ * never saw, and moves one context between windows and pbuffers), 32x32 at first and
+ * grown when a glViewport reaches past their size (the recorders' fake glViewport at a
+ * drawable's first MakeCurrent gives the real size). Pbuffers (their size from the
+ * creating call) and EGL_NO_SURFACE (surfaceless) are hidden windows. A separate read
+ * drawable (glXMakeContextCurrent, eglMakeCurrent) is bound through ws_read.c.
  *
  * Threads are serialised: calls replay in trace order on one thread; each traced
  * thread keeps its own current context and drawable, made current again when the
@@ -23,6 +27,7 @@
 #include "gl_avail.h"
 #include "glretrace.h"
 #include "retrace_gen.h"
+#include "ws_read.h"
 
 #define DEFAULT_SIZE 32
 
@@ -53,6 +58,7 @@ typedef struct ws_thread {
     uint32_t id;
     ws_context *ctx;
     ws_drawable *draw;
+    ws_drawable *read; /* NULL: draw's */
 } ws_thread;
 
 static struct {
@@ -66,6 +72,7 @@ static struct {
     ws_thread *cur;          /* the replayed traced thread */
     SDL_GLContext sdl_ctx;   /* what SDL has current now */
     SDL_Window *sdl_win;
+    bool read_split;         /* SDL's binding was redone with another read drawable */
     int egl_api;             /* per process here: eglBindAPI's last value; 0 = ES */
     SDL_Window *helper; /* hidden 1x1, for rebinding after resizes */
 } ws;
@@ -237,8 +244,12 @@ static int ensure_window(ws_drawable *d, const ws_profile *p)
 
 static int sdl_make_current(SDL_Window *win, SDL_GLContext ctx)
 {
-    if (win == ws.sdl_win && ctx == ws.sdl_ctx)
+    if (win == ws.sdl_win && ctx == ws.sdl_ctx && !ws.read_split)
         return 1;
+    if (ws.read_split) { /* SDL still thinks (win, ctx) bound: it would skip the bind */
+        SDL_GL_MakeCurrent(ws.sdl_win, NULL);
+        ws.read_split = false;
+    }
     if (SDL_GL_MakeCurrent(win, ctx) != 0)
         return 0;
     ws.sdl_win = win;
@@ -301,14 +312,32 @@ static int bind_thread(ws_thread *t)
      * made with plain Xlib): a drawable first seen here gets its window now */
     if (!ensure_window(t->draw, &t->ctx->prof))
         return 0;
-    return sdl_make_current(t->draw->win, t->ctx->ctx);
+    if (!t->read || t->read == t->draw)
+        return sdl_make_current(t->draw->win, t->ctx->ctx);
+    if (!ensure_window(t->read, &t->ctx->prof))
+        return 0;
+    ws.read_split = true; /* whatever happens, SDL's binding is not what ws says */
+    ws.sdl_win = t->draw->win;
+    ws.sdl_ctx = t->ctx->ctx;
+    return ws_read_bind(t->draw->win, t->read->win, t->ctx->ctx);
 }
 
 /* ---- the replayers --------------------------------------------------------------- */
 
 static void ws_ignore(const gt_call *call) { (void)call; }
 
-static void make_current(const gt_call *call, uint64_t draw, uint64_t ctx)
+/* The drawable traced as id, made when first seen (Qt binds windows it made with
+ * Xlib/xcb and never told GLX about); id 0 (EGL_NO_SURFACE: surfaceless) gets a hidden
+ * stand-in. */
+static ws_drawable *drawable_of(uint64_t id)
+{
+    ws_drawable *d = find_draw(id);
+    if (d)
+        return d;
+    return id ? add_draw(id, 0, 0, false) : add_draw(0, DEFAULT_SIZE, DEFAULT_SIZE, true);
+}
+
+static void make_current(const gt_call *call, uint64_t draw, uint64_t read, uint64_t ctx)
 {
     ws_thread *t = ws.cur;
     if (!t)
@@ -316,6 +345,7 @@ static void make_current(const gt_call *call, uint64_t draw, uint64_t ctx)
     if (!ctx) {
         t->ctx = NULL;
         t->draw = NULL;
+        t->read = NULL;
         sdl_make_current(ws.sdl_win, NULL);
         return;
     }
@@ -328,28 +358,27 @@ static void make_current(const gt_call *call, uint64_t draw, uint64_t ctx)
         if (!c)
             return;
     }
-    ws_drawable *d = draw ? find_draw(draw) : NULL;
-    if (!d && draw)
-        d = add_draw(draw, 0, 0, false);
-    if (!d) /* surfaceless: a hidden window stands in */
-        d = find_draw(0) ? find_draw(0) : add_draw(0, DEFAULT_SIZE, DEFAULT_SIZE, true);
-    if (!d)
+    ws_drawable *d = drawable_of(draw);
+    ws_drawable *r = read == draw ? d : drawable_of(read);
+    if (!d || !r)
         return;
     t->ctx = c;
     t->draw = d;
+    t->read = r;
     if (!bind_thread(t))
         retrace_warning(call, "cannot make the context current: %s", SDL_GetError());
 }
 
 static void glx_make_current(const gt_call *call)
 {
-    make_current(call, v_u64(arg(call, 1)), v_u64(arg(call, 2)));
+    uint64_t draw = v_u64(arg(call, 1));
+    make_current(call, draw, draw, v_u64(arg(call, 2)));
 }
 
 /* glXMakeContextCurrent(dpy, draw, read, ctx) and eglMakeCurrent(dpy, draw, read, ctx) */
 static void make_context_current(const gt_call *call)
 {
-    make_current(call, v_u64(arg(call, 1)), v_u64(arg(call, 3)));
+    make_current(call, v_u64(arg(call, 1)), v_u64(arg(call, 2)), v_u64(arg(call, 3)));
 }
 
 static void new_context(const gt_call *call, const ws_profile *p, uint64_t share)
@@ -481,7 +510,7 @@ static void destroy_drawable(uint64_t traced)
             continue;
         bool used = false;
         for (size_t t = 0; t < ws.nthreads; ++t)
-            if (ws.threads[t].draw == d)
+            if (ws.threads[t].draw == d || ws.threads[t].read == d)
                 used = true; /* still current: EGL destroys it when released */
         if (used)
             return;
@@ -630,8 +659,11 @@ static void gl_viewport(const gt_call *call)
                                          SDL_WINDOWPOS_UNDEFINED, 1, 1,
                                          SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN);
         }
-        if (ws.helper && SDL_GL_MakeCurrent(ws.helper, ws.sdl_ctx) == 0)
+        if (ws.helper && SDL_GL_MakeCurrent(ws.helper, ws.sdl_ctx) == 0) {
             SDL_GL_MakeCurrent(d->win, ws.sdl_ctx);
+            if (ws.read_split) /* the helper's bind dropped the read drawable */
+                ws_read_bind(d->win, ws.cur->read->win, ws.sdl_ctx);
+        }
     }
 done:
     glViewport(x, y, w, h);

@@ -10,7 +10,10 @@
 #   - hellogl2 with QT_XCB_GL_INTEGRATION=xcb_egl (EGL; apitrace records with --api egl);
 #   - threadedqopenglwidget (contexts on a render thread and the GUI thread);
 #   - qopenglwindow (a QOpenGLWindow, animated);
-#   - qmlscene on a small animated scene (Qt Quick's scene graph).
+#   - qmlscene on a small animated scene (Qt Quick's scene graph);
+#   - read_drawable_app (tests/apps): glXMakeContextCurrent with separate draw and read
+#     windows; our snapshot of its last frame must also show the read window's red
+#     blitted onto the left half of the blue draw window.
 # Each program is stopped by SIGTERM (both recorders flush on it) once the trace holds
 # its number of swaps (polled with `gltrace dump --calls=frame`); 60 s without them is a
 # failure (the safety net). Each trace then goes through retrace_check (retrace_lib.sh):
@@ -33,6 +36,7 @@ compare_png="$here/../apps/compare_png.py"
 require_file "$compare_png"
 examples=/usr/lib/x86_64-linux-gnu/qt5/examples/opengl
 require_file "$examples/hellogl2/hellogl2" "install qtbase5-examples"
+require_file "$bin/read_drawable_app" "tests/apps needs the x11 and gl dev packages"
 RL_ALL_SNAPSHOTS=0 # -S at the picks only: the threaded widget draws hundreds of frames
 
 start_xvfb
@@ -118,10 +122,31 @@ for recorder in apitrace gltrace; do
   record "$recorder" threaded glx 30 -- "$examples/threadedqopenglwidget/threadedqopenglwidget"
   record "$recorder" qopenglwindow glx 10 -- "$examples/qopenglwindow/qopenglwindow"
   record "$recorder" qmlscene glx 10 QSG_RENDER_LOOP=basic -- qmlscene "$WORK/scene.qml"
+  record "$recorder" read_drawable glx 5 -- "$bin/read_drawable_app"
 done
+
+# read_left_right PNG: "R,G,B R,G,B", the pixels at (10, 10) and (150, 10) from the bottom
+read_left_right() {
+  python3 - "$1" "$compare_png" <<'PYEOF'
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("compare_png", sys.argv[2])
+cp = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(cp)
+w, h, rows = cp.decode_png(sys.argv[1])
+print(" ".join(",".join(str(c) for c in rows[h - 11][3 * x:3 * x + 3]) for x in (10, 150)))
+PYEOF
+}
 
 for name in "${recorded[@]}"; do
   retrace_check "$name" "$WORK/$name.trace"
+  case $name in *_read_drawable) ;; *) continue ;; esac
+  last=$(find "$WORK/rl/$name/g" -name '*.png' | sort | tail -1)
+  got=$([ -n "$last" ] && read_left_right "$last" || echo "no snapshot")
+  if [ "$got" = "255,0,0 0,0,255" ]; then
+    pass "$name: the last frame reads the read window (red left, blue right)"
+  else
+    fail "$name: last frame ${last##*/}: left and right pixels $got, expected 255,0,0 0,0,255"
+  fi
 done
 retrace_summary
 
