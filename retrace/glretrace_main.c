@@ -206,6 +206,25 @@ static void skip_call(const gt_call *c)
     }
 }
 
+/* The annotation calls recorders offer even where the driver lacks them (gltrace and
+ * apitrace: GREMEDY string marker and frame terminator, EXT_debug_marker/label, KHR_debug,
+ * ARB/AMD debug output): replayed where the context has them, else skipped silently, as
+ * apitrace's glretrace does (they change no pixel; the timeline still shows them). */
+static bool is_annotation(const char *name)
+{
+    static const char *const names[] = {
+        "glStringMarkerGREMEDY", "glFrameTerminatorGREMEDY", "glInsertEventMarkerEXT",
+        "glPushGroupMarkerEXT", "glPopGroupMarkerEXT", "glLabelObjectEXT",
+        "glGetObjectLabelEXT"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (!strcmp(name, names[i]))
+            return true;
+    return !strncmp(name, "glDebugMessage", 14) || !strncmp(name, "glPushDebugGroup", 16) ||
+           !strncmp(name, "glPopDebugGroup", 15) || !strncmp(name, "glObjectLabel", 13) ||
+           !strncmp(name, "glObjectPtrLabel", 16) || !strncmp(name, "glGetObjectLabel", 16) ||
+           !strncmp(name, "glGetObjectPtrLabel", 19) || !strncmp(name, "glGetDebugMessageLog", 20);
+}
+
 static void replay_call(gt_call *c)
 {
     if (!c->sig)
@@ -241,7 +260,7 @@ static void replay_call(gt_call *c)
     }
     if (d->providers && !gl_avail_has(ws_current_avail(retrace_gl_count), d->gl_index, d->providers)) {
         /* libepoxy would abort; apitrace calls the driver's no-op stub */
-        if (!d->warned_unprovided)
+        if (!d->warned_unprovided && !is_annotation(c->sig->name))
             retrace_warning(c, "not provided by this context (needs one of: %s): skipped "
                                "(warned once)", *d->providers ? d->providers : "nothing known");
         d->warned_unprovided = true;
