@@ -12,8 +12,8 @@
 #   - qopenglwindow (a QOpenGLWindow, animated);
 #   - qmlscene on a small animated scene (Qt Quick's scene graph);
 #   - read_drawable_app (tests/apps): glXMakeContextCurrent with separate draw and read
-#     windows; our snapshot of its last frame must also show the read window's red
-#     blitted onto the left half of the blue draw window.
+#     windows; our snapshots of its frames (under X and --headless) must show the read
+#     window's red blitted onto the left half of the blue draw window (read_check).
 # Each program is stopped by SIGTERM (both recorders flush on it) once the trace holds
 # its number of swaps (polled with `gltrace dump --calls=frame`); 60 s without them is a
 # failure (the safety net). Each trace then goes through retrace_check (retrace_lib.sh):
@@ -137,16 +137,44 @@ print(" ".join(",".join(str(c) for c in rows[h - 11][3 * x:3 * x + 3]) for x in 
 PYEOF
 }
 
+# read_check NAME TRACE: read_drawable_app's frames after the warm-up, as our glretrace
+# snapshots them under X and --headless, show the read window's red on the left of the
+# blue draw window. Not against apitrace's glretrace: Mesa drops the back buffer of a
+# window a context leaves, and apitrace's replays of this trace come out either way
+# from run to run (noted when they do not match ours).
+read_check() {
+  local name=$1 t=$2 mode f got n
+  local w="$WORK/rl/$name"
+  mkdir -p "$w/x" "$w/hl" "$w/a"
+  rl_run "$name: glretrace -s" "$w/x.log" "$ours" -s "$w/x/" "$t"
+  rl_run "$name: glretrace --headless -s" "$w/hl.log" env -u DISPLAY "$ours" --headless \
+    -s "$w/hl/" "$t"
+  for mode in x hl; do
+    [ -z "$(rl_problems "$w/$mode.log")" ] || fail "$name ($mode): $(rl_problems "$w/$mode.log" | head -2)"
+    n=0
+    for f in $(cd "$w/$mode" && ls | tail -n +2); do
+      n=$((n + 1))
+      got=$(read_left_right "$w/$mode/$f")
+      if [ "$got" = "255,0,0 0,0,255" ]; then
+        pass "$name ($mode): $f reads the read window (red left, blue right)"
+      else
+        fail "$name ($mode): $f: left and right pixels $got, expected 255,0,0 0,0,255"
+      fi
+    done
+    [ "$n" -eq 4 ] || fail "$name ($mode): $n frames after the warm-up, expected 4"
+  done
+  rl_run "$name: apitrace glretrace -s" "$w/a.log" glretrace -s "$w/a/" "$t"
+  for f in $(cd "$w/x" && ls); do
+    python3 "$compare_png" "$w/a/$f" "$w/x/$f" >/dev/null 2>&1 ||
+      rl_note "$name: $f: apitrace's glretrace draws it otherwise this time"
+  done
+}
+
 for name in "${recorded[@]}"; do
-  retrace_check "$name" "$WORK/$name.trace"
-  case $name in *_read_drawable) ;; *) continue ;; esac
-  last=$(find "$WORK/rl/$name/g" -name '*.png' | sort | tail -1)
-  got=$([ -n "$last" ] && read_left_right "$last" || echo "no snapshot")
-  if [ "$got" = "255,0,0 0,0,255" ]; then
-    pass "$name: the last frame reads the read window (red left, blue right)"
-  else
-    fail "$name: last frame ${last##*/}: left and right pixels $got, expected 255,0,0 0,0,255"
-  fi
+  case $name in
+  *_read_drawable) read_check "$name" "$WORK/$name.trace" ;;
+  *) retrace_check "$name" "$WORK/$name.trace" ;;
+  esac
 done
 retrace_summary
 
