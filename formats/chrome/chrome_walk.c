@@ -36,12 +36,16 @@ void cr_compact(cr_state *r)
     drop_read(r);
 }
 
-cj_type cr_peek(cr_state *r)
+/* The next token, reading more input as needed; drop: forget the text read so far
+ * while only white space is left (it is never needed again). */
+static cj_type peek(cr_state *r, bool drop)
 {
     for (;;) {
         cj_type t = cj_peek(&r->lx);
         if (t != CJ_NONE)
             return t;
+        if (drop)
+            drop_read(r); /* only white space was left: nothing moves */
         int m = cr_more(r);
         if (m < 0)
             return CJ_BAD; /* the source's message is already in err */
@@ -50,27 +54,15 @@ cj_type cr_peek(cr_state *r)
     }
 }
 
+cj_type cr_peek(cr_state *r) { return peek(r, false); }
+
 bool cr_accept(cr_state *r, char c)
 {
     cr_peek(r);
     return cj_accept(&r->lx, c);
 }
 
-
-cj_type cr_peek_free(cr_state *r)
-{
-    for (;;) {
-        cj_type t = cj_peek(&r->lx);
-        if (t != CJ_NONE)
-            return t;
-        drop_read(r); /* only white space was left: nothing moves */
-        int m = cr_more(r);
-        if (m < 0)
-            return CJ_BAD;
-        if (m == 0)
-            return CJ_NONE;
-    }
-}
+cj_type cr_peek_free(cr_state *r) { return peek(r, true); }
 
 bool cr_accept_free(cr_state *r, char c)
 {
