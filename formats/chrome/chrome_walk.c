@@ -70,52 +70,77 @@ bool cr_accept_free(cr_state *r, char c)
     return cj_accept(&r->lx, c);
 }
 
-/* cr_frame's scan without keeping the value: the window is dropped as it is
- * read, so a value skipped unread (systemTraceEvents, otherData) costs no
- * memory however large. Brackets and strings are matched, not checked. */
-int cr_skip(cr_state *r)
+/* The end of one JSON value, found byte by byte: strings are skipped, brackets
+ * matched (not checked); a number or literal ends before the first byte that
+ * cannot be part of it. */
+typedef struct value_scan {
+    bool scalar, str, esc;
+    long depth;
+} value_scan;
+
+static value_scan scan_start(char first)
 {
-    if (r->lx.pos >= r->lx.end)
-        return 0;
-    char first = r->lx.p[r->lx.pos];
-    bool scalar = first != '"' && first != '{' && first != '[', str = false, esc = false, done = false;
-    long depth = 0;
+    return (value_scan){.scalar = first != '"' && first != '{' && first != '['};
+}
+
+/* 0: c is inside the value; 1: the value ends with c; -1: it ended before c. */
+static int scan_byte(value_scan *s, char c)
+{
+    if (s->scalar)
+        return c == ',' || c == ']' || c == '}' || c == ':' || c == ' ' || c == '\t' || c == '\n' ||
+                       c == '\r'
+                   ? -1
+                   : 0;
+    if (s->str) {
+        if (s->esc)
+            s->esc = false;
+        else if (c == '\\')
+            s->esc = true;
+        else if (c == '"' && (s->str = false, s->depth == 0))
+            return 1;
+    } else if (c == '"') {
+        s->str = true;
+    } else if (c == '{' || c == '[') {
+        s->depth++;
+    } else if ((c == '}' || c == ']') && --s->depth <= 0) {
+        return 1;
+    }
+    return 0;
+}
+
+/* The value at pos scanned to its end, more input read as needed; keep: the
+ * window holds the whole value (cr_frame), else it is dropped as it is read, so
+ * a value skipped unread (systemTraceEvents, otherData) costs no memory however
+ * large (cr_skip, which leaves pos past the value). */
+static int scan_value(cr_state *r, bool keep)
+{
     size_t i = r->lx.pos;
+    value_scan s = scan_start(r->lx.p[i]);
     for (;;) {
-        for (; !done && i < r->lx.end; i++) {
-            char c = r->lx.p[i];
-            if (scalar) {
-                if (c == ',' || c == ']' || c == '}' || c == ':' || c == ' ' || c == '\t' || c == '\n' ||
-                    c == '\r') {
-                    r->lx.pos = i;
-                    return 0;
-                }
-            } else if (str) {
-                if (esc)
-                    esc = false;
-                else if (c == '\\')
-                    esc = true;
-                else if (c == '"' && (str = false, depth == 0))
-                    done = true;
-            } else if (c == '"') {
-                str = true;
-            } else if (c == '{' || c == '[') {
-                depth++;
-            } else if ((c == '}' || c == ']') && --depth <= 0) {
-                done = true;
+        for (; i < r->lx.end; i++) {
+            int end = scan_byte(&s, r->lx.p[i]);
+            if (end) {
+                if (!keep)
+                    r->lx.pos = end > 0 ? i + 1 : i;
+                return 0;
             }
         }
-        r->lx.pos = i; /* past the value's last byte when done */
-        if (done)
-            return 0;
-        drop_read(r);
-        i = r->lx.pos;
+        if (!keep) {
+            r->lx.pos = i;
+            drop_read(r);
+            i = r->lx.pos;
+        }
         int m = cr_more(r);
         if (m < 0)
             return -1;
         if (m == 0)
-            return scalar ? 0 : cj_fail(&r->lx, r->lx.pos, "unexpected end of input");
+            return keep || s.scalar ? 0 : cj_fail(&r->lx, r->lx.pos, "unexpected end of input");
     }
+}
+
+int cr_skip(cr_state *r)
+{
+    return r->lx.pos >= r->lx.end ? 0 : scan_value(r, false);
 }
 
 /* Reads until the value at pos ends within the window: its closing quote or
@@ -123,38 +148,7 @@ int cr_skip(cr_state *r)
  * end of input it stops; the parser then says what is missing. */
 int cr_frame(cr_state *r)
 {
-    if (r->src.eof || r->lx.pos >= r->lx.end)
-        return 0;
-    size_t i = r->lx.pos;
-    char first = r->lx.p[i];
-    bool scalar = first != '"' && first != '{' && first != '[', str = false, esc = false;
-    long depth = 0;
-    for (;;) {
-        for (; i < r->lx.end; i++) {
-            char c = r->lx.p[i];
-            if (scalar) {
-                if (c == ',' || c == ']' || c == '}' || c == ':' || c == ' ' || c == '\t' || c == '\n' ||
-                    c == '\r')
-                    return 0;
-            } else if (str) {
-                if (esc)
-                    esc = false;
-                else if (c == '\\')
-                    esc = true;
-                else if (c == '"' && (str = false, depth == 0))
-                    return 0;
-            } else if (c == '"') {
-                str = true;
-            } else if (c == '{' || c == '[') {
-                depth++;
-            } else if ((c == '}' || c == ']') && --depth <= 0) {
-                return 0;
-            }
-        }
-        int m = cr_more(r);
-        if (m <= 0)
-            return m;
-    }
+    return r->src.eof || r->lx.pos >= r->lx.end ? 0 : scan_value(r, true);
 }
 
 int cr_member(cr_state *r, bool *first, gt_tl_bytes *key, size_t *key_at, bool frame_value)
