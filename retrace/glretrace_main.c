@@ -50,6 +50,11 @@ static const retrace_entry *retrace_gl_entry(const char *name)
 }
 static const retrace_entry retrace_gl_table[1];
 static const unsigned retrace_gl_count = 0;
+static bool retrace_gl_offered(const char *name)
+{
+    (void)name;
+    return false;
+}
 #endif
 
 enum {
@@ -65,6 +70,7 @@ typedef struct dispatch {
     retrace_fn fn;
     const char *providers; /* generated GL replayers: what provides the function */
     unsigned gl_index;     /* ... and its index in their table */
+    bool offered;          /* ... and whether recorders offer it anyway (quiet skip) */
     unsigned char kind;
     bool warned, warned_unprovided;
 } dispatch;
@@ -129,6 +135,7 @@ static dispatch *resolve(const gt_call *c)
         d->fn = e->fn;
         d->providers = e->providers;
         d->gl_index = (unsigned)(e - retrace_gl_table);
+        d->offered = retrace_gl_offered(name);
         d->kind = !strcmp(name, "glBegin") ? K_BEGIN : !strcmp(name, "glEnd") ? K_END : K_GL;
     } else {
         d->kind = K_NONE;
@@ -206,25 +213,6 @@ static void skip_call(const gt_call *c)
     }
 }
 
-/* The annotation calls recorders offer even where the driver lacks them (gltrace and
- * apitrace: GREMEDY string marker and frame terminator, EXT_debug_marker/label, KHR_debug,
- * ARB/AMD debug output): replayed where the context has them, else skipped silently, as
- * apitrace's glretrace does (they change no pixel; the timeline still shows them). */
-static bool is_annotation(const char *name)
-{
-    static const char *const names[] = {
-        "glStringMarkerGREMEDY", "glFrameTerminatorGREMEDY", "glInsertEventMarkerEXT",
-        "glPushGroupMarkerEXT", "glPopGroupMarkerEXT", "glLabelObjectEXT",
-        "glGetObjectLabelEXT"};
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (!strcmp(name, names[i]))
-            return true;
-    return !strncmp(name, "glDebugMessage", 14) || !strncmp(name, "glPushDebugGroup", 16) ||
-           !strncmp(name, "glPopDebugGroup", 15) || !strncmp(name, "glObjectLabel", 13) ||
-           !strncmp(name, "glObjectPtrLabel", 16) || !strncmp(name, "glGetObjectLabel", 16) ||
-           !strncmp(name, "glGetObjectPtrLabel", 19) || !strncmp(name, "glGetDebugMessageLog", 20);
-}
-
 static void replay_call(gt_call *c)
 {
     if (!c->sig)
@@ -260,7 +248,7 @@ static void replay_call(gt_call *c)
     }
     if (d->providers && !gl_avail_has(ws_current_avail(retrace_gl_count), d->gl_index, d->providers)) {
         /* libepoxy would abort; apitrace calls the driver's no-op stub */
-        if (!d->warned_unprovided && !is_annotation(c->sig->name))
+        if (!d->warned_unprovided && !d->offered) /* markers: as apitrace, silently */
             retrace_warning(c, "not provided by this context (needs one of: %s): skipped "
                                "(warned once)", *d->providers ? d->providers : "nothing known");
         d->warned_unprovided = true;

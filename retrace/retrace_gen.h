@@ -25,6 +25,10 @@ retrace_fn retrace_gl_lookup(const char *name);
 const retrace_entry *retrace_gl_entry(const char *name);
 extern const retrace_entry retrace_gl_table[];
 extern const unsigned retrace_gl_count;
+/* Whether recorders offer the function whatever the driver has (markers, debug output;
+ * specs/annotations.txt provide/nodriver): skipped silently where the context lacks it,
+ * as apitrace's glretrace does. */
+bool retrace_gl_offered(const char *name);
 void retrace_memcpy(const gt_call *call);
 
 /* Scratch memory of the calling thread, valid until the next generated replayer of

@@ -435,7 +435,7 @@ PRELUDE = """#include <stdbool.h>
 """
 
 
-def write_all(out, replayers, skipped, provs=None, enum_groups=None):
+def write_all(out, replayers, skipped, provs=None, enum_groups=None, offered=()):
     enum_groups = enum_groups or {}
     os.makedirs(out, exist_ok=True)
     names = sorted(replayers)
@@ -452,7 +452,7 @@ def write_all(out, replayers, skipped, provs=None, enum_groups=None):
                 lines += replayers[name]
         _write(out, f"retrace_gl_{part}.gen.c", "\n".join(lines))
     ignored = [n for n in skipped if skipped[n].startswith(IGNORED)]
-    text = table(replayers, ignored, provs) + enum_tables(enum_groups)
+    text = table(replayers, ignored, provs, offered) + enum_tables(enum_groups)
     _write(out, "retrace_gl_table.gen.c", text)
     text = "".join(f"{n}: {skipped[n]}\n" for n in sorted(skipped))
     _write(out, "retrace_skipped.gen.txt", text)
@@ -461,12 +461,14 @@ def write_all(out, replayers, skipped, provs=None, enum_groups=None):
 IGNORED = ("no side effects", "query without side effects")
 
 
-def table(replayers, ignored=(), provs=None):
+def table(replayers, ignored=(), provs=None, offered=()):
     """The sorted table behind retrace_gl_lookup: every replayer, the fake memcpy, and
     the side-effect-free commands with a replayer that does nothing (known, not warned
     about, as apitrace's retrace::ignore). Each entry says which GL versions and
     extensions provide the function (specs/providers.py); NULL where the replayer
-    calls no GL function (memcpy, the ignored ones)."""
+    calls no GL function (memcpy, the ignored ones); and whether recorders offer it
+    whatever the driver has (annotations `provide`/`nodriver`: markers and debug
+    output, skipped silently where the context lacks them, as apitrace's glretrace)."""
     provs = provs or {}
     fns = {n: r if isinstance(r, str) else f"retrace_{n}" for n, r in replayers.items()}
     entries = sorted([(n, fn, _c_str(" ".join(provs.get(n, [])))) for n, fn in fns.items()]
@@ -488,7 +490,20 @@ def table(replayers, ignored=(), provs=None):
               "    const retrace_entry *e = retrace_gl_entry(name);",
               "    return e ? e->fn : NULL;", "}", "",
               f"const unsigned retrace_gl_count = {len(entries)};", ""]
+    lines += offered_table(sorted(n for n in offered if n in fns))
     return "\n".join(lines)
+
+
+def offered_table(names):
+    """retrace_gl_offered: the functions recorders offer whatever the driver has
+    (annotations `provide`/`nodriver`: markers, debug output)."""
+    lines = ["static const char *const offered[] = {"]
+    lines += [f'    "{n}",' for n in names] + ["    NULL,", "};", "",
+              "bool retrace_gl_offered(const char *name)", "{",
+              "    for (const char *const *o = offered; *o; o++)",
+              "        if (!strcmp(*o, name))", "            return true;",
+              "    return false;", "}", ""]
+    return lines
 
 
 def enum_tables(enum_groups):
@@ -525,7 +540,8 @@ def main():
         return
     if not args.out:
         sys.exit("gen_retrace: --out is required")
-    write_all(args.out, replayers, skipped, providers.load(gl_xml), enum_groups_checked(ann, reg))
+    write_all(args.out, replayers, skipped, providers.load(gl_xml), enum_groups_checked(ann, reg),
+              ann.provided)
 
 
 if __name__ == "__main__":
