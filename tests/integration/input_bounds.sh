@@ -263,7 +263,10 @@ if [ -x "$bin/gl33_demo" ] && [ -e "$bin/../lib/libgltrace.so" ] && command -v X
   run_timed "$WORK/out.txt" "$WORK/err.txt" "$gltrace" dump "$D/bt_trim.trace"
   g=$RC
   run_timed "$WORK/out.txt" "$WORK/err2.txt" apitrace dump "$D/bt_trim.trace"
-  if [ "$g" -eq 1 ] && grep -q "backtrace frame signature id" "$WORK/err.txt" && [ "$RC" -ne 0 ]; then
+  # The ids are uninitialised memory, so what apitrace dump makes of them varies: mostly
+  # bad_alloc (exit 134), sometimes a billion-entry table and garbage frames (exit 0).
+  # What does not vary is the id in the file, far beyond any frame defined: the check.
+  if [ "$g" -eq 1 ] && grep -q "backtrace frame signature id [0-9]* is far beyond" "$WORK/err.txt"; then
     pass "apitrace trim breaks backtraces (apitrace's bug): gltrace: $(tail -1 "$WORK/err.txt" | cut -c1-120); apitrace dump exits $RC"
   elif [ "$g" -eq 0 ] && [ "$RC" -eq 0 ]; then
     pass "apitrace trim keeps backtraces (a fixed apitrace): both read the trimmed trace"
