@@ -142,12 +142,18 @@ for mode in x headless; do
   check_case noebo "$mode" "$expect_noebo"
 done
 
-# apitrace's glretrace on the traces it survives: its exit status is ours (0)
+# apitrace's glretrace on the traces it survives: its exit status is ours (0). Two CI
+# runs under load saw it exit 1 once (not reproduced in 15 idle runs): a second try is
+# taken, and its first failure is shown as a note with what it printed.
 for name in noctx missing; do
-  set +e
-  timeout 120 glretrace -b "$WORK/$name.trace" >"$WORK/apitrace.$name.log" 2>&1
-  rc=$?
-  set -e
+  for try in 1 2; do
+    set +e
+    timeout 120 glretrace -b "$WORK/$name.trace" >"$WORK/apitrace.$name.log" 2>&1
+    rc=$?
+    set -e
+    [ "$rc" -ne 0 ] && [ "$try" = 1 ] || break
+    echo "    note: $name: apitrace's glretrace exited $rc once: $(tail -2 "$WORK/apitrace.$name.log" | tr '\n' ' ')"
+  done
   if [ "$rc" -eq 0 ]; then
     pass "$name: apitrace's glretrace exits 0 too"
   else
