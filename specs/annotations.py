@@ -18,6 +18,8 @@ class Annotations:
     nodriver: set = field(default_factory=set)     # recorded only, never passed to the driver
     retrace: dict = field(default_factory=dict)    # func or func.param -> [[what, args...]] (replay
                                                    # facts, read by gen_retrace.py only)
+    groups: dict = field(default_factory=dict)     # registry group -> scalar kind of its values
+    symbolic: list = field(default_factory=list)   # (pname, param) name pairs: see `symbolic`
 
 
 def load(path):
@@ -56,6 +58,10 @@ def load(path):
                 ann.provided.add(rest[0])
             elif word == "retrace" and len(rest) >= 2:
                 ann.retrace.setdefault(rest[0], []).append(rest[1:])
+            elif word == "group" and len(rest) == 2:
+                ann.groups[rest[0]] = rest[1]
+            elif word == "symbolic" and len(rest) == 2:
+                ann.symbolic.append((rest[0], rest[1]))
             elif word == "skip" and len(rest) == 1:
                 ann.skip.add(rest[0])
             else:

@@ -2,6 +2,7 @@
 written, and the enum and bitmask signatures they use; written as data tables
 (attrib_lists.gen.c/.h) that wrappers/attrib_lists.c walks when it writes a list.
 See the data file's header for the grammar and for how apitrace writes the lists."""
+import functools
 import os
 from dataclasses import dataclass, field
 
@@ -122,6 +123,12 @@ def _sig_ref(t, kind, where):
     raise SystemExit(f"attrib_lists: {where}: unknown value kind {kind}")
 
 
+@functools.lru_cache(maxsize=None)
+def enum_names():
+    """The names of this file's enum signatures."""
+    return frozenset(load().enums)
+
+
 def write(out, reg, enum_base, bitmask_base, used=()):
     """attrib_lists.gen.h/.c; signature ids start after the wrappers' own."""
     t = load()
@@ -134,8 +141,9 @@ def write(out, reg, enum_base, bitmask_base, used=()):
     for i, (name, values) in enumerate(t.enums.items()):
         c.append(f"static gt_enum_value gtal_enum_{name}_values[] = {{")
         c += [f'    {{"{_name(v)}", {_value(reg, v, name)}}},' for v in values]
-        c += ["};", f"static gt_enum_sig gtal_enum_{name} = "
+        c += ["};", f"gt_enum_sig gtal_enum_{name} = "
               f"{{{enum_base + i}, {len(values)}, gtal_enum_{name}_values, NULL}};", ""]
+        h.append(f"extern gt_enum_sig gtal_enum_{name}; /* also `param F.P scalar enum:{name}` */")
     for i, (name, flags) in enumerate(t.flags.items()):
         c.append(f"static gt_bitmask_flag gtal_flags_{name}_flags[] = {{")
         c += [f'    {{"{_name(v)}", {_value(reg, v, name):#x}u}},' for v in flags]

@@ -4,6 +4,8 @@ A plan says, for one value, its kind, when it is written (enter or leave) and th
 expressions it needs. Kinds:
   scalar SK           one value of scalar kind SK (sint, uint, float, double,
                       enum:SIG, bitmask, pointer)
+  symbolic PNAME      a value of scalar kind SK written as an enum when the pname
+                      parameter PNAME takes enum values and the value is whole
   string              NUL-terminated string (NULL: null)
   string_n LEN        string of LEN bytes (LEN < 0: NUL-terminated)
   out_string LEN      output string, at most LEN bytes, written at leave
@@ -92,6 +94,8 @@ def _pointer_plan(cmd, p, ann):
     out = not p.const
     if p.pointers == 1 and base_kind == "opaque":
         return Plan("pointer")
+    if p.pointers == 1 and base_kind.startswith("struct:"):
+        return Plan("struct", [base_kind[7:]])
     if p.length and "COMPSIZE" in p.length:
         plan = _compsize_plan(cmd, p, ann)
         if plan:
@@ -128,6 +132,10 @@ def _annotated(cmd, p, kind, args, ann):
         if len(args) != 1:
             raise Unclassified(f"{where}: attribs takes one list name")
         exprs = list(args)  # a list of specs/attrib_lists.txt, not an expression
+    if kind == "scalar":  # `param F.P scalar KIND`: one value of scalar kind KIND
+        if len(args) != 1:
+            raise Unclassified(f"{where}: scalar takes one kind")
+        return Plan("scalar", scalar=args[0])
     scalar = ""
     if kind in ("array", "attribs"):
         scalar = scalar_kind(p.base, ann, where)
@@ -144,12 +152,38 @@ def param_plan(cmd, p, ann):
         raise Unclassified(str(e) if str(e).startswith(where) else f"{where}: {e}") from None
 
 
+def _grouped(kind, group, ann):
+    """The scalar kind of an integer or enum value of registry group GROUP (a `group`
+    annotation), or KIND as it is."""
+    if group in ann.groups and kind.startswith(("enum:", "sint", "uint")):
+        return ann.groups[group]
+    return kind
+
+
+SYMBOLIC_BASES = ("GLint", "GLfloat", "GLdouble")
+
+
+def _symbolic(cmd, p, ann):
+    """A `symbolic PNAME PARAM` plan for P (its pname's parameter name), or None."""
+    i = cmd.params.index(p)
+    before = cmd.params[i - 1] if i else None
+    for pname, param in ann.symbolic:
+        if (p.name == param and p.base in SYMBOLIC_BASES and before is not None
+                and before.name == pname and before.base == "GLenum" and before.pointers == 0):
+            return Plan("symbolic", [pname], scalar=scalar_kind(p.base, ann, f"{cmd.name}.{p.name}"))
+    return None
+
+
 def _param_plan(cmd, p, ann):
     note = ann.params.get(f"{cmd.name}.{p.name}")
     if note:
         return _annotated(cmd, p, note[0], note[1], ann)
     if p.pointers == 0:
-        return Plan("scalar", scalar=scalar_kind(p.base, ann, f"{cmd.name}.{p.name}"))
+        symbolic = _symbolic(cmd, p, ann)
+        if symbolic:
+            return symbolic
+        kind = scalar_kind(p.base, ann, f"{cmd.name}.{p.name}")
+        return Plan("scalar", scalar=_grouped(kind, p.group, ann))
     return _pointer_plan(cmd, p, ann)
 
 
@@ -168,7 +202,10 @@ def return_plan(cmd, ann):
         return Plan(kind, exprs, output=True, scalar=scalar)
     pointers = cmd.ret.count("*")
     if pointers == 0:
-        return Plan("scalar", output=True, scalar=scalar_kind(cmd.ret_base, ann, cmd.name))
+        kind = scalar_kind(cmd.ret_base, ann, cmd.name)
+        return Plan("scalar", output=True, scalar=_grouped(kind, cmd.ret_group, ann))
+    if pointers == 1 and ann.types.get(cmd.ret_base, "").startswith("struct:"):
+        return Plan("struct", [ann.types[cmd.ret_base][7:]], output=True)
     if pointers == 1 and cmd.ret_base in CHAR_TYPES | {"GLubyte"}:
         return Plan("string", output=True)
     if pointers == 1:

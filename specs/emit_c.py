@@ -74,21 +74,57 @@ def vendor_tags(reg):
     return {e.split("_")[1] for e in reg.extensions if e.count("_") >= 2}
 
 
-def enum_values(reg, sig):
-    """(name, value) pairs of an enum signature, preferred names first per value."""
+def preferred_names(path=None):
+    """specs/enum_names.txt: names written ahead of others sharing their value."""
+    path = path or os.path.join(os.path.dirname(os.path.abspath(__file__)), "enum_names.txt")
+    with open(path, encoding="utf-8") as f:
+        return {line.split("#", 1)[0].strip() for line in f} - {""}
+
+
+def enum_values(reg, sig, preferred=frozenset()):
+    """(name, value) pairs of an enum signature, preferred names first per value. SIG is
+    one of ENUM_SIGS or a registry group (a `group` annotation's enum:GROUP)."""
     if sig == "GLboolean":
         return [("GL_FALSE", 0), ("GL_TRUE", 1)]
     if sig == "Bool":
         return [("False", 0), ("True", 1)]
     if sig == "EGLBoolean":
         return [("EGL_FALSE", 0), ("EGL_TRUE", 1)]
-    prefix = "GL_" if sig == "GLenum" else "EGL_"
-    cands = [e for e in reg.enums.values()
-             if e.name.startswith(prefix) and not e.bitmask and 0 <= e.value <= 0xFFFFFFFF
-             and not (prefix == "GL_" and e.name.startswith("GLX_"))]
+    if sig in ENUM_SIGS:
+        prefix = "GL_" if sig == "GLenum" else "EGL_"
+        cands = [e for e in reg.enums.values()
+                 if e.name.startswith(prefix) and not e.bitmask and 0 <= e.value <= 0xFFFFFFFF
+                 and not (prefix == "GL_" and e.name.startswith("GLX_"))]
+    else:
+        cands = [reg.enums[n] for n in dict.fromkeys(reg.groups.get(sig, ())) if n in reg.enums]
+        if not cands:
+            raise SystemExit(f"gen_wrappers: group {sig} (a `group` annotation) has no enums")
     vendors = vendor_tags(reg)
-    cands.sort(key=lambda e: (e.value, _vendor(e.name, vendors), len(e.name), e.name))
+    cands.sort(key=lambda e: (e.value, e.name not in preferred, _vendor(e.name, vendors),
+                              len(e.name), e.name))
     return [(e.name, e.value) for e in cands]
+
+
+def enum_sigs(plans):
+    """ENUM_SIGS, then the group signatures the plans use (enum:GROUP), sorted."""
+    used = {pl.scalar[5:] for params, ret in plans.values() for pl in params + [ret]
+            if pl is not None and pl.scalar.startswith("enum:")}
+    return list(ENUM_SIGS) + sorted(used - set(ENUM_SIGS) - attrib_lists.enum_names())
+
+
+def enum_pnames(reg, path=None):
+    """specs/enum_pnames.txt's pnames (those whose values are enums), as sorted values."""
+    path = path or os.path.join(os.path.dirname(os.path.abspath(__file__)), "enum_pnames.txt")
+    values = set()
+    with open(path, encoding="utf-8") as f:
+        for lineno, raw in enumerate(f, 1):
+            name = raw.split("#", 1)[0].strip()
+            if not name:
+                continue
+            if name not in reg.enums:
+                raise SystemExit(f"{path}:{lineno}: {name} is not in the registry")
+            values.add(reg.enums[name].value)
+    return sorted(values)
 
 
 def bitmask_groups(reg, plans):
@@ -109,8 +145,10 @@ def write_signatures(out, reg, plans):
     h = [BANNER.format(src="the registries"), "#ifndef SIGNATURES_GEN_H", "#define SIGNATURES_GEN_H",
          '#include "gt_model.h"']
     c = [BANNER.format(src="the registries"), '#include "signatures.gen.h"', ""]
-    for i, sig in enumerate(ENUM_SIGS):
-        values = enum_values(reg, sig)
+    preferred = preferred_names()
+    sigs = enum_sigs(plans)
+    for i, sig in enumerate(sigs):
+        values = enum_values(reg, sig, preferred)
         h.append(f"extern gt_enum_sig gtsig_{sig};")
         c.append(f"static gt_enum_value gtsig_{sig}_values[] = {{")
         c += [f'    {{"{n}", {v}}},' for n, v in values]
@@ -123,7 +161,14 @@ def write_signatures(out, reg, plans):
     # the attribute lists' own signatures take the ids after these
     used = {pl.args[0] for params, ret in plans.values() for pl in params + [ret]
             if pl is not None and pl.kind == "attribs"}
-    attrib_lists.write(out, reg, len(ENUM_SIGS), len(bitmask_groups(reg, plans)), sorted(used))
+    attrib_lists.write(out, reg, len(sigs), len(bitmask_groups(reg, plans)), sorted(used))
+    # `symbolic` parameters: the pnames whose values are enums, for gtw_symbolic_*
+    pnames = enum_pnames(reg)
+    h.append("extern const unsigned gtw_enum_pnames[];")
+    h.append("extern const unsigned gtw_num_enum_pnames;")
+    c.append("const unsigned gtw_enum_pnames[] = {")
+    c += [f"    {v:#x}u," for v in pnames]
+    c += ["};", f"const unsigned gtw_num_enum_pnames = {len(pnames)};", ""]
     h += ['#include "attrib_lists.gen.h"', "#endif"]
     _write(out, "signatures.gen.h", "\n".join(h) + "\n")
     _write(out, "signatures.gen.c", "\n".join(c))
@@ -147,8 +192,9 @@ def scalar_write(kind, expr, group="", groups=()):
         if group in groups:
             return f"at_writer_bitmask(gt_w, &gtbm_{group}, (uint64_t)({expr}));"
         return f"at_writer_uint(gt_w, (uint64_t)({expr}));"
-    if kind.startswith("enum:"):
-        return f"at_writer_enum(gt_w, &gtsig_{kind[5:]}, (int64_t)({expr}));"
+    if kind.startswith("enum:"):  # a wrapper signature, or one of specs/attrib_lists.txt
+        sig = f"gtal_enum_{kind[5:]}" if kind[5:] in attrib_lists.enum_names() else f"gtsig_{kind[5:]}"
+        return f"at_writer_enum(gt_w, &{sig}, (int64_t)({expr}));"
     raise ValueError(f"unknown scalar kind {kind}")
 
 
@@ -158,6 +204,9 @@ def value_write(plan, p_name, p, groups, ctype):
     group = p.group if p is not None else ""
     if k == "scalar":
         return [scalar_write(plan.scalar, p_name, group, groups)]
+    if k == "symbolic":  # pname-dependent: an enum, or the value as it is
+        how = "int" if plan.scalar == "sint" else plan.scalar
+        return [f"gtw_symbolic_{how}(gt_w, (unsigned)({a[0]}), {p_name});"]
     if k == "pointer":
         return [f"at_writer_pointer(gt_w, (uint64_t)(uintptr_t)({p_name}));"]
     if k == "struct":
@@ -207,11 +256,28 @@ def _decl(p):
     return f"{ctype}{'' if ctype.endswith('*') else ' '}{p.name}"
 
 
-def wrapper(cmd, plans, fid, groups, override, hook, prehook, invoke=None, nodriver=False):
+def arg_names(path=None):
+    """specs/arg_names.txt: "F.PARAM" -> the name the trace gives that argument."""
+    path = path or os.path.join(os.path.dirname(os.path.abspath(__file__)), "arg_names.txt")
+    names = {}
+    with open(path, encoding="utf-8") as f:
+        for lineno, raw in enumerate(f, 1):
+            words = raw.split("#", 1)[0].split()
+            if not words:
+                continue
+            if len(words) != 2 or "." not in words[0] or words[0] in names:
+                raise SystemExit(f"{path}:{lineno}: expected one `F.PARAM NAME` per parameter")
+            names[words[0]] = words[1]
+    return names
+
+
+def wrapper(cmd, plans, fid, groups, override, hook, prehook, invoke=None, nodriver=False,
+            traced_names=None):
     params, ret_plan = plans
     args = ", ".join(_decl(p) for p in cmd.params) or "void"
     call_args = ", ".join(p.name for p in cmd.params)
-    names = ", ".join(f'"{p.name}"' for p in cmd.params)
+    traced_names = traced_names or {}
+    names = ", ".join(f'"{traced_names.get(f"{cmd.name}.{p.name}", p.name)}"' for p in cmd.params)
     n = cmd.name
     out = [f"/* {n} */"]
     if cmd.params:
@@ -283,6 +349,12 @@ def hook_headers():
 
 def write_all(out, reg, ann, plans, reg_dir):
     groups = write_signatures(out, reg, plans)
+    traced_names = arg_names()
+    unknown = [k for k in traced_names
+               if k.split(".")[0] not in plans
+               or k.split(".")[1] not in {p.name for p in reg.commands[k.split(".")[0]].params}]
+    if unknown:
+        raise SystemExit(f"specs/arg_names.txt: no such parameter: {', '.join(unknown[:5])}")
     ids = {name: FIRST_FUNC_ID + i for i, name in enumerate(sorted(plans))}
     preludes = {"gl": gl_types(os.path.join(reg_dir, "gl.xml")),
                 "glx": gl_types(os.path.join(reg_dir, "gl.xml")) + glx_types(os.path.join(reg_dir, "glx.xml")),
@@ -297,7 +369,7 @@ def write_all(out, reg, ann, plans, reg_dir):
         for name in names:
             lines += wrapper(reg.commands[name], plans[name], ids[name], groups,
                              ann.overrides.get(name), ann.hooks.get(name), ann.prehooks.get(name),
-                             ann.invokes.get(name), name in ann.nodriver)
+                             ann.invokes.get(name), name in ann.nodriver, traced_names)
         _write(out, f"wrappers_{stem}{part}.gen.c", "\n".join(lines))
     write_table(out, plans, ann.provided)
     write_sig_header(out, plans)

@@ -276,7 +276,8 @@ def plan_replayer(cmd, plans, ann, ep, ret_class, enum_groups=None):
     pre, post, call_args = [], [], []
     for i, (p, plan, ctype) in enumerate(zip(cmd.params, params, ep.params)):
         arg = f"&call->args[{i}]"
-        k = plan.kind
+        # a symbolic value (an enum or a number, by its pname) is read as a number
+        k = "scalar" if plan.kind == "symbolic" else plan.kind
         keep = retrace_notes(ann, f"{n}.{p.name}", "keep")
         if plan.output:
             if name_ns(p) and k == "array":

@@ -36,6 +36,12 @@ void gtw_blob_indirect(at_writer *w, const void *p, size_t n);
 void gtw_element_lists(at_writer *w, const void *const *p, const int *count, unsigned type,
                        size_t n);
 
+/* `symbolic` parameters (gtw_symbolic.c): param as a GLenum when pname's values are
+ * enums and param is whole, else as the int, float or double it is. */
+void gtw_symbolic_int(at_writer *w, unsigned pname, int param);
+void gtw_symbolic_float(at_writer *w, unsigned pname, float param);
+void gtw_symbolic_double(at_writer *w, unsigned pname, double param);
+
 /* Structures (gtw_glx.c): a pointer to one struct, or NULL. */
 void gtw_struct_XVisualInfo(at_writer *w, const void *p);
 

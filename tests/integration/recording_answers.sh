@@ -91,7 +91,7 @@ has "conf: the program sees GL_MAX_TEXTURE_SIZE" "$WORK/conf.out" "GL_MAX_TEXTUR
 "$gltrace" dump -v --color=never "$WORK/c.trace" | sed 's/^[0-9]* //' >"$WORK/c.dump"
 has "conf: the trace records GL_VENDOR" "$WORK/c.dump" 'glGetString(name = GL_VENDOR) = "Fake Vendor"'
 has "conf: the trace records GL_MAX_TEXTURE_SIZE" "$WORK/c.dump" \
-  'glGetIntegerv(pname = GL_MAX_TEXTURE_SIZE, data = &4096)'
+  'glGetIntegerv(pname = GL_MAX_TEXTURE_SIZE, params = &4096)'
 printf 'GL_VENDOR = "ok"\nGL_RENDERER "no equals"\nGL_MAX_TEXTURE_SIZE = lots\nNOT_A_KEY = 1\n' \
   >"$WORK/bad.conf"
 GLTRACE_CONF="$WORK/bad.conf" run badconf 0 "$gltrace" -o "$WORK/b.trace" -- "$app"

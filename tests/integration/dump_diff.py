@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""dump_diff.py APITRACE_DUMP GLTRACE_DUMP SIGS [--frames]: are two recordings the same?
+
+Compares `apitrace dump` of apitrace's recording of a program with `apitrace dump` of
+gltrace's recording of the same run, call by call and argument text by argument text,
+after normalising what legitimately differs between two recordings. Each rule and why:
+
+  R1 header lines (`// process.commandLine = ...`) are dropped: gltrace records the
+     command line as a trace property, apitrace 11's recorder writes none.
+  R2 call numbers are dropped: they shift wherever R4 drops a call.
+  R3 addresses (hex numbers of 6 digits or more) -> PTR: the process's own pointers
+     (displays, contexts, configs, map pointers) differ from run to run.
+  R4 calls of functions apitrace's recorder does not wrap (SIGS: the list
+     apitrace_sigs.py reads off its tracers) are dropped from gltrace's dump: apitrace
+     hands the program the driver's function for them, unrecorded.
+  R5 GL_VMWX_map_buffer_debug is dropped from apitrace's extension answers (the string,
+     glGetStringi, GL_NUM_EXTENSIONS one less): apitrace offers that extension of its
+     own, gltrace does not (yet).
+  R6 where apitrace writes a number and gltrace a name of that value, the two agree:
+     gltrace names values apitrace's enum tables lack (EGL_PLATFORM_SURFACELESS_MESA).
+  R7 outputs of a call that failed (= EGL_FALSE) -> OUT: the driver wrote nothing, so
+     they are whatever the program's memory held.
+  R8 with --frames (programs that run until a signal stops them), both dumps are cut
+     after the last frame both have, and an incomplete last call is dropped.
+  R9 indirect draws from client memory (glDrawArraysIndirect with no
+     GL_DRAW_INDIRECT_BUFFER bound): gltrace writes the draw commands as a blob and the
+     client arrays they read as fake gl*Pointer calls before the draw, apitrace the
+     pointer alone (a trace that cannot replay them); such fake calls are dropped and
+     gltrace's `indirect = blob(N)` reads as apitrace's PTR.
+
+Exit 0 when the normalised dumps are equal; else prints the first differences (and
+exit 1). Anything not covered by a rule is a difference: a bug or a missing rule.
+"""
+import difflib
+import re
+import sys
+
+SWAPS = re.compile(r"^(glXSwapBuffers|eglSwapBuffers|eglSwapBuffersWithDamage\w*)\(")
+CALL = re.compile(r"^\d+ (@\d+ )?")
+ENUM_HEADERS = ("/usr/include/GL/gl.h", "/usr/include/GL/glext.h", "/usr/include/GL/glx.h",
+                "/usr/include/GL/glxext.h", "/usr/include/EGL/egl.h", "/usr/include/EGL/eglext.h")
+
+
+def enum_values():
+    values = {}
+    for path in ENUM_HEADERS:
+        try:
+            with open(path, errors="replace") as f:
+                for line in f:
+                    m = re.match(r"#define ((?:GL|GLX|EGL)_\w+)\s+(0x[0-9A-Fa-f]+|\d+)\b", line)
+                    if m:
+                        values.setdefault(m.group(1), int(m.group(2), 0))
+        except OSError:
+            pass
+    return values
+
+
+def calls(path):
+    """The dump's call lines, numbers dropped (R1, R2, R3)."""
+    out = []
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("//") or not line.strip():
+                continue  # R1
+            m = CALL.match(line)
+            if not m:
+                out.append("| " + line)  # a continuation (a multi-line string): no call
+                continue
+            line = line[m.end():]
+            out.append(re.sub(r"\b0x[0-9a-f]{6,}\b", "PTR", line))  # R3
+    return out
+
+
+def drop_unwrapped(lines, known):  # R4
+    return [l for l in lines if not re.match(r"^\w+\(", l) or l.split("(", 1)[0] in known]
+
+
+def drop_vmwx(lines):  # R5
+    out = []
+    for l in lines:
+        if l.startswith("glGetStringi(") and l.endswith('= "GL_VMWX_map_buffer_debug"'):
+            continue
+        l = l.replace(" GL_VMWX_map_buffer_debug", "")
+        m = re.match(r"^(glGetIntegerv\(pname = GL_NUM_EXTENSIONS, params = &)(\d+)\)$", l)
+        if m:
+            l = f"{m.group(1)}{int(m.group(2)) - 1})"
+        out.append(l)
+    return out
+
+
+def indirect_from_client(lines):  # R9
+    out = []
+    for l in lines:
+        if re.match(r"glDraw\w*Indirect\(", l) and "indirect = blob(" in l:
+            while out and re.match(r"gl\w*Pointer\w*\(.*\) // fake$", out[-1]):
+                out.pop()
+            l = re.sub(r"indirect = blob\(\d+\)", "indirect = PTR", l)
+        out.append(l)
+    return out
+
+
+def failed_outputs(lines):  # R7
+    return [re.sub(r"= &-?\d+\b", "= &OUT", l) if l.endswith(") = EGL_FALSE") else l
+            for l in lines]
+
+
+def cut_frames(a, b):  # R8
+    def frames(lines):
+        return [i for i, l in enumerate(lines) if SWAPS.match(l)]
+    fa, fb = frames(a), frames(b)
+    n = min(len(fa), len(fb))
+    if n == 0:
+        return a, b
+    return a[:fa[n - 1] + 1], b[:fb[n - 1] + 1]
+
+
+ALIGN_WINDOW = 2000
+TOKEN = re.compile(r"-?\d+|[A-Za-z_]\w*|\S")
+
+
+def same(a, g, values):
+    """Lines equal, or equal but for R6 (apitrace's number, gltrace's name of it)."""
+    if a == g:
+        return True
+    ta, tg = TOKEN.findall(a), TOKEN.findall(g)
+    if len(ta) != len(tg):
+        return False
+    for x, y in zip(ta, tg):
+        if x != y and not (re.fullmatch(r"-?\d+", x) and values.get(y) == int(x) % (1 << 32)):
+            return False
+    return True
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if len(args) != 3:
+        sys.exit("usage: dump_diff.py APITRACE_DUMP GLTRACE_DUMP SIGS [--frames]")
+    with open(args[2]) as f:
+        known = {line.split()[0] for line in f if line.strip()}
+    a = failed_outputs(drop_vmwx(calls(args[0])))
+    g = failed_outputs(indirect_from_client(drop_unwrapped(calls(args[1]), known)))
+    if "--frames" in sys.argv:
+        a, g = cut_frames(a, g)
+    values = enum_values()
+    bad = differences(a, g, values)
+    if not bad:
+        print(f"dump_diff: {len(a)} calls alike")
+        return 0
+    print(f"dump_diff: {len(bad)} difference(s) in {len(a)} (apitrace) and {len(g)} (gltrace) "
+          "lines; the first:")
+    for x, y in bad[:6]:
+        print(f"    apitrace: {x[:300]}\n    gltrace:  {y[:300]}")
+    return 1
+
+
+def differences(a, g, values):
+    """(apitrace line, gltrace line) pairs that differ, "-" for a line one side lacks.
+    Lines are aligned from the first difference on, over a bounded window: a long
+    dump (glxgears) of repeated frames would make the alignment quadratic."""
+    n = 0
+    while n < min(len(a), len(g)) and same(a[n], g[n], values):
+        n += 1
+    if n == len(a) == len(g):
+        return []
+    a, g = a[n:n + ALIGN_WINDOW], g[n:n + ALIGN_WINDOW]
+    bad = []
+    ops = difflib.SequenceMatcher(None, a, g, autojunk=False).get_opcodes()
+    for op, i1, i2, j1, j2 in ops:
+        if op == "equal":
+            continue
+        if op == "replace" and i2 - i1 == j2 - j1:
+            bad += [(x, y) for x, y in zip(a[i1:i2], g[j1:j2]) if not same(x, y, values)]
+            continue
+        bad += [(x, "-") for x in a[i1:i2]] + [("-", y) for y in g[j1:j2]]
+    return bad
+
+
+if __name__ == "__main__":
+    sys.exit(main())
