@@ -22,6 +22,16 @@ class Annotations:
     symbolic: list = field(default_factory=list)   # (pname, param) name pairs: see `symbolic`
 
 
+def fact_lines(path):
+    """(where, words) of each line of a specs fact file that holds more than a comment:
+    the one reader of the plain lists (enum_names.txt, enum_pnames.txt, arg_names.txt)."""
+    with open(path, encoding="utf-8") as f:
+        for lineno, raw in enumerate(f, 1):
+            words = raw.split("#", 1)[0].split()
+            if words:
+                yield f"{path}:{lineno}", words
+
+
 def load(path):
     ann = Annotations()
     with open(path, encoding="utf-8") as f:

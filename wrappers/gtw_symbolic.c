@@ -38,7 +38,7 @@ static bool whole_enum(double v)
 
 void gtw_symbolic_float(at_writer *w, unsigned pname, float param)
 {
-    if (enum_pname(pname) && whole_enum(param) && (float)(uint32_t)param == param)
+    if (enum_pname(pname) && whole_enum(param))
         at_writer_enum(w, &gtsig_GLenum, (int64_t)(uint32_t)param);
     else
         at_writer_float(w, param);

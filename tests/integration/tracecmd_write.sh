@@ -115,6 +115,12 @@ if [ -n "${2:-}" ]; then
       continue
     fi
     trace-cmd report -i "$dat" >"$WORK/orig.txt" 2>/dev/null || die "trace-cmd report -i $name fails"
+    # once in a loaded CI run (ASan build) trace-cmd printed no event of an original it
+    # reports in full otherwise (997 events, 8 of 8 idle runs): a second try, noted
+    if ! grep -q '^.*-[0-9]* *\[[0-9]*\] *[0-9]*\.[0-9]*: ' "$WORK/orig.txt"; then
+      echo "tracecmd_write: note: trace-cmd report -i $name printed no event; trying again"
+      trace-cmd report -i "$dat" >"$WORK/orig.txt" 2>/dev/null || die "trace-cmd report -i $name fails"
+    fi
     if ! trace-cmd report -i "$out" >"$WORK/conv.txt" 2>"$WORK/err.txt"; then
       fail "$name converted: trace-cmd report fails: $(head -1 "$WORK/err.txt")"
       continue
