@@ -147,8 +147,9 @@ def write(out, reg, enum_base, bitmask_base, used=()):
     for i, (name, flags) in enumerate(t.flags.items()):
         c.append(f"static gt_bitmask_flag gtal_flags_{name}_flags[] = {{")
         c += [f'    {{"{_name(v)}", {_value(reg, v, name):#x}u}},' for v in flags]
-        c += ["};", f"static const gt_bitmask_sig gtal_flags_{name} = "
+        c += ["};", f"const gt_bitmask_sig gtal_flags_{name} = "
               f"{{{bitmask_base + i}, {len(flags)}, gtal_flags_{name}_flags}};", ""]
+        h.append(f"extern const gt_bitmask_sig gtal_flags_{name};")
     for lst in t.lists.values():
         h.append(f"extern const gtal_list gtal_{lst.name};")
         c += _list_c(t, reg, lst)

@@ -21,6 +21,8 @@ expressions it needs. Kinds:
   element_lists COUNT TYPE N  N index lists, list i COUNT[i] indices of TYPE (the
                       parameters' names): blobs, or offsets with an element buffer
                       bound (glMultiDrawElements' indices)
+  writer FN ARGS      written by the hand-written FN(writer, ARGS..., value), for values
+                      whose size and kinds depend on another parameter
   struct NAME         a pointer to one struct, written by the hand-written helper
                       gtw_struct_NAME (wrappers/gtw_*.c)
 Non-const pointers with a length are outputs: written at leave ("out_" prefix or
@@ -132,6 +134,10 @@ def _annotated(cmd, p, kind, args, ann):
         if len(args) != 1:
             raise Unclassified(f"{where}: attribs takes one list name")
         exprs = list(args)  # a list of specs/attrib_lists.txt, not an expression
+    if kind == "writer":  # `param F.P [out_]writer FN ARG...`: FN(w, ARG..., P) writes it
+        if not args:
+            raise Unclassified(f"{where}: writer takes a function name")
+        return Plan("writer", list(args), output=output)
     if kind == "scalar":  # `param F.P scalar KIND`: one value of scalar kind KIND
         if len(args) != 1:
             raise Unclassified(f"{where}: scalar takes one kind")
@@ -193,6 +199,8 @@ def return_plan(cmd, ann):
     note = ann.returns.get(cmd.name)
     if note:
         kind, args = note
+        if kind == "scalar":  # `return F scalar KIND`
+            return Plan("scalar", output=True, scalar=args[0])
         exprs = [length_expr(a, cmd, ann) for a in args]
         scalar = ""
         if kind == "array":

@@ -208,6 +208,8 @@ def value_write(plan, p_name, p, groups, ctype):
         return [f"gtw_symbolic_{how}(gt_w, (unsigned)({a[0]}), {p_name});"]
     if k == "pointer":
         return [f"at_writer_pointer(gt_w, (uint64_t)(uintptr_t)({p_name}));"]
+    if k == "writer":
+        return [f"{a[0]}(gt_w, {', '.join(a[1:] + [p_name])});"]
     if k == "struct":
         return [f"gtw_struct_{a[0]}(gt_w, {p_name});"]
     if k == "string":

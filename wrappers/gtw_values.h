@@ -44,6 +44,8 @@ void gtw_symbolic_double(at_writer *w, unsigned pname, double param);
 
 /* Structures (gtw_glx.c): a pointer to one struct, or NULL. */
 void gtw_struct_XVisualInfo(at_writer *w, const void *p);
+/* glXQueryRendererIntegerMESA's output, sized and named by its attribute (gtw_glx.c). */
+void gtw_glx_renderer_value(at_writer *w, int attribute, const unsigned *value);
 
 /* Hooks run after the call is recorded (referenced from specs/annotations.txt). */
 void gtw_hook_bind_buffer(at_writer *w, unsigned target, unsigned buffer);

@@ -13,7 +13,7 @@
  *   - before glFlushMappedBufferRange* memcpy(map pointer + offset, blob, length);
  *   - coherent persistent maps: apitrace hands the program a shadow mapping guarded
  *     with mprotect, and commits the dirty pages (as memcpy fakes whose dest is the
- *     shadow pointer it returned) before draws, dispatches, pixel transfers and waits.
+ *     shadow pointer it returned) before draws and dispatches.
  *     Non-coherent persistent maps are left to explicit flushes.
  * Here persistent maps, coherent or not, are tracked with a plain shadow copy instead
  * of page protection: the program keeps the driver's pointer, and at each point where
@@ -40,6 +40,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -465,13 +466,14 @@ static int still_mapped(const struct map *m)
     return msync((void *)start, len, MS_ASYNC) == 0 || errno != ENOMEM;
 }
 
-void gtw_mapped_commit(at_writer *w)
+/* Commits the persistent maps: all of them, or only those that are not coherent. */
+static void commit_maps(at_writer *w, bool coherent_too)
 {
     if (!atomic_load_explicit(&g_persistent, memory_order_relaxed))
         return;
     pthread_mutex_lock(&g_lock);
     for (size_t i = 0; i < g_nmaps; ++i) {
-        if (!g_maps[i].shadow)
+        if (!g_maps[i].shadow || (g_maps[i].buffer_pages && !coherent_too))
             continue;
         if (!still_mapped(&g_maps[i])) {
             fprintf(stderr, "gltrace: warning: the persistent map of buffer %u went away "
@@ -485,7 +487,17 @@ void gtw_mapped_commit(at_writer *w)
     pthread_mutex_unlock(&g_lock);
 }
 
+void gtw_mapped_commit(at_writer *w)
+{
+    commit_maps(w, true);
+}
+
 void gtw_prehook_mapped_commit(at_writer *w, ...)
 {
-    gtw_mapped_commit(w);
+    commit_maps(w, true);
+}
+
+void gtw_prehook_mapped_sync(at_writer *w, ...)
+{
+    commit_maps(w, false);
 }

@@ -46,11 +46,14 @@ void gtw_prehook_buffer_data(at_writer *w, unsigned target, ...);
 void gtw_prehook_named_buffer_data(at_writer *w, unsigned buffer, ...);
 
 /* Before any call through which the GL may read a persistently mapped buffer (draws,
- * dispatches, pixel transfers, syncs, swaps), whatever its arguments: the changes made
- * through persistent maps since the last time. One load of an atomic counter when
- * there is no persistent map. Other prehooks of such calls may call
- * gtw_mapped_commit(w) themselves. */
+ * dispatches, pixel transfers), whatever its arguments: the changes made through
+ * persistent maps since the last time. One load of an atomic counter when there is no
+ * persistent map. Other prehooks of such calls may call gtw_mapped_commit(w) themselves. */
 void gtw_prehook_mapped_commit(at_writer *w, ...);
 void gtw_mapped_commit(at_writer *w);
+/* Before syncs, barriers and swaps, where a program's writes through a persistent map
+ * that is not coherent become the GL's: those maps' changes. Coherent maps wait for the
+ * next call that reads them, where apitrace writes them too. */
+void gtw_prehook_mapped_sync(at_writer *w, ...);
 
 #endif

@@ -14,8 +14,10 @@ after normalising what legitimately differs between two recordings. Each rule an
      apitrace_sigs.py reads off its tracers) are dropped from gltrace's dump: apitrace
      hands the program the driver's function for them, unrecorded.
   R5 GL_VMWX_map_buffer_debug is dropped from apitrace's extension answers (the string,
-     glGetStringi, GL_NUM_EXTENSIONS one less): apitrace offers that extension of its
-     own, gltrace does not (yet).
+     glGetStringi, GL_NUM_EXTENSIONS one less, and so the NULL one past the end one
+     index earlier): apitrace offers that extension of its own, gltrace does not (yet:
+     offering it means honouring GL_MAP_NOTIFY_EXPLICIT_BIT_VMWX and
+     glNotifyMappedBufferRangeVMWX, else a program that uses them breaks).
   R6 where apitrace writes a number and gltrace a name of that value, the two agree:
      gltrace names values apitrace's enum tables lack (EGL_PLATFORM_SURFACELESS_MESA).
   R7 outputs of a call that failed (= EGL_FALSE) -> OUT: the driver wrote nothing, so
@@ -27,6 +29,13 @@ after normalising what legitimately differs between two recordings. Each rule an
      client arrays they read as fake gl*Pointer calls before the draw, apitrace the
      pointer alone (a trace that cannot replay them); such fake calls are dropped and
      gltrace's `indirect = blob(N)` reads as apitrace's PTR.
+  R10 glGetInteger64v/Booleanv/Floatv/Doublev of GL_NUM_EXTENSIONS and
+     GL_NUM_PROGRAM_BINARY_FORMATS: apitrace changes these answers (its own extensions,
+     no binary formats) in glGetIntegerv only, gltrace in every getter, so the program
+     sees one answer whichever it asks (issue 13, class 6): their values are not compared.
+  R11 bytes written through a persistent map that is neither coherent nor explicitly
+     flushed (made the GL's by glMemoryBarrier): gltrace writes them as fake memcpys,
+     apitrace writes nothing (its replay reads stale data); such memcpys are dropped.
 
 Exit 0 when the normalised dumps are equal; else prints the first differences (and
 exit 1). Anything not covered by a rule is a difference: a bug or a missing rule.
@@ -55,9 +64,13 @@ def enum_values():
     return values
 
 
-def calls(path):
-    """The dump's call lines, numbers dropped (R1, R2, R3)."""
-    out = []
+MAP = re.compile(r"^glMap\w*BufferRange\w*\(.*length = (\d+), access = ([^)]*)\) = (0x[0-9a-f]+)$")
+FAKE_MEMCPY = re.compile(r"^memcpy\(dest = (0x[0-9a-f]+), .*\) // fake$")
+
+
+def calls(path, unflushed=False):
+    """The dump's call lines, numbers dropped (R1, R2, R3); with UNFLUSHED, R11."""
+    out, ranges = [], []
     with open(path, errors="replace") as f:
         for line in f:
             line = line.rstrip("\n")
@@ -68,8 +81,19 @@ def calls(path):
                 out.append("| " + line)  # a continuation (a multi-line string): no call
                 continue
             line = line[m.end():]
+            if unflushed and unflushed_write(line, ranges):
+                continue
             out.append(re.sub(r"\b0x[0-9a-f]{6,}\b", "PTR", line))  # R3
     return out
+
+
+def unflushed_write(line, ranges):  # R11
+    m = MAP.match(line)
+    if m and "GL_MAP_PERSISTENT_BIT" in m.group(2) and not re.search(
+            r"GL_MAP_(COHERENT|FLUSH_EXPLICIT)_BIT", m.group(2)):
+        ranges.append((int(m.group(3), 16), int(m.group(1))))
+    m = FAKE_MEMCPY.match(line)
+    return bool(m) and any(start <= int(m.group(1), 16) < start + n for start, n in ranges)
 
 
 def drop_unwrapped(lines, known):  # R4
@@ -85,6 +109,9 @@ def drop_vmwx(lines):  # R5
         m = re.match(r"^(glGetIntegerv\(pname = GL_NUM_EXTENSIONS, params = &)(\d+)\)$", l)
         if m:
             l = f"{m.group(1)}{int(m.group(2)) - 1})"
+        m = re.match(r"^(glGetStringi\(name = GL_EXTENSIONS, index = )(\d+)(\) = NULL)$", l)
+        if m:  # one past the end, where the count was one less
+            l = f"{m.group(1)}{int(m.group(2)) - 1}{m.group(3)}"
         out.append(l)
     return out
 
@@ -100,6 +127,14 @@ def indirect_from_client(lines):  # R9
     return out
 
 
+OTHER_GETTER = re.compile(r"^(glGet(?:Integer64|Boolean|Float|Double)v\(pname = "
+                          r"(?:GL_NUM_EXTENSIONS|GL_NUM_PROGRAM_BINARY_FORMATS), params = )&\S+\)$")
+
+
+def other_getters(lines):  # R10
+    return [OTHER_GETTER.sub(r"\1&ANSWER)", l) for l in lines]
+
+
 def failed_outputs(lines):  # R7
     return [re.sub(r"= &-?\d+\b", "= &OUT", l) if l.endswith(") = EGL_FALSE") else l
             for l in lines]
@@ -107,7 +142,7 @@ def failed_outputs(lines):  # R7
 
 def cut_frames(a, b):  # R8
     def frames(lines):
-        return [i for i, l in enumerate(lines) if SWAPS.match(l)]
+        return [i for i, l in enumerate(lines) if SWAPS.match(l) and not l.endswith("// incomplete")]
     fa, fb = frames(a), frames(b)
     n = min(len(fa), len(fb))
     if n == 0:
@@ -138,8 +173,8 @@ def main():
         sys.exit("usage: dump_diff.py APITRACE_DUMP GLTRACE_DUMP SIGS [--frames]")
     with open(args[2]) as f:
         known = {line.split()[0] for line in f if line.strip()}
-    a = failed_outputs(drop_vmwx(calls(args[0])))
-    g = failed_outputs(indirect_from_client(drop_unwrapped(calls(args[1]), known)))
+    a = other_getters(failed_outputs(drop_vmwx(calls(args[0]))))
+    g = other_getters(failed_outputs(indirect_from_client(drop_unwrapped(calls(args[1], unflushed=True), known))))
     if "--frames" in sys.argv:
         a, g = cut_frames(a, g)
     values = enum_values()
