@@ -264,6 +264,7 @@ typedef struct fixed_array {
     const gt_func_sig *sig;
     unsigned enable, binding, size, type, stride, pointer; /* size, type: 0 when none */
     int comps; /* components when the function has no size parameter */
+    int bgra;  /* the size may be GL_BGRA: written as apitrace writes it (SizeBGRA) */
 } fixed_array;
 
 static void fake_fixed(at_writer *w, draw *d, const fixed_array *a)
@@ -281,7 +282,10 @@ static void fake_fixed(at_writer *w, draw *d, const fixed_array *a)
     uint32_t arg = 0;
     if (a->size) {
         at_writer_begin_arg(w, arg++);
-        at_writer_sint(w, size);
+        if (a->bgra)
+            at_writer_enum(w, &gtal_enum_SizeBGRA, size);
+        else
+            at_writer_sint(w, size);
     }
     if (a->type) {
         at_writer_begin_arg(w, arg++);
@@ -299,21 +303,21 @@ static void fake_fixed_arrays(at_writer *w, draw *d, const caps *c)
     if (!LAZY(get_pointerv, get_pointerv_fn, "glGetPointerv"))
         return;
     static const fixed_array secondary = {&gtfn_glSecondaryColorPointer, 0x845E, 0x889C,
-                                          0x845A, 0x845B, 0x845C, 0x845D, 0};
+                                          0x845A, 0x845B, 0x845C, 0x845D, 0, 1};
     static const fixed_array fog = {&gtfn_glFogCoordPointer, 0x8457, 0x889D,
-                                    0, 0x8454, 0x8455, 0x8456, 1};
+                                    0, 0x8454, 0x8455, 0x8456, 1, 0};
     static const fixed_array edge = {&gtfn_glEdgeFlagPointer, 0x8079, 0x889B,
-                                     0, 0, 0x808C, 0x8093, 1};
+                                     0, 0, 0x808C, 0x8093, 1, 0};
     static const fixed_array index = {&gtfn_glIndexPointer, 0x8077, 0x8899,
-                                      0, 0x8085, 0x8086, 0x8091, 1};
+                                      0, 0x8085, 0x8086, 0x8091, 1, 0};
     static const fixed_array texcoord = {&gtfn_glTexCoordPointer, 0x8078, 0x889A,
-                                         0x8088, 0x8089, 0x808A, 0x8092, 0};
+                                         0x8088, 0x8089, 0x808A, 0x8092, 0, 0};
     static const fixed_array color = {&gtfn_glColorPointer, 0x8076, 0x8898,
-                                      0x8081, 0x8082, 0x8083, 0x8090, 0};
+                                      0x8081, 0x8082, 0x8083, 0x8090, 0, 1};
     static const fixed_array normal = {&gtfn_glNormalPointer, 0x8075, 0x8897,
-                                       0, 0x807E, 0x807F, 0x808F, 3};
+                                       0, 0x807E, 0x807F, 0x808F, 3, 0};
     static const fixed_array vertex = {&gtfn_glVertexPointer, 0x8074, 0x8896,
-                                       0x807A, 0x807B, 0x807C, 0x808E, 0};
+                                       0x807A, 0x807B, 0x807C, 0x808E, 0, 0};
     if (!c->es && (c->major * 10 + c->minor) >= 14) {
         fake_fixed(w, d, &secondary);
         fake_fixed(w, d, &fog);
@@ -388,7 +392,10 @@ static void fake_generic_arrays(at_writer *w, draw *d, const caps *c)
         at_writer_begin_arg(w, arg++);
         at_writer_uint(w, index);
         at_writer_begin_arg(w, arg++);
-        at_writer_sint(w, size);
+        if (integer)
+            at_writer_sint(w, size);
+        else
+            at_writer_enum(w, &gtal_enum_SizeBGRA, size);
         at_writer_begin_arg(w, arg++);
         at_writer_enum(w, &gtsig_GLenum, type);
         if (!integer) {

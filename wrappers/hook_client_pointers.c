@@ -45,7 +45,7 @@ typedef struct pcall {
 
 /* Before the real call: its enter event when a GL_ARRAY_BUFFER is bound. kinds are
  * those of the arguments before the pointer ('u' uint, 's' sint, 'e' GLenum,
- * 'b' GLboolean). */
+ * 'b' GLboolean, 'z' a size that may be GL_BGRA). */
 static pcall pcall_begin(const gt_func_sig *sig, const char *kinds, const int64_t *vals,
                          const void *pointer)
 {
@@ -61,6 +61,7 @@ static pcall pcall_begin(const gt_func_sig *sig, const char *kinds, const int64_
         case 'u': at_writer_uint(c.w, (uint64_t)vals[i]); break;
         case 'e': at_writer_enum(c.w, &gtsig_GLenum, vals[i]); break;
         case 'b': at_writer_enum(c.w, &gtsig_GLboolean, vals[i]); break;
+        case 'z': at_writer_enum(c.w, &gtal_enum_SizeBGRA, vals[i]); break;
         default: at_writer_sint(c.w, vals[i]); break;
         }
     }
@@ -99,8 +100,8 @@ static void pcall_end(const pcall *c, int generic, const void *pointer)
         pcall_end(&c, GENERIC, pointer);                                               \
     }
 
-#define ATTRIB(NAME)                                                                   \
-    POINTER_CALL(NAME, 1, "usebs",                                                     \
+#define ATTRIB(NAME, KINDS)                                                            \
+    POINTER_CALL(NAME, 1, KINDS,                                                       \
                  (unsigned index, int size, unsigned type, unsigned char normalized,   \
                   int stride, const void *pointer),                                    \
                  (index, size, type, normalized, stride, pointer), index, size, type,  \
@@ -110,8 +111,8 @@ static void pcall_end(const pcall *c, int generic, const void *pointer)
     POINTER_CALL(NAME, 1, "uses",                                                      \
                  (unsigned index, int size, unsigned type, int stride, const void *pointer), \
                  (index, size, type, stride, pointer), index, size, type, stride)
-#define SIZED(NAME)                                                                    \
-    POINTER_CALL(NAME, 0, "ses", (int size, unsigned type, int stride, const void *pointer), \
+#define SIZED(NAME, KINDS)                                                             \
+    POINTER_CALL(NAME, 0, KINDS, (int size, unsigned type, int stride, const void *pointer), \
                  (size, type, stride, pointer), size, type, stride)
 #define SIZED_COUNT(NAME)                                                              \
     POINTER_CALL(NAME, 0, "sess",                                                      \
@@ -124,18 +125,19 @@ static void pcall_end(const pcall *c, int generic, const void *pointer)
     POINTER_CALL(NAME, 0, "ess", (unsigned type, int stride, int count, const void *pointer), \
                  (type, stride, count, pointer), type, stride, count)
 
-ATTRIB(glVertexAttribPointer)
-ATTRIB(glVertexAttribPointerARB)
+/* "z": the functions whose size apitrace writes as a number or GL_BGRA */
+ATTRIB(glVertexAttribPointer, "uzebs")
+ATTRIB(glVertexAttribPointerARB, "usebs")
 ATTRIB_NO_NORM(glVertexAttribIPointer)
 ATTRIB_NO_NORM(glVertexAttribIPointerEXT)
 ATTRIB_NO_NORM(glVertexAttribLPointer)
 ATTRIB_NO_NORM(glVertexAttribLPointerEXT)
 ATTRIB_NO_NORM(glVertexAttribPointerNV)
-SIZED(glVertexPointer)
-SIZED(glColorPointer)
-SIZED(glTexCoordPointer)
-SIZED(glSecondaryColorPointer)
-SIZED(glSecondaryColorPointerEXT)
+SIZED(glVertexPointer, "ses")
+SIZED(glColorPointer, "zes")
+SIZED(glTexCoordPointer, "ses")
+SIZED(glSecondaryColorPointer, "zes")
+SIZED(glSecondaryColorPointerEXT, "ses")
 SIZED_COUNT(glVertexPointerEXT)
 SIZED_COUNT(glColorPointerEXT)
 SIZED_COUNT(glTexCoordPointerEXT)

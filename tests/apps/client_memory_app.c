@@ -8,9 +8,9 @@
  *                  texture coordinate array enabled before, so the call must disable it),
  *                  GL_C4UB_V2F + glDrawElements, GL_T2F_C4F_N3F_V3F with a stride, and
  *                  GL_V2F from a buffer object (recorded as a plain call);
- *   --lock         glLockArraysEXT(0, 24) over client arrays, draws that read fewer
- *                  vertices (glDrawArrays of 6, glDrawElements up to index 11), then
- *                  glUnlockArraysEXT and a draw of 6;
+ *   --lock         glLockArraysEXT(0, 24) over client arrays (colours of size GL_BGRA),
+ *                  draws that read fewer vertices (glDrawArrays of 6, glDrawElements up
+ *                  to index 11), then glUnlockArraysEXT and a draw of 6;
  *   --arrays       the other conventional arrays: edge flags (glEdgeFlagPointer, polygons
  *                  drawn as lines), fog coordinates, secondary colours, colour indices,
  *                  texture coordinates on unit 1, glVertexPointerEXT/glColorPointerEXT
@@ -142,15 +142,15 @@ static int draw_lock(void)
 {
     float xy[24 * 2];
     fan(xy, 8, 0.0f, 0.0f, 0.6f, 0.2f * (float)g_frame);
-    GLubyte rgba[24 * 4];
+    GLubyte bgra[24 * 4]; /* size GL_BGRA (GL_ARB_vertex_array_bgra): blue first */
     for (int i = 0; i < 24; ++i) {
-        rgba[4 * i] = (GLubyte)(10 * i), rgba[4 * i + 1] = (GLubyte)(255 - 10 * i);
-        rgba[4 * i + 2] = (GLubyte)(80 * (g_frame % 4)), rgba[4 * i + 3] = 255;
+        bgra[4 * i + 2] = (GLubyte)(10 * i), bgra[4 * i + 1] = (GLubyte)(255 - 10 * i);
+        bgra[4 * i] = (GLubyte)(80 * (g_frame % 4)), bgra[4 * i + 3] = 255;
     }
     glEnableClientState(GL_VERTEX_ARRAY);
     glEnableClientState(GL_COLOR_ARRAY);
     glVertexPointer(2, GL_FLOAT, 0, xy);
-    glColorPointer(4, GL_UNSIGNED_BYTE, 0, rgba);
+    glColorPointer(GL_BGRA, GL_UNSIGNED_BYTE, 0, bgra);
     glLockArraysEXT(0, 24);
     glDrawArrays(GL_TRIANGLES, 0, 6);
     static const GLubyte idx[] = {9, 10, 11};
