@@ -45,6 +45,9 @@ const void *retrace_pointer_keep(const gt_value *v);
  * counts as 0); and zeroed scratch that large (NULL where the trace has NULL). */
 size_t retrace_out_count(const gt_value *v, int64_t n);
 void *retrace_out(const gt_value *v, int64_t count, size_t elem_size);
+/* An output the GL writes after the call (glSelectBuffer): zeroed memory of the same
+ * size that stays valid while the next 15 such outputs are made. */
+void *retrace_out_keep(const gt_value *v, int64_t count, size_t elem_size);
 
 /* The traced context now current and the traced handle of its share group (the first
  * context of the group: the share list's own group, or the context itself), for the

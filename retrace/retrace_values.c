@@ -223,6 +223,28 @@ void *retrace_out(const gt_value *v, int64_t count, size_t elem_size)
     return p;
 }
 
+/* Outputs the GL keeps a pointer to: a ring of the newest, since a context holds one
+ * selection and one feedback buffer, and the program may replace them any time. */
+enum { RETRACE_OUT_KEPT = 16 };
+static void *out_kept[RETRACE_OUT_KEPT];
+static unsigned out_kept_next;
+
+void *retrace_out_keep(const gt_value *v, int64_t count, size_t elem_size)
+{
+    if (v->kind == GT_NULL)
+        return NULL;
+    size_t n = retrace_out_count(v, count), elem = elem_size ? elem_size : 1;
+    if (n > SIZE_MAX / elem - 64)
+        oom(SIZE_MAX);
+    void *p = calloc((n ? n : 1) * elem + 64, 1);
+    if (!p)
+        oom(n * elem);
+    free(out_kept[out_kept_next]);
+    out_kept[out_kept_next] = p;
+    out_kept_next = (out_kept_next + 1) % RETRACE_OUT_KEPT;
+    return p;
+}
+
 /* ---- name maps ------------------------------------------------------------------------- */
 
 /* Open addressing, linear probing; keys are traced names + 1 so that 0 marks a free slot,

@@ -10,6 +10,8 @@ packages=(
   libcmocka-dev khronos-api libx11-dev libgl-dev libegl-dev libgles-dev libzstd-dev
   # tests: real GL programs under Xvfb with Mesa llvmpipe, apitrace as the peer
   xvfb xauth x11-utils mesa-utils libgl1-mesa-dri libegl-mesa0 glmark2-x11 apitrace
+  # tests: replays checked for writes to freed memory (client_memory)
+  valgrind
   # tests: Qt 5 programs (qt_replay)
   qtbase5-examples qmlscene qml-module-qtquick2 qml-module-qtquick-window2
   # timeline peers: llvm-xray-14 (XRay FDR logs), trace-cmd (.dat files)

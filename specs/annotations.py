@@ -1,5 +1,6 @@
 """Reader of specs/annotations.txt: the facts about GL, GLX and EGL functions that the
 Khronos XML lacks. One fact per line; see the file's header for the grammar."""
+import re
 from dataclasses import dataclass, field
 
 
@@ -20,6 +21,9 @@ class Annotations:
                                                    # facts, read by gen_retrace.py only)
     groups: dict = field(default_factory=dict)     # registry group -> scalar kind of its values
     symbolic: list = field(default_factory=list)   # (pname, param) name pairs: see `symbolic`
+    patterns: list = field(default_factory=list)   # (line, hook or prehook, regex, C function):
+                                                   # `re:` lines, resolved by expand()
+    hook_lines: dict = field(default_factory=dict) # (hook or prehook, func, C function) -> line
 
 
 def fact_lines(path):
@@ -54,11 +58,14 @@ def load(path):
                 ann.returns[rest[0]] = (rest[1], rest[2:])
             elif word == "override" and len(rest) == 2:
                 ann.overrides[rest[0]] = rest[1]
+            elif word in ("hook", "prehook") and len(rest) == 2 and rest[0].startswith("re:"):
+                ann.patterns.append((lineno, word, re.compile(rest[0][3:]), rest[1]))
             elif word in ("hook", "prehook") and len(rest) == 2:
                 table = ann.hooks if word == "hook" else ann.prehooks
                 if rest[1] in table.setdefault(rest[0], []):
                     raise SystemExit(f"{where}: {word} {rest[0]} {rest[1]} listed twice")
                 table[rest[0]].append(rest[1])  # several run in file order
+                ann.hook_lines[(word, rest[0], rest[1])] = lineno
             elif word == "invoke" and len(rest) == 2:
                 ann.invokes[rest[0]] = rest[1]
             elif word == "provide" and len(rest) == 1:
@@ -77,3 +84,23 @@ def load(path):
             else:
                 raise SystemExit(f"{where}: cannot read annotation: {raw.strip()}")
     return ann
+
+
+def expand(ann, commands):
+    """Adds the `hook`/`prehook` lines written as `re:REGEX` to ann's tables, for each of
+    COMMANDS (the registry's names) the regex matches whole. A pattern that matches
+    nothing, or names a function a plain line already gave the same hook, stops the
+    generator: patterns never go quietly stale. Several hooks of one function run in the
+    order of their lines."""
+    for lineno, word, regex, fn in ann.patterns:
+        table = ann.hooks if word == "hook" else ann.prehooks
+        names = [n for n in sorted(commands) if regex.fullmatch(n)]
+        if not names:
+            raise SystemExit(f"annotations.txt:{lineno}: {word} re:{regex.pattern} matches no command")
+        for name in names:
+            if fn in table.setdefault(name, []):
+                raise SystemExit(f"annotations.txt:{lineno}: {word} {name} {fn} listed twice")
+            table[name].append(fn)
+            ann.hook_lines[(word, name, fn)] = lineno
+            table[name].sort(key=lambda f, w=word, n=name: ann.hook_lines[(w, n, f)])
+    ann.patterns = []

@@ -84,9 +84,17 @@ def preferred_names():
     return {w for _, words in annotations.fact_lines(_spec("enum_names.txt")) for w in words}
 
 
+# The GLenum signature leaves out values 2 to 255: there gl.xml's values are primitive
+# modes (their own signature, a `group` annotation), NV_path_rendering's command bytes
+# and small codes no GLenum parameter takes, while counts returned as GLenum do take
+# these numbers (glRenderMode's hits: `= 8`, not `= GL_QUAD_STRIP`), as in apitrace's.
+GLENUM_GAP = range(2, 0x100)
+
+
 def enum_values(reg, sig, preferred=frozenset()):
-    """(name, value) pairs of an enum signature, preferred names first per value. SIG is
-    one of ENUM_SIGS or a registry group (a `group` annotation's enum:GROUP)."""
+    """(name, value) pairs of an enum signature, one name per value (the preferred one:
+    the dump of a value shows its first name, so others would only take trace bytes).
+    SIG is one of ENUM_SIGS or a registry group (a `group` annotation's enum:GROUP)."""
     if sig == "GLboolean":
         return [("GL_FALSE", 0), ("GL_TRUE", 1)]
     if sig == "Bool":
@@ -97,7 +105,7 @@ def enum_values(reg, sig, preferred=frozenset()):
         prefix = "GL_" if sig == "GLenum" else "EGL_"
         cands = [e for e in reg.enums.values()
                  if e.name.startswith(prefix) and not e.bitmask and 0 <= e.value <= 0xFFFFFFFF
-                 and not (prefix == "GL_" and e.name.startswith("GLX_"))]
+                 and not (prefix == "GL_" and (e.name.startswith("GLX_") or e.value in GLENUM_GAP))]
     else:
         cands = [reg.enums[n] for n in dict.fromkeys(reg.groups.get(sig, ())) if n in reg.enums]
         if not cands:
@@ -105,7 +113,10 @@ def enum_values(reg, sig, preferred=frozenset()):
     vendors = vendor_tags(reg)
     cands.sort(key=lambda e: (e.value, e.name not in preferred, _vendor(e.name, vendors),
                               len(e.name), e.name))
-    return [(e.name, e.value) for e in cands]
+    first = {}
+    for e in cands:
+        first.setdefault(e.value, e.name)
+    return [(n, v) for v, n in first.items()]
 
 
 def enum_sigs(plans):

@@ -297,7 +297,8 @@ def plan_replayer(cmd, plans, ann, ep, ret_class, enum_groups=None):
                 size = elem_size(p) if k == "array" else "1"
                 if k == "array":
                     checks += out_check_lines(i, count)
-                call_args.append(f"({ctype})retrace_out({arg}, {count}, {size})")
+                out = "retrace_out_keep" if keep else "retrace_out"
+                call_args.append(f"({ctype}){out}({arg}, {count}, {size})")
                 continue
             raise Skip(f"{p.name}: output of kind {k}")
         checks += check_lines(cmd, i, p, plan, enum_groups)

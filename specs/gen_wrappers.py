@@ -27,7 +27,10 @@ import registry  # noqa: E402
 def load(reg_dir):
     paths = [os.path.join(reg_dir, "gl.xml"), os.path.join(reg_dir, "glx.xml"),
              os.path.join(HERE, "egl.xml")]
-    return registry.load(paths), annotations.load(os.path.join(HERE, "annotations.txt"))
+    reg = registry.load(paths)
+    ann = annotations.load(os.path.join(HERE, "annotations.txt"))
+    annotations.expand(ann, reg.commands)
+    return reg, ann
 
 
 def plan_all(reg, ann):

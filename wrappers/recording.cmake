@@ -19,15 +19,23 @@
 #                     every recorded call, generated or hand-written, passes through
 #                     the live timeline (timeline_live.c: `gltrace --timeline`), which
 #                     times the real call between the enter and the leave event.
+# What the launcher (cli/cmd_record.c) and the recording library share: the check of
+# --backtrace call sets (backtrace_set.c) and the status pipe's protocol (record_status.c).
+add_library(gltrace_launch STATIC
+  ${CMAKE_CURRENT_LIST_DIR}/backtrace_set.c
+  ${CMAKE_CURRENT_LIST_DIR}/record_status.c)
+target_include_directories(gltrace_launch PUBLIC ${CMAKE_CURRENT_LIST_DIR})
+set_target_properties(gltrace_launch PROPERTIES
+  POSITION_INDEPENDENT_CODE ON
+  C_VISIBILITY_PRESET hidden)
+
 add_library(gltrace_runtime STATIC
   ${CMAKE_CURRENT_LIST_DIR}/runtime.c
   ${CMAKE_CURRENT_LIST_DIR}/runtime_safety.c
   ${CMAKE_CURRENT_LIST_DIR}/backtrace.c
-  ${CMAKE_CURRENT_LIST_DIR}/backtrace_set.c
   ${CMAKE_CURRENT_LIST_DIR}/timeline_live.c
   ${CMAKE_CURRENT_LIST_DIR}/timeline_live_file.c
   ${CMAKE_CURRENT_LIST_DIR}/derived_file.c
-  ${CMAKE_CURRENT_LIST_DIR}/record_status.c
   ${CMAKE_CURRENT_LIST_DIR}/override_dlopen.c
   ${CMAKE_CURRENT_LIST_DIR}/override_exec.c
   ${CMAKE_CURRENT_LIST_DIR}/override_getprocaddress.c)
@@ -35,7 +43,7 @@ target_include_directories(gltrace_runtime PUBLIC ${CMAKE_CURRENT_LIST_DIR})
 set_target_properties(gltrace_runtime PROPERTIES
   POSITION_INDEPENDENT_CODE ON
   C_VISIBILITY_PRESET hidden)
-target_link_libraries(gltrace_runtime PUBLIC gltrace_apitrace gltrace_fxt ${CMAKE_DL_LIBS} Threads::Threads)
+target_link_libraries(gltrace_runtime PUBLIC gltrace_launch gltrace_apitrace gltrace_fxt ${CMAKE_DL_LIBS} Threads::Threads)
 # Backtraces (backtrace.c) load libunwind.so.8 and libdw.so.1 at run time with
 # RTLD_LOCAL, never as link dependencies (libunwind would interpose _Unwind_* and
 # backtrace() in every traced program); libdw's headers are only needed to build the

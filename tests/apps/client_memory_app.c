@@ -29,7 +29,11 @@
  *                  and GL_2_BYTES names;
  *   --indirect     glDrawArraysIndirect and glDrawElementsIndirect (indices from an
  *                  element buffer) whose commands are in client memory (no
- *                  GL_DRAW_INDIRECT_BUFFER bound), over client vertex arrays.
+ *                  GL_DRAW_INDIRECT_BUFFER bound), over client vertex arrays;
+ *   --select       memory the GL writes after the call that hands it over: a selection
+ *                  buffer (glSelectBuffer, 256 KiB) and a feedback buffer
+ *                  (glFeedbackBuffer), filled at glRenderMode(GL_RENDER); the frame
+ *                  draws what they say (which triangles were hit, where one landed).
  * Options as the other apps (app_common.h): --frames N, --save PREFIX, --warmup. Any GL
  * error exits 1. */
 #define GL_GLEXT_PROTOTYPES 1
@@ -453,6 +457,66 @@ static int draw_indirect(void)
     return check("indirect draws");
 }
 
+/* ---- --select ------------------------------------------------------------------------ */
+/* Larger than glretrace's scratch block: a replayer that frees the buffer after
+ * glSelectBuffer has the GL write the hits into freed memory at glRenderMode. */
+enum { SELECT_WORDS = 65536, FEEDBACK_FLOATS = 64 };
+static GLuint *g_select;
+static GLfloat g_feedback[FEEDBACK_FLOATS];
+
+static void select_triangle(int i)
+{
+    /* triangle 1 leaves the view on odd frames: 2 or 3 hits */
+    float x = i == 1 && g_frame % 2 ? 3.0f : -0.7f + 0.6f * (float)i, y = 0.2f;
+    glBegin(GL_TRIANGLES);
+    glVertex2f(x - 0.2f, y - 0.2f);
+    glVertex2f(x + 0.2f, y - 0.2f);
+    glVertex2f(x, y + 0.2f + 0.05f * (float)(g_frame % 3));
+    glEnd();
+}
+
+static int setup_select(void)
+{
+    g_select = calloc(SELECT_WORDS, sizeof *g_select);
+    if (!g_select)
+        return 1;
+    glSelectBuffer(SELECT_WORDS, g_select);
+    glFeedbackBuffer(FEEDBACK_FLOATS, GL_2D, g_feedback);
+    return check("glSelectBuffer, glFeedbackBuffer");
+}
+
+static int draw_select(void)
+{
+    glRenderMode(GL_SELECT);
+    glInitNames();
+    glPushName(0);
+    for (int i = 0; i < 3; ++i) {
+        glLoadName((GLuint)i + 1);
+        select_triangle(i);
+    }
+    GLint hits = glRenderMode(GL_RENDER);
+    unsigned hit = 0; /* bit i: triangle i was hit; records: count, zmin, zmax, names */
+    for (GLint h = 0, at = 0; h < hits && at + 3 < SELECT_WORDS; ++h) {
+        GLuint names = g_select[at];
+        if (names > 0 && g_select[at + 3] >= 1 && g_select[at + 3] <= 3)
+            hit |= 1u << (g_select[at + 3] - 1);
+        at += 3 + (GLint)names;
+    }
+    glRenderMode(GL_FEEDBACK);
+    select_triangle(2);
+    GLint values = glRenderMode(GL_RENDER);
+    /* GL_POLYGON_TOKEN, 3, then x, y of each vertex in window coordinates */
+    float green = values >= 4 ? g_feedback[2] / (float)APP_WIDTH : 0.0f;
+    for (int i = 0; i < 3; ++i) {
+        glColor3f(hit & (1u << i) ? 0.9f : 0.3f, i == 2 ? green : 0.3f, 0.3f);
+        select_triangle(i);
+    }
+    glColor3f(1.0f, 1.0f, 1.0f);
+    return hits < 2 || values < 4 ? (fprintf(stderr, TAG ": %d hits, %d feedback values\n",
+                                             hits, values), 1)
+                                  : check("selection and feedback");
+}
+
 /* ---- main ----------------------------------------------------------------------------- */
 static const struct mode {
     const char *flag;
@@ -462,6 +526,7 @@ static const struct mode {
     {"--arrays", draw_arrays},           {"--multidraw", draw_multidraw},
     {"--coherent", draw_coherent},       {"--pixels", draw_pixels},
     {"--lists", draw_lists},             {"--indirect", draw_indirect},
+    {"--select", draw_select},
 };
 
 static int setup(const struct mode *m)
@@ -489,6 +554,8 @@ static int setup(const struct mode *m)
     }
     if (m->draw == draw_coherent)
         return setup_coherent();
+    if (m->draw == draw_select)
+        return setup_select();
     if (m->draw == draw_lists)
         setup_lists();
     if (m->draw == draw_indirect) { /* two padding indices, then a triangle */
@@ -504,7 +571,8 @@ static int setup(const struct mode *m)
 int main(int argc, char **argv)
 {
     app_extra_usage = "  --interleaved | --lock | --arrays | --multidraw | --coherent | --pixels |\n"
-                      "  --lists | --indirect  the way client memory is handed to the GL (one)\n";
+                      "  --lists | --indirect | --select  the way client memory is handed to the\n"
+                      "  GL (one)\n";
     const struct mode *mode = NULL;
     for (size_t i = 0; i < sizeof modes / sizeof *modes; ++i)
         if (app_take_flag(&argc, argv, modes[i].flag) > 0)
@@ -559,6 +627,7 @@ int main(int argc, char **argv)
         glUnmapBuffer(GL_ARRAY_BUFFER);
     }
     free(pixels);
+    free(g_select);
     app_glx_close(dpy, win, ctx);
     return status;
 }

@@ -7,13 +7,20 @@
  * gettimeofday, time): the GL driver and the recorders, whose clock readings differ
  * from run to run, get the real clock, so their timeouts and timestamps work and do not
  * shift the program's sequence. Reading n (from 0) gives 1000000 s + n * STEP, STEP
- * being $STEP_CLOCK_US microseconds (default 2000). */
+ * being $STEP_CLOCK_US microseconds (default 2000).
+ *
+ * $STEP_CLOCK_OBJECTS (a colon-separated list of substrings of library paths) names
+ * libraries that read the wall clock on the program's behalf, such as libQt5Core
+ * (QDateTime::currentMSecsSinceEpoch): their wall-clock readings (CLOCK_REALTIME,
+ * gettimeofday, time) are stepped too. Their monotonic readings drive event-loop timers
+ * and stay real. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <link.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/time.h>
 #include <time.h>
 
@@ -47,6 +54,33 @@ static int from_program(const void *caller)
     return (uintptr_t)caller >= exe_lo && (uintptr_t)caller < exe_hi;
 }
 
+/* Is CALLER in a library $STEP_CLOCK_OBJECTS names? */
+static int from_listed_object(const void *caller)
+{
+    const char *list = getenv("STEP_CLOCK_OBJECTS");
+    Dl_info info;
+    if (!list || !*list || !dladdr(caller, &info) || !info.dli_fname)
+        return 0;
+    while (*list) {
+        size_t n = strcspn(list, ":");
+        char name[256];
+        if (n > 0 && n < sizeof name) {
+            memcpy(name, list, n);
+            name[n] = '\0';
+            if (strstr(info.dli_fname, name))
+                return 1;
+        }
+        list += n + (list[n] == ':');
+    }
+    return 0;
+}
+
+/* Is a wall-clock reading by CALLER stepped? */
+static int stepped_wall(const void *caller)
+{
+    return from_program(caller) || from_listed_object(caller);
+}
+
 /* The program's next reading, in microseconds. */
 static uint64_t next_us(void)
 {
@@ -61,7 +95,8 @@ static uint64_t next_us(void)
 int clock_gettime(clockid_t id, struct timespec *ts)
 {
     static int (*real)(clockid_t, struct timespec *);
-    if (from_program(__builtin_return_address(0))) {
+    const void *caller = __builtin_return_address(0);
+    if (id == CLOCK_REALTIME ? stepped_wall(caller) : from_program(caller)) {
         uint64_t us = next_us();
         ts->tv_sec = (time_t)(us / 1000000);
         ts->tv_nsec = (long)(us % 1000000) * 1000;
@@ -75,7 +110,7 @@ int clock_gettime(clockid_t id, struct timespec *ts)
 int gettimeofday(struct timeval *restrict tv, void *restrict tz)
 {
     static int (*real)(struct timeval *restrict, void *restrict);
-    if (from_program(__builtin_return_address(0))) {
+    if (stepped_wall(__builtin_return_address(0))) {
         uint64_t us = next_us();
         tv->tv_sec = (time_t)(us / 1000000);
         tv->tv_usec = (suseconds_t)(us % 1000000);
@@ -89,7 +124,7 @@ int gettimeofday(struct timeval *restrict tv, void *restrict tz)
 time_t time(time_t *t)
 {
     static time_t (*real)(time_t *);
-    if (from_program(__builtin_return_address(0))) {
+    if (stepped_wall(__builtin_return_address(0))) {
         time_t now = (time_t)(next_us() / 1000000);
         if (t)
             *t = now;

@@ -4,7 +4,7 @@
 #   usage: crash_safety.sh BIN_DIR
 # Small GLX programs are compiled here (cc, -lGL -lX11) and recorded by `gltrace -o`
 # under our own Xvfb (Mesa llvmpipe):
-#   a) kill -9: a program drawing in a loop, killed with SIGKILL after ~1.5 s: the
+#   a) kill -9: a program drawing in a loop, killed with SIGKILL once it has 3 swaps: the
 #      trace (written by the 1 s flusher) is read by `apitrace dump` (exit 0) and holds
 #      at least one swap;
 #   b) SIGSEGV: N glClearColor calls, glLineWidth(7), then a NULL dereference: the trace
@@ -246,7 +246,7 @@ launcher=$!
 set -e
 for _ in $(seq 200); do [ -s "$WORK/loop.pid" ] && break; sleep 0.05; done
 if [ -s "$WORK/loop.pid" ]; then
-  sleep 1.5
+  wait_swaps "$WORK/kill.trace" 3
   kill -KILL "$(cat "$WORK/loop.pid")"
 fi
 set +e

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """dump_diff.py APITRACE_DUMP GLTRACE_DUMP SIGS [--frames]: are two recordings the same?
 
-Compares `apitrace dump` of apitrace's recording of a program with `apitrace dump` of
-gltrace's recording of the same run, call by call and argument text by argument text,
-after normalising what legitimately differs between two recordings. Each rule and why:
+Compares `apitrace dump -v --thread-ids=yes` of apitrace's recording of a program with
+the same dump of gltrace's recording of the same run, call by call and argument text by
+argument text, thread by thread, after normalising what legitimately differs between
+two recordings. Each rule and why:
 
   R1 header lines (`// process.commandLine = ...`) are dropped: gltrace records the
      command line as a trace property, apitrace 11's recorder writes none.
@@ -37,6 +38,13 @@ after normalising what legitimately differs between two recordings. Each rule an
      flushed (made the GL's by glMemoryBarrier): gltrace writes them as fake memcpys,
      apitrace writes nothing (its replay reads stale data); such memcpys are dropped.
 
+  R12 calls are compared per thread, in each thread's order: how the threads' calls
+     interleave is the scheduler's choice, different in every run. Threads are paired
+     in the order of their first calls, each apitrace thread with the unpaired gltrace
+     thread whose calls agree with it longest (two threads that start alike may start
+     in either order). With --frames, a thread that makes no swap is compared over
+     the calls both recordings of it hold (the signal stops it anywhere).
+
 Exit 0 when the normalised dumps are equal; else prints the first differences (and
 exit 1). Anything not covered by a rule is a difference: a bug or a missing rule.
 """
@@ -45,7 +53,7 @@ import re
 import sys
 
 SWAPS = re.compile(r"^(glXSwapBuffers|eglSwapBuffers|eglSwapBuffersWithDamage\w*)\(")
-CALL = re.compile(r"^\d+ (@\d+ )?")
+CALL = re.compile(r"^\d+ (?:@(\d+) )?")
 ENUM_HEADERS = ("/usr/include/GL/gl.h", "/usr/include/GL/glext.h", "/usr/include/GL/glx.h",
                 "/usr/include/GL/glxext.h", "/usr/include/EGL/egl.h", "/usr/include/EGL/eglext.h")
 
@@ -69,22 +77,24 @@ FAKE_MEMCPY = re.compile(r"^memcpy\(dest = (0x[0-9a-f]+), .*\) // fake$")
 
 
 def calls(path, unflushed=False):
-    """The dump's call lines, numbers dropped (R1, R2, R3); with UNFLUSHED, R11."""
-    out, ranges = [], []
+    """The dump's call lines per thread id, in order, numbers dropped (R1, R2, R3);
+    with UNFLUSHED, R11."""
+    threads, ranges, thread = {}, [], "0"
     with open(path, errors="replace") as f:
         for line in f:
             line = line.rstrip("\n")
             if line.startswith("//") or not line.strip():
                 continue  # R1
             m = CALL.match(line)
-            if not m:
-                out.append("| " + line)  # a continuation (a multi-line string): no call
+            if not m:  # a continuation (a multi-line string): the call's thread
+                threads.setdefault(thread, []).append("| " + line)
                 continue
+            thread = m.group(1) or "0"
             line = line[m.end():]
             if unflushed and unflushed_write(line, ranges):
                 continue
-            out.append(re.sub(r"\b0x[0-9a-f]{6,}\b", "PTR", line))  # R3
-    return out
+            threads.setdefault(thread, []).append(re.sub(r"\b0x[0-9a-f]{6,}\b", "PTR", line))  # R3
+    return list(threads.values())
 
 
 def unflushed_write(line, ranges):  # R11
@@ -140,11 +150,16 @@ def failed_outputs(lines):  # R7
             for l in lines]
 
 
-def cut_frames(a, b):  # R8
+def cut_frames(a, b):  # R8; R12 for a thread that makes no swap
     def frames(lines):
         return [i for i, l in enumerate(lines) if SWAPS.match(l) and not l.endswith("// incomplete")]
     fa, fb = frames(a), frames(b)
     n = min(len(fa), len(fb))
+    if n == 0 and not fa and not fb:
+        whole = [l for l in a if not l.endswith("// incomplete")], \
+            [l for l in b if not l.endswith("// incomplete")]
+        n = min(len(whole[0]), len(whole[1]))
+        return whole[0][:n], whole[1][:n]
     if n == 0:
         return a, b
     return a[:fa[n - 1] + 1], b[:fb[n - 1] + 1]
@@ -173,20 +188,44 @@ def main():
         sys.exit("usage: dump_diff.py APITRACE_DUMP GLTRACE_DUMP SIGS [--frames]")
     with open(args[2]) as f:
         known = {line.split()[0] for line in f if line.strip()}
-    a = other_getters(failed_outputs(drop_vmwx(calls(args[0]))))
-    g = other_getters(failed_outputs(indirect_from_client(drop_unwrapped(calls(args[1], unflushed=True), known))))
-    if "--frames" in sys.argv:
-        a, g = cut_frames(a, g)
-    values = enum_values()
-    bad = differences(a, g, values)
-    if not bad:
-        print(f"dump_diff: {len(a)} calls alike")
-        return 0
-    print(f"dump_diff: {len(bad)} difference(s) in {len(a)} (apitrace) and {len(g)} (gltrace) "
-          "lines; the first:")
-    for x, y in bad[:6]:
-        print(f"    apitrace: {x[:300]}\n    gltrace:  {y[:300]}")
-    return 1
+    a = [other_getters(failed_outputs(drop_vmwx(t))) for t in calls(args[0])]
+    g = [other_getters(failed_outputs(indirect_from_client(drop_unwrapped(t, known))))
+         for t in calls(args[1], unflushed=True)]
+    if len(a) != len(g):
+        print(f"dump_diff: {len(a)} thread(s) in apitrace's recording, {len(g)} in gltrace's")
+        return 1
+    values, failed, alike = enum_values(), 0, []
+    for n, (ta, tg) in enumerate(pair_threads(a, g, values)):
+        if "--frames" in sys.argv:
+            ta, tg = cut_frames(ta, tg)
+        bad = differences(ta, tg, values)
+        alike.append(str(len(ta)))
+        if bad:
+            failed = 1
+            print(f"dump_diff: thread {n}: {len(bad)} difference(s) in {len(ta)} (apitrace) and "
+                  f"{len(tg)} (gltrace) lines; the first:")
+            for x, y in bad[:6]:
+                print(f"    apitrace: {x[:300]}\n    gltrace:  {y[:300]}")
+    if not failed:
+        print(f"dump_diff: {' + '.join(alike)} calls alike" +
+              (f" ({len(a)} threads)" if len(a) > 1 else ""))
+    return failed
+
+
+def pair_threads(a, g, values):  # R12
+    """(apitrace thread, gltrace thread) pairs: each apitrace thread, in order, with the
+    unpaired gltrace thread whose calls agree with it longest."""
+    def agree(x, y):
+        n = 0
+        while n < min(len(x), len(y)) and same(x[n], y[n], values):
+            n += 1
+        return n
+    free, pairs = list(range(len(g))), []
+    for ta in a:
+        best = max(free, key=lambda j: (agree(ta, g[j]), -j))
+        free.remove(best)
+        pairs.append((ta, g[best]))
+    return pairs
 
 
 def differences(a, g, values):

@@ -5,7 +5,7 @@
 # Recorded: gl33_demo (GLX, 3.3 core), es2_demo (EGL, GLES2), client_arrays_app (GLX
 # compatibility context, client-side vertex arrays, primitive restart) from BIN_DIR,
 # FRAMES frames each, plain and with --warmup, saving their own frames; glxgears
-# (stopped by SIGINT after 1.5 s).
+# (stopped by SIGTERM after its 100th swap: swap_stop in lib.sh).
 # Checks:
 #   - right after the first MakeCurrent of the context: `glViewport(x = 0, y = 0,
 #     width = W, height = H) // fake` then the same glScissor, W x H the window's size
@@ -78,7 +78,8 @@ record() {
   fi
 }
 
-record glxgears 130 timeout -k 20 --preserve-status -s INT 1.5 -- glxgears
+swap_stop 100
+record glxgears 143 -- "${SWAP_STOP[@]}" glxgears
 for app in "${APPS[@]}"; do
   for variant in plain warmup; do
     extra=()

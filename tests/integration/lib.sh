@@ -73,6 +73,32 @@ fail() {
   return 0
 }
 
+# swap_stop N: sets SWAP_STOP to a command prefix that runs the command after it with
+# tests/apps/swap_stop.c's module first in LD_PRELOAD (ahead of a recorder's library,
+# which the recorder put there) and SWAP_STOP_AFTER=N: the program gets SIGTERM after
+# its N-th swap, so it records N frames however busy the machine is. Place it between
+# the recorder's command line and the program's:
+#   swap_stop 30; apitrace trace -o t.trace "${SWAP_STOP[@]}" glxgears
+# The program runs under `timeout 120` (a safety net only: a program that never swaps).
+swap_stop() {
+  local so="$bin/../lib/libswap_stop.so"
+  require_file "$so" "build the swap_stop module (tests/apps)"
+  SWAP_STOP=(sh -c 'so=$1 n=$2; shift 2
+    export LD_PRELOAD="$so${LD_PRELOAD:+:$LD_PRELOAD}" SWAP_STOP_AFTER="$n"
+    exec timeout -k 10 120 "$@"' swap_stop "$so" "$1")
+}
+
+# wait_swaps TRACE N: waits until gltrace's growing TRACE holds N swaps (its flusher writes
+# what is pending every second); 60 s without them is the safety net, not a failure here.
+wait_swaps() {
+  local i
+  for ((i = 0; i < 600; i++)); do
+    [ -s "$1" ] && [ "$("$gltrace" dump --color=never --calls=frame "$1" 2>/dev/null |
+      grep -cE '^[0-9]+ (glX|egl)SwapBuffers' || true)" -ge "$2" ] && return 0
+    sleep 0.1
+  done
+}
+
 # first_diff A B: the first differing line of two files, as "line N" and both texts.
 first_diff() {
   python3 - "$1" "$2" <<'EOF'

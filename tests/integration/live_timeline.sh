@@ -14,7 +14,8 @@
 #      the program, each thread "thread N"; one "frame" instant per swap, at the swap's end,
 #      numbered from 0, and one "frame" counter with it whose `calls` count the events
 #      since the previous one and `ms` the time since the previous frame;
-#   b) kill -9 of gl33_demo drawing in a loop, ~2 s in: the timeline is still strictly
+#   b) kill -9 of gl33_demo drawing in a loop, once its trace holds 5 swaps and the
+#      timeline has been flushed since: the timeline is still strictly
 #      readable, holds calls (from the 1 s flusher), and on each thread its calls are a
 #      prefix of the trace's;
 #   c) SIGSEGV after 50 glClearColor and a glLineWidth: the timeline holds all of them
@@ -251,10 +252,17 @@ tl="$WORK/killed.fxt"
 T0=$(now_ns)
 "$gltrace" -o "$t" --timeline="$tl" -- "$app" --frames 1000000 >"$WORK/killed.log" 2>&1 &
 launcher=$!
-sleep 2.5
+# killed once its trace holds 5 swaps and the flusher has written the timeline since
+# (events, not seconds, decide); 60 s each: the safety net
+wait_swaps "$t" 5
+size=$(stat -c %s "$tl" 2>/dev/null || echo 0)
+for ((i = 0; i < 600; i++)); do
+  [ "$(stat -c %s "$tl" 2>/dev/null || echo 0)" -gt "$size" ] && break
+  sleep 0.1
+done
 child=$(pgrep -P "$launcher" || true)
 if [ -z "$child" ]; then
-  fail "kill -9: gl33_demo was not running after 2.5 s"
+  fail "kill -9: gl33_demo was not running once its trace held 5 swaps"
   kill "$launcher" 2>/dev/null || true
 else
   kill -9 "$child"

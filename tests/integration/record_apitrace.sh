@@ -2,7 +2,7 @@
 # record_apitrace: record real GL programs with apitrace under our own Xvfb (Mesa
 # llvmpipe), then check gltrace against apitrace on the fresh traces.
 #   usage: record_apitrace.sh BIN_DIR
-# Recorded: glxgears (GLX, stopped with SIGINT: its last call is incomplete),
+# Recorded: glxgears (GLX, stopped by SIGTERM after its 100th swap: swap_stop in lib.sh),
 # es2gears_x11 (EGL + GLES2, stopped the same way), glmark2 with several scenes in a
 # window, and one glmark2 scene rendering off-screen (no swaps: 0 frames).
 # For each trace:
@@ -18,7 +18,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 it_init record_apitrace
 
 [ $# -ge 1 ] || die "usage: $0 BIN_DIR"
-gltrace="$1/gltrace"
+bin=$(cd "$1" && pwd)
+gltrace="$bin/gltrace"
 require_file "$gltrace" "build gltrace first"
 require_tool apitrace Xvfb glxgears es2gears_x11 glmark2 python3 cmp timeout
 
@@ -50,10 +51,11 @@ record() {
   recorded+=("$name")
 }
 
-# SIGINT after 1.5 s: glxgears runs forever; timeout exits 124
-record glxgears 124 timeout -s INT 1.5 apitrace trace -o "$WORK/glxgears.trace" glxgears
-record es2gears 124 timeout -s INT 1.5 \
-  apitrace trace --api egl -o "$WORK/es2gears.trace" es2gears_x11
+# glxgears runs forever: SIGTERM after its 100th swap (swap_stop in lib.sh), 128 + 15
+swap_stop 100
+record glxgears 143 apitrace trace -o "$WORK/glxgears.trace" "${SWAP_STOP[@]}" glxgears
+record es2gears 143 apitrace trace --api egl -o "$WORK/es2gears.trace" "${SWAP_STOP[@]}" \
+  es2gears_x11
 record glmark2 0 timeout 60 apitrace trace -o "$WORK/glmark2.trace" \
   glmark2 --size 256x192 \
   -b build:use-vbo=true:duration=0.3 \

@@ -8,14 +8,18 @@
 # Programs: this project's test programs (GLX and EGL, fixed function, GL 3.3 core,
 # GLES 2, attribute lists, markers, client memory in every mode, buffer maps, separate
 # draw and read drawables, the answers the recorder changes), mesa-utils (es2_info, eglinfo,
-# glxinfo, glxdemo, es2tri, glxgears, es2gears_x11), 14 glmark2 scenes and Qt 5's hellogl2
-# (QOpenGLWidget, on GLX and on EGL). Every program runs with step_clock.so preloaded
+# glxinfo, glxdemo, es2tri, glxgears, es2gears_x11), heavy_app (two threads, shared
+# contexts), 14 glmark2 scenes and Qt 5's examples: hellogl2 (QOpenGLWidget, on GLX and on
+# EGL), threadedqopenglwidget (a render thread) and qopenglwindow (animated through
+# QDateTime, glyphs uploaded by QPainter). Every program runs with step_clock.so preloaded
 # (tests/apps/step_clock.c): the clock it reads advances by a fixed step per reading, so
-# programs animated by the wall clock make the same calls under both recorders. Programs
-# that run until a signal stops them are compared over the frames both recordings hold.
-# Not here: Qt programs animated
-# by Qt's own clock (qopenglwindow), which step_clock does not reach, and
-# client_arrays_app (apitrace's recording of it crashes).
+# programs animated by the wall clock make the same calls under both recorders (for Qt,
+# also the wall clock libQt5Core reads for it; QT_HASH_SEED=0 fixes the order of its glyph
+# cache). Threads are compared each in its own order. Programs that run until a signal
+# stops them are stopped after a number of swaps (tests/apps/swap_stop.c: never after a
+# number of seconds) and compared over the frames both recordings hold.
+# Not here: client_arrays_app (apitrace's recording of it crashes) and mt_calls_app
+# (millions of calls a second until a signal stops it: the signal tests' program).
 # Also: apitrace dump of `--backtrace=none` traces has no Backtrace: lines.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,8 +31,8 @@ require_tool apitrace Xvfb python3 readelf timeout es2_info eglinfo glxinfo glxd
   es2gears_x11 glmark2
 step_clock="$bin/../lib/libstep_clock.so"
 require_file "$step_clock" "build the step_clock module (tests/apps)"
-qt=/usr/lib/x86_64-linux-gnu/qt5/examples/opengl/hellogl2/hellogl2
-require_file "$qt" "install qtbase5-examples"
+qt=/usr/lib/x86_64-linux-gnu/qt5/examples/opengl
+require_file "$qt/hellogl2/hellogl2" "install qtbase5-examples"
 
 tracers=$(dirname "$(command -v apitrace)")/../lib/x86_64-linux-gnu/apitrace/wrappers
 [ -f "$tracers/glxtrace.so" ] || tracers=/usr/lib/x86_64-linux-gnu/apitrace/wrappers
@@ -40,26 +44,38 @@ start_xvfb
 
 # check NAME API FRAMES CMD...: record CMD with both recorders (API: gl or egl, for
 # apitrace's --api), dump both, compare. FRAMES: "all" (the program ends by itself:
-# every call) or "frames" (stopped by timeout's signal: the frames both hold).
+# every call) or a number N (a program that runs until a signal stops it: stopped after
+# its N-th swap by swap_stop, the frames both recordings hold compared).
 check() {
   local name=$1 api=$2 frames=$3
   shift 3
-  local a="$WORK/$name.a" g="$WORK/$name.g" rc
+  local a="$WORK/$name.a" g="$WORK/$name.g" rc stop=()
+  if [ "$frames" != all ]; then
+    swap_stop "$frames"
+    stop=("${SWAP_STOP[@]}")
+  fi
   set +e
-  LD_PRELOAD=$step_clock apitrace trace --api "$api" -o "$a.trace" "$@" >"$a.log" 2>&1
-  LD_PRELOAD=$step_clock "$gltrace" --backtrace=none -o "$g.trace" "$@" >"$g.log" 2>&1
+  LD_PRELOAD=$step_clock apitrace trace --api "$api" -o "$a.trace" "${stop[@]}" "$@" >"$a.log" 2>&1
+  LD_PRELOAD=$step_clock "$gltrace" --backtrace=none -o "$g.trace" -- "${stop[@]}" "$@" >"$g.log" 2>&1
   set -e
   if [ ! -s "$a.trace" ] || [ ! -s "$g.trace" ]; then
     fail "$name: no trace (apitrace: $(tail -1 "$a.log"); gltrace: $(tail -1 "$g.log"))"
     return 0
   fi
-  apitrace dump -v "$a.trace" >"$a.dump" 2>"$a.err" || true
-  apitrace dump -v "$g.trace" >"$g.dump" 2>"$g.err" || true
+  apitrace dump -v --thread-ids=yes "$a.trace" >"$a.dump" 2>"$a.err" || true
+  apitrace dump -v --thread-ids=yes "$g.trace" >"$g.dump" 2>"$g.err" || true
   if grep -q '^Backtrace:' "$g.dump"; then
     fail "$name: --backtrace=none trace has backtraces"
   fi
-  local opt=()
-  [ "$frames" = frames ] && opt=(--frames)
+  local opt=() who n
+  if [ "$frames" != all ]; then
+    opt=(--frames)
+    for who in a g; do
+      n=$(grep -cE '^[0-9]+ @[0-9]+ (glX|egl)SwapBuffers' "$WORK/$name.$who.dump" || true)
+      [ "$n" -ge "$frames" ] ||
+        fail "$name: $n swaps in $([ $who = a ] && echo "apitrace's" || echo "gltrace's") recording, wanted $frames"
+    done
+  fi
   set +e
   python3 "$here/dump_diff.py" "$a.dump" "$g.dump" "$WORK/sigs.txt" "${opt[@]}" >"$WORK/$name.diff"
   rc=$?
@@ -78,20 +94,21 @@ check gl33_demo gl all "$b/gl33_demo" --frames 3
 check markers_app gl all "$b/markers_app" --frames 2
 check attrib_lists_glx gl all "$b/attrib_lists_app" glx
 check attrib_lists_egl egl all "$b/attrib_lists_app" egl
-for mode in interleaved arrays lock multidraw coherent pixels lists indirect; do
+for mode in interleaved arrays lock multidraw coherent pixels lists indirect select; do
   check "client_memory_$mode" gl all "$b/client_memory_app" "--$mode" --frames 2
 done
 check read_drawable_app gl all "$b/read_drawable_app"
 check map_app gl all "$b/map_app" --frames 3
+check heavy_app gl all "$b/heavy_app" --frames 3
 # apitrace's answers fail the program's own consistency checks (it exits 3): R10
 check answers_app gl all "$b/answers_app" --frames 2
 check es2_info egl all es2_info
 check eglinfo egl all eglinfo
 check glxinfo gl all glxinfo
-check es2tri egl frames timeout -k 5 -s INT 2 es2tri
-check glxdemo gl frames timeout -k 5 2 glxdemo
-check glxgears gl frames timeout -k 5 -s INT 2 glxgears
-check es2gears_x11 egl frames timeout -k 5 -s INT 2 es2gears_x11
+check es2tri egl 1 es2tri
+check glxdemo gl 1 glxdemo
+check glxgears gl 300 glxgears
+check es2gears_x11 egl 300 es2gears_x11
 scenes=()
 for s in "${GLMARK2_SCENES[@]}" conditionals:duration=0.3 function:duration=0.3 \
   loop:duration=0.3 pulsar:duration=0.3; do
@@ -99,7 +116,10 @@ for s in "${GLMARK2_SCENES[@]}" conditionals:duration=0.3 function:duration=0.3 
 done
 # 10 ms a clock reading: about 30 frames a 0.3 s scene
 STEP_CLOCK_US=10000 check glmark2 gl all glmark2 --size 256x192 "${scenes[@]}"
-check qt_hellogl2 gl frames timeout -k 5 -s INT 4 "$qt"
-QT_XCB_GL_INTEGRATION=xcb_egl check qt_hellogl2_egl egl frames timeout -k 5 -s INT 4 "$qt"
+export QT_QPA_PLATFORM=xcb QT_HASH_SEED=0 STEP_CLOCK_OBJECTS=libQt5Core
+check qt_hellogl2 gl 2 "$qt/hellogl2/hellogl2"
+QT_XCB_GL_INTEGRATION=xcb_egl check qt_hellogl2_egl egl 2 "$qt/hellogl2/hellogl2"
+check qt_threaded gl 100 "$qt/threadedqopenglwidget/threadedqopenglwidget"
+check qt_qopenglwindow gl 100 "$qt/qopenglwindow/qopenglwindow"
 
 it_finish

@@ -3,14 +3,14 @@
 # `gltrace -o X.trace` under our own Xvfb (Mesa llvmpipe), and apitrace must take the
 # traces as its own.
 #   usage: record_gltrace.sh BIN_DIR
-# Recorded: glxgears (GLX) and es2gears_x11 (EGL + GLES2), both stopped by SIGINT after
-# 1.5 s (their last call is incomplete); ten glmark2 scenes, one run each (build,
+# Recorded: glxgears (GLX) and es2gears_x11 (EGL + GLES2), both stopped by SIGTERM after
+# their 100th swap (swap_stop in lib.sh; calls cut mid-way are signal_faults.sh's); ten glmark2 scenes, one run each (build,
 # texture, shading, bump, effect2d, buffer with update-method=subdata, terrain,
 # jellyfish, refract, shadow); the demo apps gl33_demo (GLX, GL 3.3 core) and es2_demo
 # (EGL, GLES2) from BIN_DIR, 5 frames, plain and with --warmup.
 # Checks:
-#   - the recording: gltrace's exit status is the program's (0; 128 + 2 for the
-#     SIGINT-stopped ones) and the trace exists; plus exit statuses 3 and 2 passing
+#   - the recording: gltrace's exit status is the program's (0; 128 + 15 for the
+#     SIGTERM-stopped ones) and the trace exists; plus exit statuses 3 and 2 passing
 #     through for a shell and a demo app given a bad argument;
 #   - `apitrace dump` reads each trace with exit 0 and prints nothing on stderr, and the
 #     trace holds at least one swap (the demo apps: exactly their number of swaps);
@@ -78,11 +78,11 @@ record() {
   recorded+=("$name")
 }
 
-# Stopped by SIGINT after 1.5 s: gltrace passes it on, the program dies of it and gltrace
-# exits 128 + 2; --preserve-status makes timeout exit with gltrace's status. A program
-# still alive 20 s after it is killed (exit 137): a failure, not a hung test.
-record glxgears 130 timeout -k 20 --preserve-status -s INT 1.5 -- glxgears
-record es2gears 130 timeout -k 20 --preserve-status -s INT 1.5 -- es2gears_x11
+# Stopped by SIGTERM after their 100th swap: the program dies of it and gltrace exits
+# 128 + 15, the program's status.
+swap_stop 100
+record glxgears 143 -- "${SWAP_STOP[@]}" glxgears
+record es2gears 143 -- "${SWAP_STOP[@]}" es2gears_x11
 
 glmark2_scenes=("${GLMARK2_SCENES[@]}")
 for scene in "${glmark2_scenes[@]}"; do

@@ -3,7 +3,7 @@
 # apitrace's glretrace, whether apitrace or gltrace recorded them.
 #   usage: retrace_recorded.sh BIN_DIR
 # Under our own Xvfb (Mesa llvmpipe), recorded twice, by `apitrace trace` and by
-# `gltrace -o`: glxgears and es2gears_x11 (stopped with SIGINT), the ten glmark2 scenes
+# `gltrace -o`: glxgears and es2gears_x11 (stopped after 60 swaps), the ten glmark2 scenes
 # of the recording issue (build, texture, shading, bump, effect2d, buffer with
 # update-method=subdata, terrain, jellyfish, refract, shadow; short runs at 256x192), and
 # the demo apps gl33_demo (GLX) and es2_demo (EGL) with --warmup --frames 5 --save.
@@ -82,8 +82,9 @@ for app in gl33_demo es2_demo; do
 done
 
 for recorder in apitrace gltrace; do
-  record "$recorder" glxgears glx timeout -s INT 1 -- glxgears
-  record "$recorder" es2gears egl timeout -s INT 1 -- es2gears_x11
+  swap_stop 60
+  record "$recorder" glxgears glx -- "${SWAP_STOP[@]}" glxgears
+  record "$recorder" es2gears egl -- "${SWAP_STOP[@]}" es2gears_x11
   for scene in "${glmark2_scenes[@]}"; do
     record "$recorder" "glmark2_${scene%%:*}" glx timeout 60 -- \
       glmark2 --size 256x192 -b "$scene"

@@ -19,7 +19,7 @@ static void usage(FILE *f)
           "writes each call's CPU time as the program ran it (FXT, for Perfetto);\n"
           "--backtrace chooses the calls that carry a backtrace (globs, all, none).\n"
           "GLTRACE_PRELOAD names the recording library to use instead of\n"
-          "../lib/libgltrace.so beside gltrace.\n"
+          "../lib/gltrace/libgltrace.so (installed) or ../lib/libgltrace.so beside gltrace.\n"
           "\n"
           "commands:\n"
           "  dump FILE...   print the calls of apitrace-format traces (as `apitrace dump`)\n"

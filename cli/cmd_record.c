@@ -2,9 +2,9 @@
  * and reports where its trace went.
  *
  *   - The library: $GLTRACE_PRELOAD when set (for development and tests), else
- *     ../lib/libgltrace.so next to this executable (/proc/self/exe), which holds in
- *     the build tree (build/bin, build/lib) and in an installed prefix (bin, lib).
- *     It is prepended to LD_PRELOAD.
+ *     ../lib/gltrace/libgltrace.so beside this executable (/proc/self/exe: an
+ *     installed prefix or package, bin and lib/gltrace), else ../lib/libgltrace.so
+ *     (the build tree: build/bin, build/lib). It is prepended to LD_PRELOAD.
  *   - The trace: -o FILE, else $GLTRACE_OUTPUT when set and not empty, else
  *     "<basename of PROGRAM>.trace" in the current directory, or
  *     "<basename>.N.trace" for the first N free (apitrace's naming). The file is
@@ -83,7 +83,7 @@ static void record_usage(FILE *f)
           "environment: GLTRACE_OUTPUT (the trace, as -o), GLTRACE_TIMELINE (as --timeline),\n"
           "GLTRACE_BACKTRACE (as\n"
           "--backtrace), GLTRACE_PRELOAD (the recording library to preload instead of\n"
-          "../lib/libgltrace.so beside gltrace)\n",
+          "../lib/gltrace/libgltrace.so or ../lib/libgltrace.so beside gltrace)\n",
           f);
 }
 
@@ -95,7 +95,10 @@ static void forward_signal(int sig)
         kill((pid_t)g_child, sig);
 }
 
-/* The recording library: $GLTRACE_PRELOAD or ../lib/libgltrace.so beside us. */
+/* Where the recording library lies relative to our directory: installed, build tree. */
+static const char *const library_places[] = {"../lib/gltrace/libgltrace.so", "../lib/libgltrace.so"};
+
+/* The recording library: $GLTRACE_PRELOAD or the first of library_places beside us. */
 static int find_library(char *out, size_t size)
 {
     const char *env = getenv("GLTRACE_PRELOAD");
@@ -117,9 +120,13 @@ static int find_library(char *out, size_t size)
         char *slash = strrchr(exe, '/');
         if (slash)
             *slash = '\0';
-        if (snprintf(guess, sizeof guess, "%s/../lib/libgltrace.so", exe) >= (int)sizeof guess) {
-            fprintf(stderr, "gltrace: path of the recording library too long\n");
-            return 0;
+        for (size_t i = 0; i < sizeof library_places / sizeof *library_places; ++i) {
+            if (snprintf(guess, sizeof guess, "%s/%s", exe, library_places[i]) >= (int)sizeof guess) {
+                fprintf(stderr, "gltrace: path of the recording library too long\n");
+                return 0;
+            }
+            if (access(guess, R_OK) == 0)
+                break; /* else the last place, whose error is reported below */
         }
     }
     char real[PATH_MAX];
