@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gt_grow.h"
 #include "gt_input.h"
 #include "gt_model.h"
 
@@ -11,14 +12,8 @@ static int add(gt_callset *s, gt_callrange r)
 {
     if (r.start > r.stop || r.freq == 0)
         return 1; /* empty, as apitrace ignores it */
-    if (s->n == s->cap) {
-        size_t ncap = s->cap ? s->cap * 2 : 8;
-        gt_callrange *n = realloc(s->ranges, ncap * sizeof *n);
-        if (!n)
-            return 0;
-        s->ranges = n;
-        s->cap = ncap;
-    }
+    if (GT_GROW(s->ranges, s->cap, s->n + 1, 8) != 0)
+        return 0;
     s->ranges[s->n++] = r;
     return 1;
 }
@@ -166,14 +161,8 @@ static int parse_file(gt_callset *s, const char *path, gt_error *err)
     size_t n;
     while (ok && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
         len += n;
-        if (cap - len < 2) {
-            char *nb = cap < (64u << 20) ? realloc(buf, cap * 2) : NULL;
-            ok = nb != NULL;
-            if (nb) {
-                buf = nb;
-                cap *= 2;
-            }
-        }
+        if (cap - len < 2)
+            ok = cap < (64u << 20) && GT_GROW(buf, cap, cap + 1, 0) == 0;
     }
     fclose(f);
     if (!ok) {

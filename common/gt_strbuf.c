@@ -2,6 +2,8 @@
 
 #include <stdlib.h>
 
+#include "gt_grow.h"
+
 void gt_strbuf_init(gt_strbuf *b)
 {
     b->data = NULL;
@@ -21,21 +23,10 @@ int gt_strbuf_reserve(gt_strbuf *b, size_t extra)
         return 0;
     if (b->cap - b->len >= extra)
         return 1;
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap - b->len < extra) {
-        if (cap > SIZE_MAX / 2) {
-            b->oom = 1;
-            return 0;
-        }
-        cap *= 2;
-    }
-    char *d = realloc(b->data, cap);
-    if (!d) {
+    if (extra > SIZE_MAX - b->len || GT_GROW(b->data, b->cap, b->len + extra, 4096) != 0) {
         b->oom = 1;
         return 0;
     }
-    b->data = d;
-    b->cap = cap;
     return 1;
 }
 

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gt_grow.h"
+
 struct gt_tl_strings {
     gt_arena bytes;      /* the strings, NUL-terminated */
     const char **str;    /* id -> string */
@@ -79,18 +81,15 @@ static int grow_slots(gt_tl_strings *st)
     return 0;
 }
 
+/* Doubles both id arrays; they share st->cap, a uint32_t as ids are: size_t copies
+ * for gt_grow, and no capacity past UINT32_MAX. */
 static int grow_ids(gt_tl_strings *st)
 {
-    uint32_t cap = st->cap * 2;
-    const char **str = realloc(st->str, cap * sizeof *str);
-    if (!str)
+    size_t cap = st->cap, len_cap = st->cap;
+    if (st->cap > UINT32_MAX / 2 || GT_GROW(st->str, cap, cap + 1, 256) != 0 ||
+        GT_GROW(st->len, len_cap, len_cap + 1, 256) != 0)
         return -1;
-    st->str = str;
-    uint32_t *len = realloc(st->len, cap * sizeof *len);
-    if (!len)
-        return -1;
-    st->len = len;
-    st->cap = cap;
+    st->cap = (uint32_t)cap;
     return 0;
 }
 
@@ -201,15 +200,9 @@ static int buffer_event(void *self, const gt_timeline *tl, const gt_tl_event *ev
 {
     (void)tl;
     gt_tl_buffer *b = self;
-    if (b->count == b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 256;
-        gt_tl_event *e = realloc(b->events, cap * sizeof *e);
-        if (!e) {
-            gt_error_set(err, "out of memory keeping %zu timeline events", b->count);
-            return -1;
-        }
-        b->events = e;
-        b->cap = cap;
+    if (GT_GROW(b->events, b->cap, b->count + 1, 256) != 0) {
+        gt_error_set(err, "out of memory keeping %zu timeline events", b->count);
+        return -1;
     }
     gt_tl_event copy = *ev;
     if (ev->nargs) {

@@ -23,6 +23,7 @@
 #include "at_reader.h"
 #include "gl_avail.h"
 #include "glretrace.h"
+#include "gt_grow.h"
 #include "gt_progress.h"
 #include "gt_strbuf.h"
 #include "timeline_replay.h"
@@ -113,14 +114,10 @@ static dispatch *resolve(const gt_call *c)
 {
     uint32_t id = c->sig->id;
     if (id >= m.n) {
-        size_t n = m.n ? m.n : 256;
-        while (n <= id)
-            n *= 2;
-        dispatch *t = realloc(m.table, n * sizeof *t);
-        if (!t)
+        size_t n = m.n;
+        if (GT_GROW(m.table, n, (size_t)id + 1, 256) != 0)
             return NULL;
-        memset(t + m.n, 0, (n - m.n) * sizeof *t);
-        m.table = t;
+        memset(m.table + m.n, 0, (n - m.n) * sizeof *m.table);
         m.n = n;
     }
     dispatch *d = &m.table[id];
@@ -275,15 +272,9 @@ static void replay_call(gt_call *c)
 /* --loop: the calls of the last complete frame are kept (not released) */
 static void hold(gt_call *c)
 {
-    if (m.nheld == m.capheld) {
-        size_t n = m.capheld ? m.capheld * 2 : 1024;
-        gt_call **a = realloc(m.held, n * sizeof *a);
-        if (!a) {
-            at_reader_release(m.reader, c);
-            return;
-        }
-        m.held = a;
-        m.capheld = n;
+    if (GT_GROW(m.held, m.capheld, m.nheld + 1, 1024) != 0) {
+        at_reader_release(m.reader, c);
+        return;
     }
     m.held[m.nheld++] = c;
     if (c->flags & GT_CALL_FLAG_END_FRAME) { /* this frame becomes the one to loop */

@@ -84,7 +84,7 @@ static record *add(void)
         p.committed = p.n; /* out of bounds: print as they are */
         print_ready(true);
     }
-    if (p.n == p.cap) {
+    if (p.n == p.cap) { /* not gt_grow: test_profile_text builds this file without common/ */
         size_t n = p.cap ? p.cap * 2 : 4096;
         record *a = realloc(p.r, n * sizeof *a);
         if (!a)

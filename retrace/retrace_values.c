@@ -13,6 +13,7 @@
 
 #include <epoxy/gl.h>
 
+#include "gt_grow.h"
 #include "retrace_gen.h"
 
 /* ---- values ---------------------------------------------------------------------------- */
@@ -531,14 +532,8 @@ void retrace_ptr_set_key(uint64_t traced, void *replayed, uint64_t size, uint64_
             break;
         }
     }
-    if (num_regions == cap_regions) {
-        size_t cap = cap_regions ? cap_regions * 2 : 16;
-        region *r = realloc(regions, cap * sizeof *r);
-        if (!r)
-            oom(cap * sizeof *r);
-        regions = r;
-        cap_regions = cap;
-    }
+    if (GT_GROW(regions, cap_regions, num_regions + 1, 16) != 0)
+        oom((cap_regions ? cap_regions * 2 : 16) * sizeof *regions);
     regions[num_regions++] = (region){traced, size, key, replayed};
 }
 

@@ -13,6 +13,7 @@
 #include "chrome_writer.h"
 #include "fxt_writer.h"
 #include "glretrace.h"
+#include "gt_grow.h"
 #include "gt_outfile.h"
 #include "gt_timeline.h"
 #include "profile_text.h"
@@ -62,10 +63,12 @@ static const struct {
 #define MAX_DRAW_ARGS 8
 #define MAX_ARGS (2 + MAX_DRAW_ARGS)
 #define MAX_PENDING_GPU (1u << 20)
-/* GPU work that maps to before the end of the previous one by less than this is moved
- * after it: batches are anchored separately, and their anchors differ by the mapping
- * error (timing.h), which must not reorder consecutive work. More is real overlap
- * (another context's work). */
+/* GPU work of one context runs in the order it was issued (timer queries do not
+ * overlap), so it is never laid before the end of that context's previous work: batches
+ * are anchored separately, and their anchors differ by the mapping error (timing.h),
+ * which grows when the replaying thread is preempted during an anchor's read window (a
+ * loaded machine). Another context's work that maps to before the end of the previous
+ * work by less than this is moved after it too; by more, it is real overlap. */
 #define GPU_REORDER_NS 10000
 
 typedef struct sig_info {
@@ -89,6 +92,7 @@ typedef struct ctx_state {
     int begin_handle; /* GPU query of glBegin, ended at glEnd */
     uint64_t begin_tag, begin_rec;
     int64_t begin_t0;
+    int64_t gpu_last_end; /* end of this context's latest GPU work laid out */
 } ctx_state;
 
 typedef struct thread_state {
@@ -97,6 +101,7 @@ typedef struct thread_state {
 } thread_state;
 
 typedef struct gpu_pending {
+    void *ctx; /* the context's key (ctx_state.key): NULL when none was current */
     uint32_t call, frame, thread;
     gt_tl_str name;
     int64_t cpu_ts;
@@ -238,14 +243,10 @@ static void classify(sig_info *s, const gt_func_sig *sig)
 static sig_info *info(const gt_func_sig *sig)
 {
     if (sig->id >= t.nsigs) {
-        size_t n = t.nsigs ? t.nsigs : 256;
-        while (n <= sig->id)
-            n *= 2;
-        sig_info *a = realloc(t.sigs, n * sizeof *a);
-        if (!a)
+        size_t n = t.nsigs;
+        if (GT_GROW(t.sigs, n, (size_t)sig->id + 1, 256) != 0)
             return NULL;
-        memset(a + t.nsigs, 0, (n - t.nsigs) * sizeof *a);
-        t.sigs = a;
+        memset(t.sigs + t.nsigs, 0, (n - t.nsigs) * sizeof *t.sigs);
         t.nsigs = n;
     }
     sig_info *s = &t.sigs[sig->id];
@@ -262,12 +263,8 @@ static thread_state *get_thread(uint32_t id)
         if (t.threads[i].id == id)
             return &t.threads[i];
     if (t.nthreads == t.capthreads) {
-        size_t n = t.capthreads ? t.capthreads * 2 : 8;
-        thread_state *a = realloc(t.threads, n * sizeof *a);
-        if (!a)
+        if (GT_GROW(t.threads, t.capthreads, t.nthreads + 1, 8) != 0)
             return NULL;
-        t.threads = a;
-        t.capthreads = n;
         t.cur = NULL; /* moved */
     }
     thread_state *th = &t.threads[t.nthreads++];
@@ -279,22 +276,24 @@ static thread_state *get_thread(uint32_t id)
     return th;
 }
 
+static ctx_state *ctx_by_key(void *key)
+{
+    for (size_t i = 0; key && i < t.nctx; ++i)
+        if (t.ctxs[i].key == key)
+            return &t.ctxs[i];
+    return NULL;
+}
+
 static ctx_state *current_ctx(void)
 {
     void *key = SDL_GL_GetCurrentContext();
     if (!key)
         return NULL;
-    for (size_t i = 0; i < t.nctx; ++i)
-        if (t.ctxs[i].key == key)
-            return &t.ctxs[i];
-    if (t.nctx == t.capctx) {
-        size_t n = t.capctx ? t.capctx * 2 : 4;
-        ctx_state *a = realloc(t.ctxs, n * sizeof *a);
-        if (!a)
-            return NULL;
-        t.ctxs = a;
-        t.capctx = n;
-    }
+    ctx_state *known = ctx_by_key(key);
+    if (known)
+        return known;
+    if (GT_GROW(t.ctxs, t.capctx, t.nctx + 1, 4) != 0)
+        return NULL;
     ctx_state *c = &t.ctxs[t.nctx++];
     memset(c, 0, sizeof *c);
     c->key = key;
@@ -525,17 +524,11 @@ static uint64_t gp_add(const gt_call *c, const sig_info *s, int64_t cpu_ts, uint
         t.gp[t.gp_head].done = false;
         gp_pop_done(true);
     }
-    if (t.gp_n == t.gp_cap) {
-        size_t n = t.gp_cap ? t.gp_cap * 2 : 1024;
-        gpu_pending *a = realloc(t.gp, n * sizeof *a);
-        if (!a)
-            return UINT64_MAX;
-        t.gp = a;
-        t.gp_cap = n;
-    }
+    if (GT_GROW(t.gp, t.gp_cap, t.gp_n + 1, 1024) != 0)
+        return UINT64_MAX;
     gpu_pending *p = &t.gp[t.gp_n++];
-    *p = (gpu_pending){.call = c->no, .frame = t.frame, .thread = c->thread, .name = s->name,
-                       .cpu_ts = cpu_ts, .rec = rec};
+    *p = (gpu_pending){.ctx = t.cctx ? t.cctx->key : NULL, .call = c->no, .frame = t.frame,
+                       .thread = c->thread, .name = s->name, .cpu_ts = cpu_ts, .rec = rec};
     return t.gp_first + (t.gp_n - 1 - t.gp_head);
 }
 
@@ -553,6 +546,11 @@ static void on_gpu_result(void *ctx, const timing_gpu_result *r)
         ts = r->has_start ? r->start_ns : (p->cpu_ts > t.gpu_last_end ? p->cpu_ts : t.gpu_last_end);
         if (ts < t.gpu_last_end && t.gpu_last_end - ts < GPU_REORDER_NS)
             ts = t.gpu_last_end;
+        ctx_state *cc = ctx_by_key(p->ctx);
+        if (cc && ts < cc->gpu_last_end)
+            ts = cc->gpu_last_end;
+        if (cc)
+            cc->gpu_last_end = ts + r->dur_ns;
         if (ts + r->dur_ns > t.gpu_last_end)
             t.gpu_last_end = ts + r->dur_ns;
         gt_tl_arg a[2] = {

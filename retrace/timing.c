@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "gt_grow.h"
 #include "timing.h"
 
 int64_t timing_now_ns(void)
@@ -116,14 +117,8 @@ static tg_ctx *current_ctx(bool create)
     tg_ctx *c = find_ctx(key);
     if (c || !create)
         return c;
-    if (g.nctx == g.capctx) {
-        size_t n = g.capctx ? g.capctx * 2 : 4;
-        tg_ctx **a = realloc(g.ctxs, n * sizeof *a);
-        if (!a)
-            return NULL;
-        g.ctxs = a;
-        g.capctx = n;
-    }
+    if (GT_GROW(g.ctxs, g.capctx, g.nctx + 1, 4) != 0)
+        return NULL;
     c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
@@ -140,7 +135,7 @@ static tg_ctx *current_ctx(bool create)
 static int take_ids(tg_ctx *c, GLuint out[2], int n)
 {
     if (c->nids < (size_t)n) {
-        if (c->capids < c->nids + ID_CHUNK) {
+        if (c->capids < c->nids + ID_CHUNK) { /* not gt_grow: grows by ID_CHUNK, not doubling */
             GLuint *a = realloc(c->ids, (c->nids + ID_CHUNK) * sizeof *a);
             if (!a)
                 return 0;
@@ -211,14 +206,8 @@ int timing_gpu_begin(void)
     if (!has_timestamps(c) && elapsed_busy(c))
         return -1;
     tg_batch *b = &c->open;
-    if (b->n == b->cap) {
-        size_t n = b->cap ? b->cap * 2 : 64;
-        tg_entry *a = realloc(b->e, n * sizeof *a);
-        if (!a)
-            return -1;
-        b->e = a;
-        b->cap = n;
-    }
+    if (GT_GROW(b->e, b->cap, b->n + 1, 64) != 0)
+        return -1;
     if (b->n == 0)
         anchor(c, b);
     tg_entry *e = &b->e[b->n];

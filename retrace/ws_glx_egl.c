@@ -26,6 +26,7 @@
 
 #include "gl_avail.h"
 #include "glretrace.h"
+#include "gt_grow.h"
 #include "retrace_gen.h"
 #include "ws_read.h"
 
@@ -122,19 +123,6 @@ static int64_t attrib(const gt_value *list, int64_t key, int64_t terminator, int
 
 /* ---- tables ---------------------------------------------------------------------- */
 
-static void *grow(void *p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return p;
-    size_t n = *cap ? *cap * 2 : 8;
-    while (n < need)
-        n *= 2;
-    void *q = realloc(p, n * elem);
-    if (q)
-        *cap = n;
-    return q;
-}
-
 static ws_context *find_ctx(uint64_t traced)
 {
     for (size_t i = 0; i < ws.nctx; ++i)
@@ -145,13 +133,9 @@ static ws_context *find_ctx(uint64_t traced)
 
 static ws_context *add_ctx(uint64_t traced, const ws_profile *prof, uint64_t share)
 {
-    ws_context **a = grow(ws.ctxs, &ws.capctx, ws.nctx + 1, sizeof *a);
-    ws_context *c = calloc(1, sizeof *c);
-    if (!a || !c) {
-        free(c);
+    ws_context *c = NULL;
+    if (GT_GROW(ws.ctxs, ws.capctx, ws.nctx + 1, 8) != 0 || !(c = calloc(1, sizeof *c)))
         return NULL;
-    }
-    ws.ctxs = a;
     c->traced = traced;
     c->prof = *prof;
     c->share = share;
@@ -169,13 +153,9 @@ static ws_drawable *find_draw(uint64_t traced)
 
 static ws_drawable *add_draw(uint64_t traced, int w, int h, bool pbuffer)
 {
-    ws_drawable **a = grow(ws.draws, &ws.capdraw, ws.ndraw + 1, sizeof *a);
-    ws_drawable *d = calloc(1, sizeof *d);
-    if (!a || !d) {
-        free(d);
+    ws_drawable *d = NULL;
+    if (GT_GROW(ws.draws, ws.capdraw, ws.ndraw + 1, 8) != 0 || !(d = calloc(1, sizeof *d)))
         return NULL;
-    }
-    ws.draws = a;
     d->traced = traced;
     d->w = w > 0 ? w : DEFAULT_SIZE;
     d->h = h > 0 ? h : DEFAULT_SIZE;
@@ -190,10 +170,8 @@ static ws_thread *get_thread(uint32_t id)
         if (ws.threads[i].id == id)
             return &ws.threads[i];
     size_t cur = ws.cur ? (size_t)(ws.cur - ws.threads) : SIZE_MAX;
-    ws_thread *a = grow(ws.threads, &ws.capthreads, ws.nthreads + 1, sizeof *a);
-    if (!a)
+    if (GT_GROW(ws.threads, ws.capthreads, ws.nthreads + 1, 8) != 0)
         return NULL;
-    ws.threads = a;
     if (cur != SIZE_MAX) /* the array may have moved */
         ws.cur = &ws.threads[cur];
     ws_thread *t = &ws.threads[ws.nthreads++];

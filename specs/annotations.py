@@ -21,8 +21,8 @@ class Annotations:
                                                    # facts, read by gen_retrace.py only)
     groups: dict = field(default_factory=dict)     # registry group -> scalar kind of its values
     symbolic: list = field(default_factory=list)   # (pname, param) name pairs: see `symbolic`
-    patterns: list = field(default_factory=list)   # (line, hook or prehook, regex, C function):
-                                                   # `re:` lines, resolved by expand()
+    patterns: list = field(default_factory=list)   # (line, word, regex, param, rest): `re:` lines,
+                                                   # resolved by expand()
     hook_lines: dict = field(default_factory=dict) # (hook or prehook, func, C function) -> line
 
 
@@ -58,8 +58,10 @@ def load(path):
                 ann.returns[rest[0]] = (rest[1], rest[2:])
             elif word == "override" and len(rest) == 2:
                 ann.overrides[rest[0]] = rest[1]
-            elif word in ("hook", "prehook") and len(rest) == 2 and rest[0].startswith("re:"):
-                ann.patterns.append((lineno, word, re.compile(rest[0][3:]), rest[1]))
+            elif word in ("hook", "prehook", "retrace") and len(rest) >= 2 and \
+                    rest[0].startswith("re:") and (word == "retrace" or len(rest) == 2):
+                regex, _, param = rest[0][3:].partition(".")  # re:REGEX[.P]: no '.' in REGEX
+                ann.patterns.append((lineno, word, re.compile(regex), param, rest[1:]))
             elif word in ("hook", "prehook") and len(rest) == 2:
                 table = ann.hooks if word == "hook" else ann.prehooks
                 if rest[1] in table.setdefault(rest[0], []):
@@ -86,21 +88,27 @@ def load(path):
     return ann
 
 
-def expand(ann, commands):
-    """Adds the `hook`/`prehook` lines written as `re:REGEX` to ann's tables, for each of
-    COMMANDS (the registry's names) the regex matches whole. A pattern that matches
-    nothing, or names a function a plain line already gave the same hook, stops the
-    generator: patterns never go quietly stale. Several hooks of one function run in the
-    order of their lines."""
-    for lineno, word, regex, fn in ann.patterns:
-        table = ann.hooks if word == "hook" else ann.prehooks
-        names = [n for n in sorted(commands) if regex.fullmatch(n)]
+def expand(ann, commands, words):
+    """Adds the lines of WORDS (hook, prehook, retrace) written as `re:REGEX[.P]` to ann's
+    tables, for each of COMMANDS (the registry's, by name) the regex matches whole (and
+    that has a parameter P, when given). A pattern that matches nothing, or names a
+    function a plain line already gave the same hook, stops the generator: patterns
+    never go quietly stale. Several hooks of one function run in the order of their
+    lines."""
+    for lineno, word, regex, param, rest in [p for p in ann.patterns if p[1] in words]:
+        names = [n for n in sorted(commands) if regex.fullmatch(n) and
+                 (not param or any(p.name == param for p in commands[n].params))]
         if not names:
             raise SystemExit(f"annotations.txt:{lineno}: {word} re:{regex.pattern} matches no command")
+        if word == "retrace":
+            for name in names:
+                ann.retrace.setdefault(f"{name}.{param}" if param else name, []).append(rest)
+            continue
+        table, fn = (ann.hooks if word == "hook" else ann.prehooks), rest[0]
         for name in names:
             if fn in table.setdefault(name, []):
                 raise SystemExit(f"annotations.txt:{lineno}: {word} {name} {fn} listed twice")
             table[name].append(fn)
             ann.hook_lines[(word, name, fn)] = lineno
             table[name].sort(key=lambda f, w=word, n=name: ann.hook_lines[(w, n, f)])
-    ann.patterns = []
+    ann.patterns = [p for p in ann.patterns if p[1] not in words]

@@ -19,7 +19,6 @@ import argparse
 import os
 import re
 import sys
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -27,6 +26,7 @@ sys.path.insert(0, HERE)
 
 import annotations  # noqa: E402
 import classify  # noqa: E402
+import gen_callflags  # noqa: E402
 import providers  # noqa: E402
 import registry  # noqa: E402
 
@@ -40,9 +40,6 @@ NAME_CLASSES = {"buffer", "texture", "framebuffer", "renderbuffer", "program", "
                 "display list"}
 # Array element conversions of retrace_pointer by scalar kind.
 ELEM_KIND = {"sint": "i", "uint": "u", "float": "f", "double": "d", "bitmask": "u", "pointer": "p"}
-# Uniform location parameters: `location` of these commands is remapped per program.
-LOCATION_CMD = re.compile(r"^gl(Program)?Uniform")
-QUERY_CMD = re.compile(r"^gl(Get|Is|Are)[A-Z]")
 
 
 def name_ns(p):
@@ -55,8 +52,9 @@ def name_ns(p):
     return ""
 
 
-def is_program(p):
-    return p.obj_class == "program" or (p.base == "GLhandleARB" and p.name == "programObj")
+def is_program(cmd, p, ann):
+    """Does P name a program (gl.xml's class=, or a `program` note: GLhandleARB has none)?"""
+    return p.obj_class == "program" or bool(retrace_notes(ann, f"{cmd.name}.{p.name}", "program"))
 
 
 class Skip(Exception):
@@ -93,30 +91,12 @@ def load_epoxy(path):
     return out
 
 
-def return_classes(gl_xml):
-    """Command -> class= of its <proto> (glCreateProgram: program, glGenLists: display
-    list), which specs/registry.py does not keep."""
-    out = {}
-    for cmd in ET.parse(gl_xml).getroot().find("commands").findall("command"):
-        proto = cmd.find("proto")
-        if proto.get("class"):
-            out[proto.find("name").text] = proto.get("class")
-    return out
-
-
 def load_callflags(path):
-    """(regex rules, exact entries) of specs/callflags.txt."""
-    rules, exact = [], {}
-    with open(path, encoding="utf-8") as f:
-        for raw in f:
-            line = raw.split("#", 1)[0].split()
-            if not line:
-                continue
-            if line[0].startswith("re:"):
-                rules.append((re.compile(line[0][3:]), set(line[1:])))
-            else:
-                exact[line[0]] = set(line[1:])
-    return rules, exact
+    """(regex rules, exact entries) of specs/callflags.txt, read by gen_callflags.py's
+    reader (the one reader of that file), flags as sets."""
+    rules, exact = gen_callflags.read(path)
+    return [(re.compile(rx), set(flags)) for rx, flags in rules], \
+        {name: set(flags) for name, flags in exact.items()}
 
 
 def call_flags(name, callflags):
@@ -148,7 +128,7 @@ def skip_reason(cmd, ann, epoxy, callflags):
     flags = call_flags(n, callflags)
     if flags & {"NO_SIDE_EFFECTS", "VERBOSE"}:
         return "no side effects (callflags.txt)"
-    if QUERY_CMD.match(n) and not n.startswith(("glGen", "glCreate")):
+    if retrace_notes(ann, n, "query"):
         return "query without side effects (glGet*/glIs*/glAre*)"
     return None
 
@@ -157,12 +137,12 @@ def _c_str(s):
     return '"' + s + '"'
 
 
-def scalar_expr(kind, ctype, arg, p, cmd):
+def scalar_expr(kind, ctype, arg, p, cmd, ann):
     """Expression converting the traced scalar ARG to the epoxy type CTYPE."""
     if p is not None and name_ns(p):
         return f"({ctype})retrace_map_get({_c_str(name_ns(p))}, retrace_uint({arg}))"
-    if p is not None and p.name == "location" and LOCATION_CMD.match(cmd.name):
-        prog = next((q for q in cmd.params if is_program(q)), None)
+    if p is not None and retrace_notes(ann, f"{cmd.name}.{p.name}", "location"):
+        prog = next((q for q in cmd.params if is_program(cmd, q, ann)), None)
         if prog is not None:
             i = cmd.params.index(prog)
             pexpr = f'retrace_map_get("{name_ns(prog)}", retrace_uint(&call->args[{i}]))'
@@ -274,6 +254,12 @@ def plan_replayer(cmd, plans, ann, ep, ret_class, enum_groups=None):
         if ctype.count("*") != p.pointers:
             raise Skip(f"{p.name}: libepoxy declares {ctype}, gl.xml {p.ctype}")
     pre, post, call_args = [], [], []
+    scratch = []  # the call arguments converted into retrace_scratch memory
+
+    def scratch_arg(expr):
+        scratch.append(expr)
+        return expr
+
     for i, (p, plan, ctype) in enumerate(zip(cmd.params, params, ep.params)):
         arg = f"&call->args[{i}]"
         # a symbolic value (an enum or a number, by its pname) is read as a number
@@ -298,12 +284,13 @@ def plan_replayer(cmd, plans, ann, ep, ret_class, enum_groups=None):
                 if k == "array":
                     checks += out_check_lines(i, count)
                 out = "retrace_out_keep" if keep else "retrace_out"
-                call_args.append(f"({ctype}){out}({arg}, {count}, {size})")
+                expr = f"({ctype}){out}({arg}, {count}, {size})"
+                call_args.append(scratch_arg(expr) if not keep else expr)
                 continue
             raise Skip(f"{p.name}: output of kind {k}")
         checks += check_lines(cmd, i, p, plan, enum_groups)
         if k == "scalar":
-            call_args.append(scalar_expr(plan.scalar, ctype, arg, p, cmd))
+            call_args.append(scalar_expr(plan.scalar, ctype, arg, p, cmd, ann))
         elif k == "pointer" and p.pointers >= 1 and not p.const and ann.types.get(p.base) != "opaque":
             raise Skip(f"{p.name}: the GL writes through a pointer whose size the trace lacks")
         elif k == "pointer" and ann.types.get(p.base) == "opaque":
@@ -311,21 +298,22 @@ def plan_replayer(cmd, plans, ann, ep, ret_class, enum_groups=None):
         elif keep:
             call_args.append(f"({ctype})retrace_pointer_keep({arg})")
         elif k == "array" and name_ns(p):
-            call_args.append(f"({ctype})retrace_map_names({_c_str(name_ns(p))}, {arg}, "
-                             f"sizeof({p.base}))")
+            call_args.append(scratch_arg(f"({ctype})retrace_map_names({_c_str(name_ns(p))}, "
+                                         f"{arg}, sizeof({p.base}))"))
         elif k in ("array", "attribs"):
             ek = ELEM_KIND.get(plan.scalar, "u" if plan.scalar.startswith("enum:") else None)
             if ek is None:
                 raise Skip(f"{p.name}: array of {plan.scalar}")
-            call_args.append(f"({ctype})retrace_pointer({arg}, '{ek}', {elem_size(p)})")
+            call_args.append(scratch_arg(f"({ctype})retrace_pointer({arg}, '{ek}', {elem_size(p)})"))
         elif k in ("string", "string_n", "blob", "blob_unpack", "blob_elements", "blob_indirect",
                    "pointer"):
-            call_args.append(f"({ctype})retrace_pointer({arg}, 'u', 1)")
+            call_args.append(scratch_arg(f"({ctype})retrace_pointer({arg}, 'u', 1)"))
         elif k in ("strings", "pointers", "element_lists"):  # element_lists: blobs or offsets
-            call_args.append(f"({ctype})retrace_pointer({arg}, 'p', sizeof(void *))")
+            call_args.append(scratch_arg(f"({ctype})retrace_pointer({arg}, 'p', sizeof(void *))"))
         else:
             raise Skip(f"{p.name}: parameter of kind {k}")
-        if name_ns(p) and n.startswith("glDelete"):
+        deletes = retrace_notes(ann, n, "deletes")
+        if name_ns(p) and deletes:
             if k == "array":
                 post.append(f"retrace_unmap_names({_c_str(name_ns(p))}, {arg});")
             elif p.obj_class == "display list":
@@ -333,7 +321,7 @@ def plan_replayer(cmd, plans, ann, ep, ret_class, enum_groups=None):
                             f"retrace_sint(&call->args[{i + 1}]));")
             else:
                 post.append(f"retrace_map_del({_c_str(name_ns(p))}, retrace_uint({arg}));")
-        if p.obj_class == "sync" and n.startswith("glDelete"):
+        if p.obj_class == "sync" and deletes:
             post.append(f'retrace_map_del("sync", retrace_uint({arg}));')
 
     has_ret = cmd.ret != "void"
@@ -344,7 +332,8 @@ def plan_replayer(cmd, plans, ann, ep, ret_class, enum_groups=None):
             rv = "(uint64_t)(uintptr_t)gt_ret" if cmd.ret.count("*") or ret_class == "sync" \
                 else "(uint64_t)gt_ret"
             if ret_class == "display list":
-                rng = next(i for i, p in enumerate(cmd.params) if p.name == "range")
+                rng = next(i for i, p in enumerate(cmd.params)
+                           if retrace_notes(ann, f"{n}.{p.name}", "count"))
                 post.append(f'retrace_map_range("display list", call->ret, {rv}, '
                             f"retrace_sint(&call->args[{rng}]));")
             else:
@@ -354,7 +343,7 @@ def plan_replayer(cmd, plans, ann, ep, ret_class, enum_groups=None):
             post.append("if (call->ret)")
             post.append('    retrace_map_set("handleARB", retrace_uint(call->ret), (uint64_t)gt_ret);')
         if retrace_notes(ann, n, "return") == [["location"]]:
-            prog = next(i for i, p in enumerate(cmd.params) if is_program(p))
+            prog = next(i for i, p in enumerate(cmd.params) if is_program(cmd, p, ann))
             post.append("if (call->ret)")
             post.append(f'    retrace_location_set(retrace_map_get("{name_ns(cmd.params[prog])}", '
                         f"retrace_uint(&call->args[{prog}])), retrace_sint(call->ret), gt_ret);")
@@ -367,7 +356,7 @@ def plan_replayer(cmd, plans, ann, ep, ret_class, enum_groups=None):
         invoke = invoke.split(" = ", 1)[1]  # the result is not needed
         invoke = f"(void){invoke}"
     lines = [f"void retrace_{n}(const gt_call *call)", "{"]
-    if "retrace_pointer(" in invoke or "retrace_out(" in invoke or "names(" in invoke or pre:
+    if scratch or pre:
         lines.append("    retrace_scratch_reset(); /* the previous call's scratch */")
     if cmd.params:
         lines += [f"    if (call->num_args < {len(cmd.params)}) {{",
@@ -394,7 +383,7 @@ def _count_expr(cmd, plan):
     return "0"
 
 
-def plan_all(reg, ann, epoxy, callflags, ret_classes):
+def plan_all(reg, ann, epoxy, callflags):
     """(replayers by name, skipped {name: reason}) for every gl.xml command. A replayer
     is its C lines, or the name of the hand-written C function (`retrace F override`)."""
     replayers, skipped = {}, {}
@@ -414,7 +403,7 @@ def plan_all(reg, ann, epoxy, callflags, ret_classes):
         try:
             params = [classify.param_plan(cmd, p, ann) for p in cmd.params]
             plans = (params, classify.return_plan(cmd, ann))
-            replayers[name] = plan_replayer(cmd, plans, ann, epoxy[name], ret_classes.get(name, ""),
+            replayers[name] = plan_replayer(cmd, plans, ann, epoxy[name], cmd.ret_class,
                                             enum_groups)
         except classify.Unclassified as e:
             skipped[name] = f"unclassified: {e}"
@@ -535,8 +524,9 @@ def main():
     gl_xml = os.path.join(args.registry, "gl.xml")
     reg = registry.load([gl_xml])
     ann = annotations.load(os.path.join(HERE, "annotations.txt"))
+    annotations.expand(ann, reg.commands, ("retrace",))
     callflags = load_callflags(os.path.join(HERE, "callflags.txt"))
-    replayers, skipped = plan_all(reg, ann, load_epoxy(args.epoxy), callflags, return_classes(gl_xml))
+    replayers, skipped = plan_all(reg, ann, load_epoxy(args.epoxy), callflags)
     print(f"gen_retrace: {len(replayers)} GL replayers, {len(skipped)} commands skipped")
     if args.check:
         return

@@ -29,7 +29,7 @@ def load(reg_dir):
              os.path.join(HERE, "egl.xml")]
     reg = registry.load(paths)
     ann = annotations.load(os.path.join(HERE, "annotations.txt"))
-    annotations.expand(ann, reg.commands)
+    annotations.expand(ann, reg.commands, ("hook", "prehook"))
     return reg, ann
 
 

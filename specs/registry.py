@@ -33,6 +33,7 @@ class Command:
     registry: str       # file stem: gl, glx, egl
     apis: set = field(default_factory=set)  # gl, glcore, gles1, gles2, glsc2, glx, egl
     alias: str = ""
+    ret_class: str = "" # class= of <proto>: the namespace of a returned name (glCreateProgram)
 
 
 @dataclass
@@ -94,7 +95,8 @@ def _load_commands(root, reg, stem):
                                 p.get("group", ""), p.get("len", ""), p.get("class", "")))
         alias = cmd.find("alias")
         reg.commands[name] = Command(name, ret, ret_base, proto.get("group", ""), params, stem,
-                                     alias=alias.get("name") if alias is not None else "")
+                                     alias=alias.get("name") if alias is not None else "",
+                                     ret_class=proto.get("class", ""))
 
 
 def _load_enums(root, reg):

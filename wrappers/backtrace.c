@@ -64,6 +64,7 @@
 #include "gltrace_runtime.h"
 
 #include "backtrace_set.h"
+#include "gt_grow.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -98,14 +99,8 @@ static uint8_t g_choice[MAX_FIDS];
 
 static bool add_glob(size_t *n, size_t *cap, const char *s, size_t len)
 {
-    if (*n + 2 > *cap) {
-        size_t c = *cap ? *cap * 2 : 16;
-        char **g = realloc(g_globs, c * sizeof *g);
-        if (!g)
-            return false;
-        g_globs = g;
-        *cap = c;
-    }
+    if (GT_GROW(g_globs, *cap, *n + 2, 16) != 0) /* room for the NULL after it */
+        return false;
     char *copy = strndup(s, len);
     if (!copy)
         return false;

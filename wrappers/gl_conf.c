@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "gl_conf.h"
+#include "gt_grow.h"
 
 #define GL_VENDOR 0x1F00
 #define GL_RENDERER 0x1F01
@@ -123,12 +124,8 @@ static void split_extensions(const char *s)
         size_t l = strcspn(s, " ");
         if (!l)
             break;
-        if (n == cap) {
-            char **w = realloc(v, (cap *= 2) * sizeof *v);
-            if (!w)
-                break;
-            v = w;
-        }
+        if (GT_GROW(v, cap, n + 1, 16) != 0)
+            break;
         v[n] = strndup(s, l);
         if (v[n])
             n++;

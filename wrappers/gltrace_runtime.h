@@ -1,16 +1,20 @@
 /* The recording runtime inside libgltrace.so, as the generated wrappers see it.
  *
- * Each generated wrapper (build/gen/wrappers.gen.c) does:
+ * Each generated wrapper (build/gen/wrappers/wrappers_*.gen.c) does, for glClear:
  *
- *   static PFN_glClear real;                              -- resolved on first use
- *   if (!real) real = (PFN_glClear)gltrace_real("glClear");
- *   at_writer *w = gltrace_writer();                      -- NULL while not recording
- *   if (!w) { real(mask); return; }
- *   uint32_t no = at_writer_begin_enter(w, &sig, gltrace_thread_no(), 0);
+ *   static glClear_fn gt_real;                            -- resolved on first use
+ *   if (!gt_real) gt_real = (glClear_fn)gltrace_real("glClear");
+ *   at_writer *gt_w = gltrace_writer();                   -- NULL while not recording
+ *   if (!gt_w) { if (gt_real) gt_real(mask); return; }
+ *   ...prehooks: hand-written, may write fake calls before this one...
+ *   uint32_t gt_no = at_writer_begin_enter(gt_w, &gtfn_glClear, gltrace_thread_no(), 0);
  *   ...arguments...
- *   at_writer_end_enter(w);
- *   real(mask);                                           -- never under the writer lock
- *   at_writer_begin_leave(w, no); ...outputs, return... at_writer_end_leave(w);
+ *   gltrace_backtrace(gt_w, gtfn_glClear.id, "glClear");
+ *   at_writer_end_enter(gt_w);
+ *   if (gt_real) gt_real(mask);                           -- never under the writer lock
+ *   at_writer_begin_leave(gt_w, gt_no); ...outputs, return... at_writer_end_leave(gt_w);
+ *   ...hooks...
+ * A function the driver lacks (gt_real NULL) is recorded and answers zeroes.
  */
 #ifndef GLTRACE_RUNTIME_H
 #define GLTRACE_RUNTIME_H
@@ -18,6 +22,10 @@
 #include <stdint.h>
 
 #include "at_writer.h"
+
+/* The library is built with hidden visibility: only what carries this is exported (the
+ * wrappers, the overrides of dlopen, exec* and GetProcAddress). */
+#define GLTRACE_EXPORT __attribute__((visibility("default")))
 
 /* The process's trace writer, opened on first use (path from GLTRACE_OUTPUT, else
  * "<program>.trace" with a numbered suffix when taken), flushed at exit. NULL when

@@ -8,8 +8,7 @@
 #include <stdint.h>
 
 #include "at_writer.h"
-
-#define GLTRACE_EXPORT __attribute__((visibility("default")))
+#include "gltrace_runtime.h" /* GLTRACE_EXPORT */
 
 /* A length from the API (possibly negative or absurd) as an element count. */
 static inline size_t gtw_count(long long n) { return n > 0 ? (size_t)n : 0; }

@@ -19,7 +19,6 @@
 #include "signatures.gen.h"
 #include "wrappers.gen.h"
 
-#define GTH_EXPORT __attribute__((visibility("default")))
 
 enum { GL_ARRAY_BUFFER_BINDING_ = 0x8894 };
 
@@ -86,8 +85,8 @@ static void pcall_end(const pcall *c, int generic, const void *pointer)
 /* NAME PARAMS: one wrapper. GENERIC: a generic attribute (else a conventional array);
  * KINDS and the values after ARGS: the arguments before the pointer, as pcall_begin. */
 #define POINTER_CALL(NAME, GENERIC, KINDS, PARAMS, ARGS, ...)                          \
-    GTH_EXPORT void NAME PARAMS;                                                       \
-    GTH_EXPORT void NAME PARAMS                                                        \
+    GLTRACE_EXPORT void NAME PARAMS;                                                       \
+    GLTRACE_EXPORT void NAME PARAMS                                                        \
     {                                                                                  \
         typedef void(*real_fn) PARAMS;                                                 \
         static real_fn real;                                                           \
@@ -192,8 +191,8 @@ static void fake_client_states(at_writer *w, unsigned sets)
         fake_client_state(w, arrays[i].array, arrays[i].bit && (sets & arrays[i].bit));
 }
 
-GTH_EXPORT void glInterleavedArrays(unsigned format, int stride, const void *pointer);
-GTH_EXPORT void glInterleavedArrays(unsigned format, int stride, const void *pointer)
+GLTRACE_EXPORT void glInterleavedArrays(unsigned format, int stride, const void *pointer);
+GLTRACE_EXPORT void glInterleavedArrays(unsigned format, int stride, const void *pointer)
 {
     typedef void (*real_fn)(unsigned, int, const void *);
     static real_fn real;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "gltrace_runtime.h"
+#include "gt_grow.h"
 #include "hook_makecurrent.h"
 #include "wrappers.gen.h"
 
@@ -71,16 +72,8 @@ static void first_bind(at_writer *w, void *ctx)
         return; /* no drawable yet: try again at the next MakeCurrent */
 
     pthread_mutex_lock(&seen_lock);
-    if (seen_find(ctx) < 0 && nseen == capseen) {
-        size_t cap = capseen ? capseen * 2 : 16;
-        void **grown = realloc(seen, cap * sizeof *seen);
-        if (grown) {
-            seen = grown;
-            capseen = cap;
-        }
-    }
     done = seen_find(ctx) >= 0;
-    if (!done && nseen < capseen)
+    if (!done && GT_GROW(seen, capseen, nseen + 1, 16) == 0) /* else written again later */
         seen[nseen++] = ctx;
     pthread_mutex_unlock(&seen_lock);
     if (done)

@@ -48,6 +48,7 @@
 #include <unistd.h>
 
 #include "gltrace_runtime.h"
+#include "gt_grow.h"
 #include "hook_mapbuffer_pages.h"
 
 #define GL_READ_ONLY 0x88B8
@@ -260,15 +261,9 @@ static void add(at_writer *w, unsigned buffer, void *ptr, size_t offset, size_t 
     for (size_t i = 0; i < g_nmaps; ++i)
         if (g_maps[i].ptr < (uint8_t *)ptr + length && (uint8_t *)ptr < g_maps[i].ptr + g_maps[i].length)
             forget(&g_maps[i--]);
-    if (g_nmaps == g_cap) {
-        size_t cap = g_cap ? g_cap * 2 : 16;
-        struct map *maps = realloc(g_maps, cap * sizeof *maps);
-        if (!maps) {
-            pthread_mutex_unlock(&g_lock);
-            return;
-        }
-        g_maps = maps;
-        g_cap = cap;
+    if (GT_GROW(g_maps, g_cap, g_nmaps + 1, 16) != 0) {
+        pthread_mutex_unlock(&g_lock);
+        return;
     }
     struct map *m = &g_maps[g_nmaps++];
     *m = (struct map){buffer, gltrace_thread_no(), ptr, length, access, NULL, offset,

@@ -22,7 +22,6 @@
 #include "hook_program.h"
 #include "wrappers.gen.h"
 
-#define GTH_EXPORT __attribute__((visibility("default")))
 
 #define GL_LINK_STATUS 0x8B82                  /* = GL_OBJECT_LINK_STATUS_ARB */
 #define GL_ACTIVE_ATTRIBUTES 0x8B89            /* = GL_OBJECT_ACTIVE_ATTRIBUTES_ARB */
@@ -129,17 +128,17 @@ static void traced_link(const char *fname, link_fn *real, const gt_func_sig *sig
     at_writer_end_leave(w);
 }
 
-GTH_EXPORT void glLinkProgram(unsigned program);
-GTH_EXPORT void glLinkProgramARB(unsigned programObj);
+GLTRACE_EXPORT void glLinkProgram(unsigned program);
+GLTRACE_EXPORT void glLinkProgramARB(unsigned programObj);
 
-GTH_EXPORT void glLinkProgram(unsigned program)
+GLTRACE_EXPORT void glLinkProgram(unsigned program)
 {
     static link_fn real;
     traced_link("glLinkProgram", &real, &gtfn_glLinkProgram, &core_api, &gtfn_glBindAttribLocation,
                 program);
 }
 
-GTH_EXPORT void glLinkProgramARB(unsigned programObj)
+GLTRACE_EXPORT void glLinkProgramARB(unsigned programObj)
 {
     static link_fn real;
     traced_link("glLinkProgramARB", &real, &gtfn_glLinkProgramARB, &arb_api,

@@ -21,9 +21,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 
-#ifndef GLTRACE_EXPORT
-#define GLTRACE_EXPORT __attribute__((visibility("default")))
-#endif
+#include "gltrace_runtime.h"
 
 /* Shared with runtime.c (declared there too). */
 int gltrace_gl_library(const char *file);

@@ -26,9 +26,6 @@
 #include "gltrace_runtime.h"
 #include "timeline_live.h"
 
-#ifndef GLTRACE_EXPORT
-#define GLTRACE_EXPORT __attribute__((visibility("default")))
-#endif
 
 typedef int (*execve_fn)(const char *, char *const[], char *const[]);
 typedef int (*execv_fn)(const char *, char *const[]);

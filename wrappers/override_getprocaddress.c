@@ -19,9 +19,6 @@
 
 #include "gltrace_runtime.h"
 
-#ifndef GLTRACE_EXPORT
-#define GLTRACE_EXPORT __attribute__((visibility("default")))
-#endif
 
 /* Shared with runtime.c (declared there too). */
 int gltrace_first_time(const char *what, const char *name);

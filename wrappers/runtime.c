@@ -111,7 +111,7 @@ static char *read_proc(const char *path, size_t *len)
         if (k <= 0)
             break;
         n += (size_t)k;
-        if (n == cap) {
+        if (n == cap) { /* not gt_grow: one byte past cap is kept for the NUL */
             char *b = realloc(buf, cap * 2 + 1);
             if (!b) {
                 free(buf);
@@ -412,14 +412,14 @@ static void flush_before_exit(void)
     flush_trace_before_exit();
 }
 
-__attribute__((visibility("default"), noreturn)) void _exit(int status)
+GLTRACE_EXPORT __attribute__((noreturn)) void _exit(int status)
 {
     flush_before_exit();
     for (;;)
         syscall(SYS_exit_group, status);
 }
 
-__attribute__((visibility("default"), noreturn)) void _Exit(int status)
+GLTRACE_EXPORT __attribute__((noreturn)) void _Exit(int status)
 {
     flush_before_exit();
     for (;;)

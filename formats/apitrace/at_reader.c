@@ -8,6 +8,7 @@
 
 #include "at_format.h"
 #include "at_reader_internal.h"
+#include "gt_grow.h"
 
 static gt_call *call_get(at_reader *r)
 {
@@ -141,12 +142,10 @@ static int parse_details(at_reader *r, gt_call *c)
 static int push_pending(at_reader *r, gt_call *c)
 {
     if (r->npending == r->pending_cap) {
-        unsigned ncap = r->pending_cap ? r->pending_cap * 2 : 16;
-        gt_call **n = realloc(r->pending, ncap * sizeof *n);
-        if (!n)
+        size_t ncap = r->pending_cap; /* an unsigned */
+        if (GT_GROW(r->pending, ncap, ncap + 1, 16) != 0)
             return atr_fail(r, c->offset, "out of memory");
-        r->pending = n;
-        r->pending_cap = ncap;
+        r->pending_cap = (unsigned)ncap;
     }
     r->pending[r->npending++] = c;
     return 1;
@@ -379,12 +378,10 @@ static int parse_header(at_reader *r)
         if (!atr_rd_string(r, &r->sigs, &value, NULL))
             return header_cut(r, off, "file ends inside the trace properties");
         if (r->nprops == r->props_cap) {
-            unsigned ncap = r->props_cap ? r->props_cap * 2 : 8;
-            at_property *n = realloc(r->props, ncap * sizeof *n);
-            if (!n)
+            size_t ncap = r->props_cap; /* an unsigned */
+            if (GT_GROW(r->props, ncap, ncap + 1, 8) != 0)
                 return atr_fail(r, off, "out of memory");
-            r->props = n;
-            r->props_cap = ncap;
+            r->props_cap = (unsigned)ncap;
         }
         r->props[r->nprops].name = name;
         r->props[r->nprops].value = value;

@@ -7,6 +7,7 @@
 #include "at_format.h"
 #include "at_reader_internal.h"
 #include "gt_callflags.h"
+#include "gt_grow.h"
 
 static void *sig_alloc(void *ctx, size_t size)
 {
@@ -26,14 +27,10 @@ static int table_put(at_reader *r, sig_table *t, uint64_t id, void *item, uint64
         if (id >= (uint64_t)t->count * 2 + ID_SLACK)
             return atr_fail(r, off, "%s signature id %llu is far beyond the %u defined so far", kind,
                         (unsigned long long)id, t->count);
-        size_t ncap = t->cap ? t->cap : 64;
-        while (ncap <= id)
-            ncap *= 2;
-        void **n = realloc(t->items, ncap * sizeof *n);
-        if (!n)
+        size_t ncap = t->cap; /* t->cap is a uint32_t */
+        if (GT_GROW(t->items, ncap, (size_t)id + 1, 64) != 0)
             return atr_fail(r, off, "out of memory");
-        memset(n + t->cap, 0, (ncap - t->cap) * sizeof *n);
-        t->items = n;
+        memset(t->items + t->cap, 0, (ncap - t->cap) * sizeof *t->items);
         t->cap = (uint32_t)ncap;
     }
     t->items[id] = item;

@@ -7,6 +7,7 @@
 
 #include "at_format.h"
 #include "at_output.h"
+#include "gt_grow.h"
 #include "gt_siglock.h"
 
 /* Which ids of one signature kind have been written in full. */
@@ -27,18 +28,14 @@ static bool first_use(at_writer *w, id_set *s, uint32_t id)
 {
     size_t byte = id >> 3;
     if (byte >= s->nbytes) {
-        size_t n = s->nbytes ? s->nbytes : 64;
-        while (n <= byte)
-            n *= 2;
-        uint8_t *b = realloc(s->bits, n);
-        if (!b) { /* rewriting a signature in full is always valid, only larger */
+        size_t old = s->nbytes;
+        if (GT_GROW(s->bits, s->nbytes, byte + 1, 64) != 0) {
+            /* rewriting a signature in full is always valid, only larger */
             w->out.failed = 1;
             gt_error_set(&w->out.err, "%s: out of memory", w->out.path);
             return true;
         }
-        memset(b + s->nbytes, 0, n - s->nbytes);
-        s->bits = b;
-        s->nbytes = n;
+        memset(s->bits + old, 0, s->nbytes - old);
     }
     uint8_t mask = (uint8_t)(1u << (id & 7));
     if (s->bits[byte] & mask)

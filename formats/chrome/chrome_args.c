@@ -5,17 +5,14 @@
 #include <string.h>
 
 #include "chrome_reader_internal.h"
+#include "gt_grow.h"
 
 static int grow_args(cr_state *r, uint32_t n)
 {
-    if (n < r->capargs)
-        return 0;
-    uint32_t cap = r->capargs ? r->capargs * 2 : 16;
-    gt_tl_arg *a = realloc(r->args, cap * sizeof *a);
-    if (!a)
+    size_t cap = r->capargs; /* a uint32_t */
+    if (GT_GROW(r->args, cap, (size_t)n + 1, 16) != 0)
         return -1;
-    r->args = a;
-    r->capargs = cap;
+    r->capargs = (uint32_t)cap;
     return 0;
 }
 

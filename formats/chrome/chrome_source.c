@@ -89,6 +89,8 @@ static int room(cr_source *s)
     size_t chunk = cr_source_chunk ? cr_source_chunk : 1;
     if (s->cap - s->len >= chunk)
         return 0;
+    /* not gt_grow: the value limit is checked between the doubling and the realloc, and
+     * their failures have messages of their own */
     size_t cap = s->cap ? s->cap : chunk < 16 ? 16 : chunk;
     while (cap - s->len < chunk) {
         if (cap > SIZE_MAX / 2)

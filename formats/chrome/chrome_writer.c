@@ -22,6 +22,7 @@
 
 #include "chrome_json.h"
 #include "chrome_text.h"
+#include "gt_grow.h"
 #include "gt_strbuf.h"
 
 #define FLUSH_AT (256u << 10)
@@ -275,15 +276,9 @@ static int keep_frame(gt_chrome_writer *w, const gt_tl_event *ev, gt_error *err)
                      (unsigned long long)ev->id, (unsigned long long)ev->parent);
         return -1;
     }
-    if (w->nframes == w->capframes) {
-        size_t cap = w->capframes ? w->capframes * 2 : 64;
-        frame *f = realloc(w->frames, cap * sizeof *f);
-        if (!f) {
-            gt_error_set(err, "%s: out of memory keeping stack frames", w->name);
-            return -1;
-        }
-        w->frames = f;
-        w->capframes = cap;
+    if (GT_GROW(w->frames, w->capframes, w->nframes + 1, 64) != 0) {
+        gt_error_set(err, "%s: out of memory keeping stack frames", w->name);
+        return -1;
     }
     w->frames[w->nframes] = (frame){ev->id, ev->parent, ev->name, ev->cat, w->nframes};
     w->nframes++;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fxt_writer_internal.h"
+#include "gt_grow.h"
 
 static const char *const fixed_strings[FXT_FIX_COUNT + 1] = {
     [FXT_FIX_PROCESS] = FXT_KOBJ_ARG_PROCESS,
@@ -62,17 +63,13 @@ static int put_string_record(gt_fxt_writer *w, uint16_t idx, const char *s, uint
 
 static int grow_sidx(gt_fxt_writer *w, gt_tl_str id, gt_error *err)
 {
-    uint32_t cap = w->sidx_cap ? w->sidx_cap : 1024;
-    while (cap <= id)
-        cap *= 2;
-    uint16_t *a = realloc(w->sidx, cap * sizeof *a);
-    if (!a) {
+    size_t cap = w->sidx_cap; /* a uint32_t */
+    if (GT_GROW(w->sidx, cap, (size_t)id + 1, 1024) != 0) {
         gt_error_set(err, "%s: out of memory (string table)", w->name);
         return -1;
     }
-    memset(a + w->sidx_cap, 0, (cap - w->sidx_cap) * sizeof *a);
-    w->sidx = a;
-    w->sidx_cap = cap;
+    memset(w->sidx + w->sidx_cap, 0, (cap - w->sidx_cap) * sizeof *w->sidx);
+    w->sidx_cap = (uint32_t)cap;
     return 0;
 }
 

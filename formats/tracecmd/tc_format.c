@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gt_grow.h"
 #include "tc_internal.h"
 
 typedef struct line {
@@ -252,6 +253,7 @@ static void event_free(tc_event *e)
 
 static int add_field(tc_event *e, const tc_field *f)
 {
+    /* not gt_grow: tc_event keeps no capacity, it is implied by nfields */
     if ((e->nfields & (e->nfields - 1)) == 0 || e->nfields == 0) {
         uint32_t cap = e->nfields ? e->nfields * 2 : 8;
         tc_field *nf = realloc(e->fields, cap * sizeof *nf);
@@ -334,15 +336,9 @@ int tc_format_parse(tc_events *evs, const char *system, size_t system_len, const
         *why = "out of memory";
         goto fail;
     }
-    if (evs->n == evs->cap) {
-        size_t cap = evs->cap ? evs->cap * 2 : 64;
-        tc_event *ne = realloc(evs->ev, cap * sizeof *ne);
-        if (!ne) {
-            *why = "out of memory";
-            goto fail;
-        }
-        evs->ev = ne;
-        evs->cap = cap;
+    if (GT_GROW(evs->ev, evs->cap, evs->n + 1, 64) != 0) {
+        *why = "out of memory";
+        goto fail;
     }
     evs->ev[evs->n++] = e;
     evs->sorted = false;

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gt_grow.h"
 #include "tc_internal.h"
 
 static int hexval(char c)
@@ -58,13 +59,8 @@ static int load_lines(tc_kallsyms *k, const char *text, size_t len, line_parser 
         size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
         tc_ksym sym;
         if (parse(text + pos, n, (uint32_t)pos, &sym)) {
-            if (k->n == cap) {
-                cap = cap ? cap * 2 : 256;
-                tc_ksym *ns = realloc(k->sym, cap * sizeof *ns);
-                if (!ns)
-                    return -1;
-                k->sym = ns;
-            }
+            if (GT_GROW(k->sym, cap, k->n + 1, 256) != 0)
+                return -1;
             k->sym[k->n++] = sym;
         }
         pos += n + 1;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gt_grow.h"
 #include "tc_internal.h"
 
 #define MAX_OPTION_SECTIONS 256
@@ -26,15 +27,9 @@ int tc_inflate_budget(tc_file *f, uint64_t more, uint64_t at)
 
 int tc_file_own(tc_file *f, void *p)
 {
-    if (f->nowned == f->owned_cap) {
-        size_t cap = f->owned_cap ? f->owned_cap * 2 : 16;
-        void **n = realloc(f->owned, cap * sizeof *n);
-        if (!n) {
-            free(p);
-            return -1;
-        }
-        f->owned = n;
-        f->owned_cap = cap;
+    if (GT_GROW(f->owned, f->owned_cap, f->nowned + 1, 16) != 0) {
+        free(p);
+        return -1;
     }
     f->owned[f->nowned++] = p;
     return 0;

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "gt_grow.h"
 #include "tc_writer_internal.h"
 
 #define DELTA_MASK ((1u << 27) - 1)
@@ -48,13 +49,7 @@ static uint64_t out_ts(gt_tracecmd_writer *w, const gt_timeline *tl, int64_t ts)
 
 static bool grow_big(gt_tracecmd_writer *w)
 {
-    size_t cap = w->cap_big ? w->cap_big * 2 : 16;
-    uint64_t *n = realloc(w->big, cap * sizeof *n);
-    if (!n)
-        return false;
-    w->big = n;
-    w->cap_big = cap;
-    return true;
+    return GT_GROW(w->big, w->cap_big, w->cap_big + 1, 16) == 0;
 }
 
 static int fail(gt_tracecmd_writer *w, gt_error *err, const char *what)
@@ -137,14 +132,8 @@ static int32_t kernel_pid(gt_tracecmd_writer *w, uint64_t pid, uint64_t tid)
 static tcw_cpu *new_cpu(gt_tracecmd_writer *w)
 {
     tcw_state *s = &w->s;
-    if (s->ncpu == w->cap_cpu) {
-        size_t cap = w->cap_cpu ? w->cap_cpu * 2 : 8;
-        tcw_cpu **n = realloc(s->cpus, cap * sizeof *n);
-        if (!n)
-            return NULL;
-        s->cpus = n;
-        w->cap_cpu = cap;
-    }
+    if (GT_GROW(s->cpus, w->cap_cpu, s->ncpu + 1, 8) != 0)
+        return NULL;
     tcw_cpu *c = calloc(1, sizeof *c);
     if (c)
         s->cpus[w->last_cpu = s->ncpu++] = c;
@@ -238,15 +227,9 @@ static int set_cmdline(gt_tracecmd_writer *w, int32_t pid, const char *name, uin
         comm[k] = name[k] == '\n' || name[k] == '\r' ? ' ' : name[k];
     comm[len] = 0;
     if (i == s->ncmd) {
-        if (s->ncmd == w->cap_cmd) {
-            size_t cap = w->cap_cmd ? w->cap_cmd * 2 : 16;
-            tcw_cmdline *n = realloc(s->cmd, cap * sizeof *n);
-            if (!n) {
-                free(comm);
-                return -1;
-            }
-            s->cmd = n;
-            w->cap_cmd = cap;
+        if (GT_GROW(s->cmd, w->cap_cmd, s->ncmd + 1, 16) != 0) {
+            free(comm);
+            return -1;
         }
         s->cmd[s->ncmd++] = (tcw_cmdline){.pid = pid};
     }
@@ -264,14 +247,8 @@ static int flush_page(gt_tracecmd_writer *w, tcw_cpu *c)
     for (unsigned i = 0; i < 8; i++)
         c->page[8 + i] = (uint8_t)((uint64_t)c->used >> (8 * i));
     memset(c->page + TCW_HDR + c->used, 0, TCW_PAGE - TCW_HDR - c->used);
-    if (c->npages == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 64;
-        uint32_t *n = realloc(c->pages, cap * sizeof *n);
-        if (!n)
-            return -1;
-        c->pages = n;
-        c->cap = cap;
-    }
+    if (GT_GROW(c->pages, c->cap, c->npages + 1, 64) != 0)
+        return -1;
     if (fseeko(w->s.spool, (off_t)w->spooled * TCW_PAGE, SEEK_SET) != 0 ||
         fwrite(c->page, 1, TCW_PAGE, w->s.spool) != TCW_PAGE)
         return -1;

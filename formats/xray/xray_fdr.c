@@ -11,6 +11,8 @@
 
 #include <stdlib.h>
 
+#include "gt_grow.h"
+
 enum { S_UNKNOWN, S_EXTENTS, S_NEWBUF, S_WALL, S_PID, S_BODY, S_FUNC, S_EOB };
 enum { T_EXTENTS, T_NEWBUF, T_WALL, T_PID, T_CPU, T_BODY, T_FUNC, T_ARG, T_EOB };
 
@@ -378,13 +380,8 @@ static int spans(xr_reader *r, fdr_span **out, size_t *n)
         else if (xr_deviation(r, at, "buffer of %llu bytes, only %zu left in the file",
                               (unsigned long long)len, r->size - start) != 0)
             return -1;
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 16;
-            fdr_span *s = realloc(*out, cap * sizeof *s);
-            if (!s)
-                return xr_fail(r, at, "out of memory");
-            *out = s;
-        }
+        if (GT_GROW(*out, cap, *n + 1, 16) != 0)
+            return xr_fail(r, at, "out of memory");
         uint64_t key;
         if (span_key(r, start, end, &key) != 0)
             return -1;

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gt_grow.h"
+
 int xr_fail(xr_reader *r, size_t off, const char *fmt, ...)
 {
     char msg[GT_ERROR_MAX];
@@ -107,14 +109,8 @@ xr_thread *xr_thread_get(xr_reader *r, uint64_t pid, uint64_t tid)
     uint64_t ix;
     if (xray_map_get(&r->thread_ix, pid, tid, &ix))
         return r->threads[ix];
-    if (r->nthreads == r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 16;
-        xr_thread **t = realloc(r->threads, cap * sizeof *t);
-        if (!t)
-            goto oom;
-        r->threads = t;
-        r->cap = cap;
-    }
+    if (GT_GROW(r->threads, r->cap, r->nthreads + 1, 16) != 0)
+        goto oom;
     xr_thread *t = malloc(sizeof *t);
     if (!t || xray_map_put(&r->thread_ix, pid, tid, r->nthreads) != 0) {
         free(t);

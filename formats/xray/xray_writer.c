@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gt_grow.h"
+
 static uint32_t small_id(gt_xray_writer *w, uint64_t id)
 {
     return id <= INT32_MAX ? (uint32_t)id : 0x7fffffffu - w->synthetic++;
@@ -17,14 +19,8 @@ static xw_thread *thread_of(gt_xray_writer *w, uint64_t pid, uint64_t tid, gt_er
     uint64_t ix;
     if (xray_map_get(&w->thread_ix, pid, tid, &ix))
         return &w->threads[ix];
-    if (w->nthreads == w->tcap) {
-        size_t cap = w->tcap ? w->tcap * 2 : 8;
-        xw_thread *t = realloc(w->threads, cap * sizeof *t);
-        if (!t)
-            return xw_oom(w, err), NULL;
-        w->threads = t;
-        w->tcap = cap;
-    }
+    if (GT_GROW(w->threads, w->tcap, w->nthreads + 1, 8) != 0)
+        return xw_oom(w, err), NULL;
     xw_thread *t = &w->threads[w->nthreads];
     *t = (xw_thread){.xpid = small_id(w, pid), .xtid = small_id(w, tid)};
     if (xray_map_put(&w->thread_ix, pid, tid, w->nthreads) != 0)
@@ -46,12 +42,10 @@ static int fid_of(gt_xray_writer *w, const gt_timeline *tl, gt_tl_str name, uint
         return -1;
     }
     if (w->nfn == w->fcap) {
-        uint32_t cap = w->fcap ? w->fcap * 2 : 64;
-        char **n = realloc(w->fnames, cap * sizeof *n);
-        if (!n)
+        size_t cap = w->fcap; /* a uint32_t, as function ids are */
+        if (GT_GROW(w->fnames, cap, cap + 1, 64) != 0)
             return xw_oom(w, err);
-        w->fnames = n;
-        w->fcap = cap;
+        w->fcap = (uint32_t)cap;
     }
     uint32_t len;
     const char *s = gt_tl_str_get(tl, name, &len);
@@ -63,14 +57,8 @@ static int fid_of(gt_xray_writer *w, const gt_timeline *tl, gt_tl_str name, uint
 
 static int push(gt_xray_writer *w, xw_thread *t, xw_frame f, gt_error *err)
 {
-    if (t->depth == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 16;
-        xw_frame *s = realloc(t->stack, cap * sizeof *s);
-        if (!s)
-            return xw_oom(w, err);
-        t->stack = s;
-        t->cap = cap;
-    }
+    if (GT_GROW(t->stack, t->cap, t->depth + 1, 16) != 0)
+        return xw_oom(w, err);
     t->stack[t->depth++] = f;
     return 0;
 }

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gt_grow.h"
+
 int xw_oom(gt_xray_writer *w, gt_error *err)
 {
     gt_error_set(err, "%s: out of memory", w->path);
@@ -89,16 +91,8 @@ static int reserve(gt_xray_writer *w, xw_thread *t, uint64_t tsc, size_t need, g
     if (t->len && t->len + need > GT_XRAY_BUFFER_SIZE && xw_flush_thread(w, t, err) != 0)
         return -1;
     size_t want = (t->len ? t->len : XW_PREAMBLE) + need;
-    if (want > t->bufcap) {
-        size_t cap = t->bufcap ? t->bufcap : 256;
-        while (cap < want)
-            cap *= 2;
-        uint8_t *b = realloc(t->buf, cap);
-        if (!b)
-            return xw_oom(w, err);
-        t->buf = b;
-        t->bufcap = cap;
-    }
+    if (GT_GROW(t->buf, t->bufcap, want, 256) != 0)
+        return xw_oom(w, err);
     if (!t->len)
         preamble(w, t, tsc);
     return 0;
