@@ -112,13 +112,13 @@ static int dump_file(const char *path, dump_job *job, gt_strbuf *out)
                 gt_strbuf_putc(out, '\n');
         }
         at_reader_release(r, c);
-        if (out->len >= FLUSH_AT && !gt_strbuf_flush(out, stdout)) {
+        if (out->len >= FLUSH_AT && gt_strbuf_flush(out, stdout) < 0) {
             ok = 0;
             break;
         }
     }
     gt_progress_end(&prog);
-    if (!gt_strbuf_flush(out, stdout) || fflush(stdout) != 0 || out->oom)
+    if (gt_strbuf_flush(out, stdout) < 0 || fflush(stdout) != 0 || out->oom)
         ok = 0;
     int status = 0;
     if (!ok) {
@@ -144,7 +144,7 @@ static int parse_args(int argc, char **argv, dump_job *job, int *exit_now)
         case 'h': usage(stdout); *exit_now = 0; return 0;
         case 'v': job->verbose = 1; break;
         case OPT_CALLS:
-            if (!gt_callset_merge(&job->calls, optarg, &err)) {
+            if (gt_callset_merge(&job->calls, optarg, &err) < 0) {
                 fprintf(stderr, "gltrace dump: %s\n", err.msg);
                 return 0;
             }
@@ -177,7 +177,7 @@ int cmd_dump(int argc, char **argv)
 {
     dump_job job = {0};
     at_dump_default_options(&job.opt);
-    if (!gt_callset_init_all(&job.calls)) {
+    if (gt_callset_init_all(&job.calls) < 0) {
         fprintf(stderr, "gltrace dump: out of memory\n");
         return 1;
     }

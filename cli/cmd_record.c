@@ -416,9 +416,15 @@ static int report_failures(char *lines, const char *trace, const char *program, 
     return rc ? rc : 1;
 }
 
-int cmd_record(int argc, char **argv)
+/* The command line: options, then the program (record_opts.prog_argv). */
+typedef struct record_opts {
+    const char *output, *backtrace, *timeline;
+    char **prog_argv;
+} record_opts;
+
+/* Reads the options; returns -1 to go on, else the exit status (help, a bad option). */
+static int parse_options(int argc, char **argv, record_opts *o)
 {
-    const char *output = NULL, *backtrace = NULL, *timeline = NULL;
     int i = 1;
     for (; i < argc; ++i) {
         const char *a = argv[i];
@@ -428,32 +434,25 @@ int cmd_record(int argc, char **argv)
         }
         if (a[0] != '-' || !a[1])
             break;
-        if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+        const char **value = !strcmp(a, "-o") || !strcmp(a, "--output") ? &o->output
+                             : !strcmp(a, "--backtrace")                ? &o->backtrace
+                             : !strcmp(a, "--timeline")                 ? &o->timeline
+                                                                         : NULL;
+        if (value) {
             if (++i >= argc) {
-                fprintf(stderr, "gltrace: %s needs a file name\n", a);
+                fprintf(stderr, "gltrace: %s needs %s\n", a,
+                        value == &o->backtrace ? "a call set (globs, all or none)" : "a file name");
                 return 2;
             }
-            output = argv[i];
+            *value = argv[i];
         } else if (!strncmp(a, "--output=", 9)) {
-            output = a + 9;
-        } else if (!strcmp(a, "--backtrace")) {
-            if (++i >= argc) {
-                fprintf(stderr, "gltrace: %s needs a call set (globs, all or none)\n", a);
-                return 2;
-            }
-            backtrace = argv[i];
-        } else if (!strcmp(a, "--timeline")) {
-            if (++i >= argc) {
-                fprintf(stderr, "gltrace: %s needs a file name\n", a);
-                return 2;
-            }
-            timeline = argv[i];
+            o->output = a + 9;
         } else if (!strncmp(a, "--timeline=", 11)) {
-            timeline = a + 11;
+            o->timeline = a + 11;
         } else if (!strncmp(a, "--backtrace=", 12)) {
-            backtrace = a + 12;
+            o->backtrace = a + 12;
         } else if (!strncmp(a, "-o", 2)) {
-            output = a + 2;
+            o->output = a + 2;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             record_usage(stdout);
             return 0;
@@ -469,91 +468,61 @@ int cmd_record(int argc, char **argv)
         return 2;
     }
     char bt_why[256];
-    if (backtrace && gltrace_backtrace_set_check(backtrace, bt_why, sizeof bt_why) != 0) {
+    if (o->backtrace && gltrace_backtrace_set_check(o->backtrace, bt_why, sizeof bt_why) != 0) {
         fprintf(stderr, "gltrace: --backtrace: %s\n", bt_why);
         return 2;
     }
-    if ((output && !*output) || (timeline && !*timeline)) {
+    if ((o->output && !*o->output) || (o->timeline && !*o->timeline)) {
         fprintf(stderr, "gltrace: empty output file name\n");
         return 2;
     }
-    char **prog_argv = argv + i;
-    const char *program = prog_argv[0];
-    if (!output) {
-        const char *env = getenv("GLTRACE_OUTPUT");
-        if (env && *env)
-            output = env;
-    }
+    o->prog_argv = argv + i;
+    return -1;
+}
 
-    char lib[PATH_MAX], prog_file[PATH_MAX];
-    /* The program first: a mistyped command is the likelier mistake, and its message
-     * lists gltrace's own commands. */
-    program_file(program, prog_file, sizeof prog_file);
-    if (!prog_file[0] || access(prog_file, F_OK) != 0) {
-        report_not_found(program);
-        return 127;
-    }
-    if (!find_library(lib, sizeof lib))
-        return 1;
-    if (!timeline) {
-        const char *env = getenv("GLTRACE_TIMELINE");
-        if (env && *env)
-            timeline = env;
-    }
-    if ((output && !not_an_input(output, "trace", prog_file, lib)) ||
-        (timeline && !not_an_input(timeline, "timeline", prog_file, lib)))
-        return 1;
-    char trace[PATH_MAX], trace_abs[PATH_MAX];
-    gt_claim trace_claim, tl_claim = {0};
-    if (!claim_output(output, program, trace, sizeof trace, &trace_claim))
-        return 1;
-    char tl_abs[PATH_MAX];
-    if (timeline && !claim_timeline(timeline, trace, tl_abs, sizeof tl_abs, &tl_claim)) {
-        gt_outfile_release_if_empty(trace, &trace_claim);
-        return 1;
-    }
-    int status_w = -1, status_r = -1;
-    if (!absolute(trace, trace_abs, sizeof trace_abs)) {
-        fprintf(stderr, "gltrace: cannot make %s an absolute path\n", trace);
-        goto fail;
-    }
+/* What the recording library reads: LD_PRELOAD, the trace, the timeline, backtraces. */
+static int set_environment(const char *lib, const char *trace_abs, const char *tl_abs,
+                           const char *backtrace)
+{
     if (!set_preload(lib) || setenv("GLTRACE_OUTPUT", trace_abs, 1) != 0 ||
         setenv("GLTRACE_OUTPUT_READY", "1", 1) != 0 ||
-        (timeline ? setenv("GLTRACE_TIMELINE", tl_abs, 1) != 0 ||
-                        setenv("GLTRACE_TIMELINE_READY", "1", 1) != 0
-                  : unsetenv("GLTRACE_TIMELINE") != 0) ||
+        (tl_abs ? setenv("GLTRACE_TIMELINE", tl_abs, 1) != 0 ||
+                      setenv("GLTRACE_TIMELINE_READY", "1", 1) != 0
+                : unsetenv("GLTRACE_TIMELINE") != 0) ||
         (backtrace && setenv("GLTRACE_BACKTRACE", *backtrace ? backtrace : "none", 1) != 0)) {
         fprintf(stderr, "gltrace: cannot set the environment: %s\n", strerror(errno));
-        goto fail;
+        return 0;
     }
-    if ((status_r = gltrace_status_open(&status_w)) < 0)
-        goto fail;
+    return 1;
+}
 
+/* Runs the program and waits for it, passing SIGTERM and SIGHUP on (SIGINT and SIGQUIT
+ * reach it from the terminal). Returns 0 with its wait status and the errno of a failed
+ * exec (0: it ran), or -1 when it could not be started. */
+static int run_program(char **prog_argv, int status_w, int *status, int *exec_errno)
+{
     /* The child reports a failed exec through a close-on-exec pipe. */
     int pipefd[2];
     if (pipe2(pipefd, O_CLOEXEC) != 0) {
         fprintf(stderr, "gltrace: pipe: %s\n", strerror(errno));
-        goto fail;
+        return -1;
     }
     struct sigaction ign = {0}, fwd = {0}, old_int, old_quit, old_term, old_hup;
     ign.sa_handler = SIG_IGN;
     sigemptyset(&ign.sa_mask);
     fwd.sa_handler = forward_signal;
     sigemptyset(&fwd.sa_mask);
-    /* File times come from the coarse clock: files made after this are not older. */
-    struct timespec start;
-    clock_gettime(CLOCK_REALTIME_COARSE, &start);
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
         fprintf(stderr, "gltrace: fork: %s\n", strerror(errno));
         close(pipefd[0]);
         close(pipefd[1]);
-        goto fail;
+        return -1;
     }
     if (pid == 0) {
         close(pipefd[0]);
-        execvp(program, prog_argv);
+        execvp(prog_argv[0], prog_argv);
         int e = errno;
         ssize_t k = write(pipefd[1], &e, sizeof e);
         (void)k;
@@ -566,20 +535,19 @@ int cmd_record(int argc, char **argv)
     sigaction(SIGHUP, &fwd, &old_hup);
     close(pipefd[1]);
     close(status_w); /* the program holds its own copy */
-    int exec_errno = 0;
+    *exec_errno = 0;
     ssize_t got;
     do
-        got = read(pipefd[0], &exec_errno, sizeof exec_errno);
+        got = read(pipefd[0], exec_errno, sizeof *exec_errno);
     while (got < 0 && errno == EINTR);
     close(pipefd[0]);
-    if (got != (ssize_t)sizeof exec_errno)
-        exec_errno = 0;
-
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0) {
+    if (got != (ssize_t)sizeof *exec_errno)
+        *exec_errno = 0;
+    *status = 0;
+    while (waitpid(pid, status, 0) < 0) {
         if (errno != EINTR) {
             fprintf(stderr, "gltrace: waitpid: %s\n", strerror(errno));
-            status = 1 << 8;
+            *status = 1 << 8;
             break;
         }
     }
@@ -588,30 +556,93 @@ int cmd_record(int argc, char **argv)
     sigaction(SIGQUIT, &old_quit, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGHUP, &old_hup, NULL);
+    return 0;
+}
 
-    int rc;
+/* gltrace's exit status: the program's (128 + signal when a signal ended it; 127 and
+ * 126 as a shell's when it could not run). */
+static int program_status(const char *program, int status, int exec_errno)
+{
     if (exec_errno) {
         int not_found = exec_errno == ENOENT || exec_errno == ENOTDIR;
         if (not_found)
             report_not_found(program);
         else
             fprintf(stderr, "gltrace: cannot run %s: %s\n", program, strerror(exec_errno));
-        rc = not_found ? 127 : 126;
-    } else if (WIFEXITED(status)) {
-        rc = WEXITSTATUS(status);
-    } else if (WIFSIGNALED(status)) {
-        rc = 128 + WTERMSIG(status);
+        return not_found ? 127 : 126;
+    }
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) {
         fprintf(stderr, "gltrace: %s ended by signal %d (%s)\n", program, WTERMSIG(status),
                 strsignal(WTERMSIG(status)));
-    } else {
-        rc = 1;
+        return 128 + WTERMSIG(status);
     }
+    return 1;
+}
+
+int cmd_record(int argc, char **argv)
+{
+    record_opts o = {0};
+    int early = parse_options(argc, argv, &o);
+    if (early >= 0)
+        return early;
+    const char *program = o.prog_argv[0];
+    if (!o.output) {
+        const char *env = getenv("GLTRACE_OUTPUT");
+        if (env && *env)
+            o.output = env;
+    }
+
+    char lib[PATH_MAX], prog_file[PATH_MAX];
+    /* The program first: a mistyped command is the likelier mistake, and its message
+     * lists gltrace's own commands. */
+    program_file(program, prog_file, sizeof prog_file);
+    if (!prog_file[0] || access(prog_file, F_OK) != 0) {
+        report_not_found(program);
+        return 127;
+    }
+    if (!find_library(lib, sizeof lib))
+        return 1;
+    if (!o.timeline) {
+        const char *env = getenv("GLTRACE_TIMELINE");
+        if (env && *env)
+            o.timeline = env;
+    }
+    if ((o.output && !not_an_input(o.output, "trace", prog_file, lib)) ||
+        (o.timeline && !not_an_input(o.timeline, "timeline", prog_file, lib)))
+        return 1;
+    char trace[PATH_MAX], trace_abs[PATH_MAX];
+    gt_claim trace_claim, tl_claim = {0};
+    if (!claim_output(o.output, program, trace, sizeof trace, &trace_claim))
+        return 1;
+    char tl_abs[PATH_MAX];
+    if (o.timeline && !claim_timeline(o.timeline, trace, tl_abs, sizeof tl_abs, &tl_claim)) {
+        gt_outfile_release_if_empty(trace, &trace_claim);
+        return 1;
+    }
+    int status_w = -1, status_r = -1;
+    if (!absolute(trace, trace_abs, sizeof trace_abs)) {
+        fprintf(stderr, "gltrace: cannot make %s an absolute path\n", trace);
+        goto fail;
+    }
+    if (!set_environment(lib, trace_abs, o.timeline ? tl_abs : NULL, o.backtrace))
+        goto fail;
+    if ((status_r = gltrace_status_open(&status_w)) < 0)
+        goto fail;
+    /* File times come from the coarse clock: files made after this are not older. */
+    struct timespec start;
+    clock_gettime(CLOCK_REALTIME_COARSE, &start);
+    int status, exec_errno;
+    if (run_program(o.prog_argv, status_w, &status, &exec_errno) < 0)
+        goto fail;
+    int rc = program_status(program, status, exec_errno);
 
     char failures[8192];
     gltrace_status_read(status_r, failures, sizeof failures);
     close(status_r);
-    if (timeline)
-        report_timeline(timeline, &tl_claim, &start, failed_line(failures, "timeline:"));
+    if (o.timeline)
+        report_timeline(o.timeline, &tl_claim, &start, failed_line(failures, "timeline:"));
     int others = report_others(trace, &start, "trace", ".trace");
     report_trace(trace, &trace_claim, program, exec_errno, others, failed_line(failures, "trace:"));
     return failures[0] ? report_failures(failures, trace, program, rc) : rc;
@@ -622,7 +653,7 @@ fail:
         close(status_w);
     }
     gt_outfile_release_if_empty(trace, &trace_claim);
-    if (timeline)
+    if (o.timeline)
         gt_outfile_release_if_empty(tl_abs, &tl_claim);
     return 1;
 }

@@ -21,7 +21,7 @@ static int add(gt_callset *s, gt_callrange r)
 int gt_callset_init_all(gt_callset *s)
 {
     memset(s, 0, sizeof *s);
-    return add(s, (gt_callrange){0, UINT32_MAX, 1, GT_FREQ_ALL});
+    return add(s, (gt_callrange){0, UINT32_MAX, 1, GT_FREQ_ALL}) ? 0 : -1;
 }
 
 void gt_callset_free(gt_callset *s)
@@ -190,16 +190,16 @@ int gt_callset_merge(gt_callset *s, const char *str, gt_error *err)
         char *tok = malloc(n + 1);
         if (!tok) {
             gt_error_set(err, "out of memory");
-            return 0;
+            return -1;
         }
         memcpy(tok, p, n);
         tok[n] = '\0';
         int ok = tok[0] == '@' ? parse_file(s, tok + 1, err) : parse_text(s, tok, str, err);
         free(tok);
         if (!ok)
-            return 0;
+            return -1;
         if (!comma)
-            return 1;
+            return 0;
         p = comma + 1;
     }
 }

@@ -26,10 +26,11 @@ typedef struct gt_callset {
     bool replaced; /* the first merge replaces the default "everything" */
 } gt_callset;
 
-/* A set holding every call. */
+/* A set holding every call: 0, or -1 when memory runs out. */
 int gt_callset_init_all(gt_callset *s);
 void gt_callset_free(gt_callset *s);
-/* Adds the ranges of str (the first merge replaces the initial set). */
+/* Adds the ranges of str (the first merge replaces the initial set): 0, or -1 with
+ * err set. */
 int gt_callset_merge(gt_callset *s, const char *str, gt_error *err);
 bool gt_callset_contains(const gt_callset *s, uint32_t no, uint32_t flags);
 /* The last call number the set can contain (to stop reading early). */

@@ -1,11 +1,14 @@
 /* JSON text output (gt_json.h). */
 #include "gt_json.h"
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
+size_t gt_utf8_len(const unsigned char *s, size_t n)
 {
     unsigned char c = s[0];
-    size_t len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    size_t len = c < 0x80                 ? 1
+                 : c >= 0xc2 && c <= 0xdf ? 2
+                 : c >= 0xe0 && c <= 0xef ? 3
+                 : c >= 0xf0 && c <= 0xf4 ? 4
+                                          : 0;
     if (len == 0 || len > n)
         return 0;
     for (size_t i = 1; i < len; i++)
@@ -13,7 +16,7 @@ static size_t utf8_seq(const unsigned char *s, size_t n)
             return 0;
     if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) || (c == 0xf0 && s[1] < 0x90) ||
         (c == 0xf4 && s[1] > 0x8f))
-        return 0;
+        return 0; /* overlong, surrogate or beyond U+10FFFF */
     return len;
 }
 
@@ -25,7 +28,7 @@ void gt_json_string(gt_strbuf *b, const char *s, size_t n)
     size_t run = 0; /* bytes copied as they are, written in one piece */
     for (size_t i = 0; i < n;) {
         unsigned char c = u[i];
-        size_t len = c >= 0x20 && c < 0x7f && c != '"' && c != '\\' ? 1 : c >= 0x80 ? utf8_seq(u + i, n - i) : 0;
+        size_t len = c >= 0x20 && c < 0x7f && c != '"' && c != '\\' ? 1 : c >= 0x80 ? gt_utf8_len(u + i, n - i) : 0;
         if (len) {
             i += len;
             run += len;
@@ -53,7 +56,7 @@ void gt_json_verbatim(gt_strbuf *b, const char *s, size_t n)
     const unsigned char *u = (const unsigned char *)s;
     size_t run = 0;
     for (size_t i = 0; i < n;) {
-        size_t len = u[i] < 0x80 ? 1 : utf8_seq(u + i, n - i);
+        size_t len = u[i] < 0x80 ? 1 : gt_utf8_len(u + i, n - i);
         if (len) {
             i += len;
             run += len;

@@ -20,14 +20,14 @@ void gt_strbuf_free(gt_strbuf *b)
 int gt_strbuf_reserve(gt_strbuf *b, size_t extra)
 {
     if (b->oom)
-        return 0;
+        return -1;
     if (b->cap - b->len >= extra)
-        return 1;
+        return 0;
     if (extra > SIZE_MAX - b->len || GT_GROW(b->data, b->cap, b->len + extra, 4096) != 0) {
         b->oom = 1;
-        return 0;
+        return -1;
     }
-    return 1;
+    return 0;
 }
 
 void gt_strbuf_printf(gt_strbuf *b, const char *fmt, ...)
@@ -44,7 +44,7 @@ void gt_strbuf_printf(gt_strbuf *b, const char *fmt, ...)
             b->len += (size_t)n;
             return;
         }
-        if (!gt_strbuf_reserve(b, (size_t)n + 1))
+        if (gt_strbuf_reserve(b, (size_t)n + 1) < 0)
             return;
     }
 }
@@ -86,5 +86,5 @@ int gt_strbuf_flush(gt_strbuf *b, FILE *f)
 {
     int ok = b->len == 0 || fwrite(b->data, 1, b->len, f) == b->len;
     b->len = 0;
-    return ok;
+    return ok ? 0 : -1;
 }

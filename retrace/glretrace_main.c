@@ -395,16 +395,13 @@ static int parse_number(const char *opt, const char *s, long long *out)
     return 1;
 }
 
-int main(int argc, char **argv)
+/* Reads the options into g_retrace and m; returns -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv)
 {
     int c;
     bool have_S = false;
     gt_error err;
     gt_error_clear(&err);
-    if (!gt_callset_init_all(&g_retrace.snapshot_calls)) {
-        fprintf(stderr, "glretrace: out of memory\n");
-        return 1;
-    }
     while ((c = getopt_long(argc, argv, "hbs:S:v", long_options, NULL)) != -1) {
         long long n;
         switch (c) {
@@ -412,7 +409,7 @@ int main(int argc, char **argv)
         case 'b': g_retrace.benchmark = true; break;
         case 's': g_retrace.snapshot_prefix = optarg; break;
         case 'S':
-            if (!gt_callset_merge(&g_retrace.snapshot_calls, optarg, &err)) {
+            if (gt_callset_merge(&g_retrace.snapshot_calls, optarg, &err) < 0) {
                 fprintf(stderr, "glretrace: -S: %s\n", err.msg);
                 return 2;
             }
@@ -462,13 +459,82 @@ int main(int argc, char **argv)
     }
     if (have_S && !g_retrace.snapshot_prefix)
         g_retrace.snapshot_prefix = "";
-    if (!have_S && !gt_callset_merge(&g_retrace.snapshot_calls, "frame", &err)) {
+    if (!have_S && gt_callset_merge(&g_retrace.snapshot_calls, "frame", &err) < 0) {
         fprintf(stderr, "glretrace: %s\n", err.msg);
         return 1;
     }
     if (g_retrace.benchmark && g_retrace.snapshot_prefix) /* as apitrace: -b takes none */
         g_retrace.snapshot_prefix = NULL;
+    return -1;
+}
 
+/* Replays every call of R (up to --call-limit, then --loop's repeats of the last
+ * frame); returns 0, or 1 when the trace could not be read to its end. */
+static int replay_trace(at_reader *r)
+{
+    gt_progress prog; /* on a terminal only: frames, calls/s */
+    gt_progress_start(&prog, "glretrace", at_input_file_size(at_reader_input(r)), false);
+    uint64_t ncalls = 0;
+    gt_call *call;
+    while ((call = at_reader_next(r))) {
+        if (call->no > m.call_limit) {
+            at_reader_release(r, call);
+            break;
+        }
+        replay_call(call);
+        prog.frames = g_retrace.frames;
+        gt_progress_update(&prog, at_input_file_pos(at_reader_input(r)), ++ncalls);
+        if (m.loop)
+            hold(call);
+        else
+            at_reader_release(r, call);
+    }
+    gt_progress_end(&prog);
+    if (at_reader_error(r)) {
+        fprintf(stderr, "error: %s\n", at_reader_error(r));
+        return 1;
+    }
+    if (at_reader_warning(r) && (g_retrace.verbose || strstr(at_reader_warning(r), "truncated")))
+        /* a cut file is worth a word; calls merely left open by a killed program
+         * replay silently, as in apitrace */
+        fprintf(stderr, "warning: %s\n", at_reader_warning(r));
+    if (m.loop && m.nprev) {
+        for (long i = 0; m.loop < 0 || i < m.loop; ++i)
+            for (size_t k = 0; k < m.nprev; ++k)
+                replay_call(m.prev[k]);
+    }
+    return 0;
+}
+
+/* Frees what the replay kept and closes the window system and the trace. */
+static void shut_down(at_reader *r)
+{
+    for (size_t i = 0; i < m.nheld; ++i)
+        at_reader_release(r, m.held[i]);
+    for (size_t i = 0; i < m.nprev; ++i)
+        at_reader_release(r, m.prev[i]);
+    free(m.held);
+    free(m.prev);
+    free(m.table);
+    gt_strbuf_free(&m.verbose_out);
+    ws_shutdown();
+    at_reader_close(r);
+    gt_callset_free(&g_retrace.snapshot_calls);
+}
+
+int main(int argc, char **argv)
+{
+    if (gt_callset_init_all(&g_retrace.snapshot_calls) < 0) {
+        fprintf(stderr, "glretrace: out of memory\n");
+        return 1;
+    }
+    int early = parse_args(argc, argv);
+    if (early >= 0) {
+        gt_callset_free(&g_retrace.snapshot_calls);
+        return early;
+    }
+    gt_error err;
+    gt_error_clear(&err);
     const char *path = argv[optind];
     at_reader_options ropt = {.skip_blob_data = false};
     at_reader *r = at_reader_open(path, &ropt, &err);
@@ -492,39 +558,7 @@ int main(int argc, char **argv)
     }
 
     double start = now();
-    gt_progress prog; /* on a terminal only: frames, calls/s */
-    gt_progress_start(&prog, "glretrace", at_input_file_size(at_reader_input(r)), false);
-    uint64_t ncalls = 0;
-    gt_call *call;
-    while ((call = at_reader_next(r))) {
-        if (call->no > m.call_limit) {
-            at_reader_release(r, call);
-            break;
-        }
-        replay_call(call);
-        prog.frames = g_retrace.frames;
-        gt_progress_update(&prog, at_input_file_pos(at_reader_input(r)), ++ncalls);
-        if (m.loop)
-            hold(call);
-        else
-            at_reader_release(r, call);
-    }
-    gt_progress_end(&prog);
-    int status = 0;
-    if (at_reader_error(r)) {
-        fprintf(stderr, "error: %s\n", at_reader_error(r));
-        status = 1;
-    } else if (at_reader_warning(r) &&
-               (g_retrace.verbose || strstr(at_reader_warning(r), "truncated"))) {
-        /* a cut file is worth a word; calls merely left open by a killed program
-         * replay silently, as in apitrace */
-        fprintf(stderr, "warning: %s\n", at_reader_warning(r));
-    }
-    if (status == 0 && m.loop && m.nprev) {
-        for (long i = 0; m.loop < 0 || i < m.loop; ++i)
-            for (size_t k = 0; k < m.nprev; ++k)
-                replay_call(m.prev[k]);
-    }
+    int status = replay_trace(r);
     double secs = now() - start;
     if (m.profiling && !tlr_finish(&err)) {
         fprintf(stderr, "glretrace: error: %s\n", err.msg);
@@ -540,16 +574,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "glretrace: error: writing to stdout failed: %s\n", strerror(errno));
         status = 1;
     }
-    for (size_t i = 0; i < m.nheld; ++i)
-        at_reader_release(r, m.held[i]);
-    for (size_t i = 0; i < m.nprev; ++i)
-        at_reader_release(r, m.prev[i]);
-    free(m.held);
-    free(m.prev);
-    free(m.table);
-    gt_strbuf_free(&m.verbose_out);
-    ws_shutdown();
-    at_reader_close(r);
-    gt_callset_free(&g_retrace.snapshot_calls);
+    shut_down(r);
     return status;
 }

@@ -378,6 +378,18 @@ def write_all(out, reg, ann, plans, reg_dir):
         _write(out, f"wrappers_{stem}{part}.gen.c", "\n".join(lines))
     write_table(out, plans, ann.provided)
     write_sig_header(out, plans)
+    write_enum_header(out, reg)
+
+
+def write_enum_header(out, reg):
+    """gl_enums.gen.h: gl.xml's GL_ enum values as macros, for the hand-written hooks
+    (the wrapper library includes no GL header: its own prototypes would clash)."""
+    lines = [BANNER.format(src="gl.xml"), "#ifndef GL_ENUMS_GEN_H", "#define GL_ENUMS_GEN_H", ""]
+    for e in sorted(reg.enums.values(), key=lambda e: e.name):
+        if e.name.startswith("GL_") and 0 <= e.value <= 0xFFFFFFFFFFFFFFFF:
+            lines.append(f"#define {e.name} {e.value:#x}{'ull' if e.value > 0xFFFFFFFF else ''}")
+    lines += ["", "#endif", ""]
+    _write(out, "gl_enums.gen.h", "\n".join(lines))
 
 
 def write_sig_header(out, plans):

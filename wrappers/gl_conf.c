@@ -20,18 +20,9 @@
 #include <string.h>
 
 #include "gl_conf.h"
+#include "gl_enums.gen.h"
 #include "gt_grow.h"
 
-#define GL_VENDOR 0x1F00
-#define GL_RENDERER 0x1F01
-#define GL_VERSION 0x1F02
-#define GL_EXTENSIONS 0x1F03
-#define GL_SHADING_LANGUAGE_VERSION 0x8B8C
-#define GL_MAJOR_VERSION 0x821B
-#define GL_MINOR_VERSION 0x821C
-#define GL_NUM_EXTENSIONS 0x821D
-#define GL_CONTEXT_PROFILE_MASK 0x9126
-#define GL_MAX_TEXTURE_SIZE 0x0D33
 
 typedef struct key { const char *name; unsigned e; int is_string; } key;
 

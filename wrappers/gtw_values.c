@@ -1,4 +1,5 @@
 #include "gtw_values.h"
+#include "gl_enums.gen.h"
 
 #include <stdatomic.h>
 #include <string.h>
@@ -6,12 +7,6 @@
 #include "gltrace_runtime.h"
 #include "size_helpers.h"
 
-#define GL_ELEMENT_ARRAY_BUFFER 0x8893
-#define GL_PIXEL_UNPACK_BUFFER 0x88EC
-#define GL_ELEMENT_ARRAY_BUFFER_BINDING 0x8895
-#define GL_PIXEL_UNPACK_BUFFER_BINDING 0x88EF
-#define GL_DRAW_INDIRECT_BUFFER 0x8F3F
-#define GL_DRAW_INDIRECT_BUFFER_BINDING 0x8F43
 
 void gtw_string_n(at_writer *w, const char *s, long long n)
 {

@@ -27,17 +27,10 @@
 #include <string.h>
 
 #include "gl_conf.h"
+#include "gl_enums.gen.h"
 #include "gltrace_runtime.h"
 #include "hook_answers.h"
 
-#define GL_EXTENSIONS 0x1F03
-#define GL_VERSION 0x1F02
-#define GL_NUM_EXTENSIONS 0x821D
-#define GL_NUM_PROGRAM_BINARY_FORMATS 0x87FE /* = ..._OES */
-#define GL_PROGRAM_BINARY_FORMATS 0x87FF     /* = ..._OES */
-#define GL_PROGRAM_BINARY_LENGTH 0x8741      /* = ..._OES */
-#define GL_MAX_LABEL_LENGTH 0x82E8
-#define GL_MAX_DEBUG_MESSAGE_LENGTH 0x9143
 
 static const char *const extra_full[] = {
     "GL_GREMEDY_string_marker", "GL_GREMEDY_frame_terminator", "GL_ARB_debug_output",

@@ -41,30 +41,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gl_enums.gen.h"
 #include "gltrace_runtime.h"
 #include "hook_client_arrays.h"
 #include "signatures.gen.h"
 #include "wrappers.gen.h"
 
-enum {
-    GL_UNSIGNED_BYTE_ = 0x1401, GL_UNSIGNED_SHORT_ = 0x1403, GL_UNSIGNED_INT_ = 0x1405,
-    GL_VERSION_ = 0x1F02,
-    GL_ARRAY_BUFFER_ = 0x8892, GL_ELEMENT_ARRAY_BUFFER_ = 0x8893,
-    GL_ARRAY_BUFFER_BINDING_ = 0x8894, GL_ELEMENT_ARRAY_BUFFER_BINDING_ = 0x8895,
-    GL_BUFFER_MAPPED_ = 0x88BC, GL_MAP_READ_BIT_ = 0x0001,
-    GL_PRIMITIVE_RESTART_ = 0x8F9D, GL_PRIMITIVE_RESTART_INDEX_ = 0x8F9E,
-    GL_PRIMITIVE_RESTART_FIXED_INDEX_ = 0x8D69,
-    GL_CONTEXT_FLAGS_ = 0x821E, GL_CONTEXT_PROFILE_MASK_ = 0x9126,
-    GL_MAX_VERTEX_ATTRIBS_ = 0x8869,
-    GL_VERTEX_ATTRIB_ARRAY_ENABLED_ = 0x8622, GL_VERTEX_ATTRIB_ARRAY_SIZE_ = 0x8623,
-    GL_VERTEX_ATTRIB_ARRAY_STRIDE_ = 0x8624, GL_VERTEX_ATTRIB_ARRAY_TYPE_ = 0x8625,
-    GL_VERTEX_ATTRIB_ARRAY_NORMALIZED_ = 0x886A, GL_VERTEX_ATTRIB_ARRAY_POINTER_ = 0x8645,
-    GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING_ = 0x889F, GL_VERTEX_ATTRIB_ARRAY_INTEGER_ = 0x88FD,
-    GL_VERTEX_ATTRIB_ARRAY_DIVISOR_ = 0x88FE,
-    GL_CLIENT_ACTIVE_TEXTURE_ = 0x84E1, GL_MAX_TEXTURE_UNITS_ = 0x84E2,
-    GL_MAX_TEXTURE_COORDS_ = 0x8871, GL_TEXTURE0_ = 0x84C0,
-    GL_BGRA_ = 0x80E1,
-};
 
 /* ---- the real GL functions ------------------------------------------------------- */
 typedef void (*get_iv_fn)(unsigned pname, int *v);
@@ -125,7 +107,7 @@ typedef struct caps {
 static void read_caps(caps *c)
 {
     memset(c, 0, sizeof *c);
-    const char *v = gl.get_string ? (const char *)gl.get_string(GL_VERSION_) : NULL;
+    const char *v = gl.get_string ? (const char *)gl.get_string(GL_VERSION) : NULL;
     if (!v)
         return;
     c->es = strncmp(v, "OpenGL ES", 9) == 0;
@@ -141,9 +123,9 @@ static void read_caps(caps *c)
         c->integer = c->divisor = c->fixed_restart = c->major >= 3;
     } else {
         c->fixed = 1;
-        if (ver >= 32 && (geti(GL_CONTEXT_PROFILE_MASK_) & 1)) /* core profile */
+        if (ver >= 32 && (geti(GL_CONTEXT_PROFILE_MASK) & 1)) /* core profile */
             c->fixed = 0;
-        else if (ver >= 30 && ver < 32 && (geti(GL_CONTEXT_FLAGS_) & 1)) /* forward-compatible */
+        else if (ver >= 30 && ver < 32 && (geti(GL_CONTEXT_FLAGS) & 1)) /* forward-compatible */
             c->fixed = 0;
         c->generic = ver >= 20;
         c->integer = ver >= 30;
@@ -161,7 +143,7 @@ static void note_pointer(atomic_int *flag, const void *pointer)
     if (!pointer || atomic_load_explicit(flag, memory_order_relaxed))
         return;
     load();
-    if (geti(GL_ARRAY_BUFFER_BINDING_) == 0)
+    if (geti(GL_ARRAY_BUFFER_BINDING) == 0)
         atomic_store(flag, 1);
 }
 
@@ -206,7 +188,7 @@ static size_t array_bytes(int comps, unsigned type, int stride, uint64_t n)
     if (type == 0x8368 || type == 0x8D9F || type == 0x8C3B) /* 2_10_10_10_REV, 10F_11F_11F */
         elem = 4;
     else
-        elem = (size_t)(comps == GL_BGRA_ ? 4 : comps > 0 ? comps : 0) * type_bytes(type);
+        elem = (size_t)(comps == GL_BGRA ? 4 : comps > 0 ? comps : 0) * type_bytes(type);
     size_t step = stride > 0 ? (size_t)stride : elem;
     return (size_t)(n - 1) * step + elem;
 }
@@ -236,7 +218,7 @@ static void fake_bind_array_buffer(at_writer *w, int buffer)
 {
     uint32_t no = fake_begin(w, &gtfn_glBindBuffer);
     at_writer_begin_arg(w, 0);
-    at_writer_enum(w, &gtsig_GLenum, GL_ARRAY_BUFFER_);
+    at_writer_enum(w, &gtsig_GLenum, GL_ARRAY_BUFFER);
     at_writer_begin_arg(w, 1);
     at_writer_uint(w, (uint64_t)buffer);
     fake_end(w, no);
@@ -273,7 +255,7 @@ static void fake_fixed(at_writer *w, draw *d, const fixed_array *a)
         return;
     int size = a->size ? geti(a->size) : a->comps;
     /* glEdgeFlagPointer has no type: GLboolean, one byte */
-    unsigned type = a->type ? (unsigned)geti(a->type) : GL_UNSIGNED_BYTE_;
+    unsigned type = a->type ? (unsigned)geti(a->type) : GL_UNSIGNED_BYTE;
     int stride = geti(a->stride);
     void *pointer = NULL;
     gl.get_pointerv(a->pointer, &pointer);
@@ -325,15 +307,15 @@ static void fake_fixed_arrays(at_writer *w, draw *d, const caps *c)
     if (!c->es)
         fake_fixed(w, d, &edge);
     /* texture coordinates, every unit */
-    int units = geti(c->es ? GL_MAX_TEXTURE_UNITS_ : GL_MAX_TEXTURE_COORDS_);
+    int units = geti(c->es ? GL_MAX_TEXTURE_UNITS : GL_MAX_TEXTURE_COORDS);
     client_active_texture_fn cat =
         LAZY(client_active_texture, client_active_texture_fn, "glClientActiveTexture");
     if (units <= 0 || !cat) {
         fake_fixed(w, d, &texcoord);
     } else {
-        int active = geti(GL_CLIENT_ACTIVE_TEXTURE_), dirty = 0;
+        int active = geti(GL_CLIENT_ACTIVE_TEXTURE), dirty = 0;
         for (int unit = 0; unit < units; ++unit) {
-            int texture = GL_TEXTURE0_ + unit;
+            int texture = GL_TEXTURE0 + unit;
             cat((unsigned)texture);
             if (!gl.is_enabled(texcoord.enable) || geti(texcoord.binding) != 0)
                 continue;
@@ -361,27 +343,27 @@ static void fake_generic_arrays(at_writer *w, draw *d, const caps *c)
         LAZY(get_attrib_pointerv, get_attrib_pointerv_fn, "glGetVertexAttribPointerv");
     if (!giv || !gpv)
         return;
-    int max = geti(GL_MAX_VERTEX_ATTRIBS_);
+    int max = geti(GL_MAX_VERTEX_ATTRIBS);
     for (int i = 0; i < max && i < 256; ++i) {
         unsigned index = (unsigned)i;
         int enabled = 0, binding = 0;
-        giv(index, GL_VERTEX_ATTRIB_ARRAY_ENABLED_, &enabled);
+        giv(index, GL_VERTEX_ATTRIB_ARRAY_ENABLED, &enabled);
         if (!enabled)
             continue;
-        giv(index, GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING_, &binding);
+        giv(index, GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING, &binding);
         if (binding)
             continue;
         int divisor = 0, size = 0, type = 0, normalized = 0, stride = 0, integer = 0;
         if (c->divisor)
-            giv(index, GL_VERTEX_ATTRIB_ARRAY_DIVISOR_, &divisor);
-        giv(index, GL_VERTEX_ATTRIB_ARRAY_SIZE_, &size);
-        giv(index, GL_VERTEX_ATTRIB_ARRAY_TYPE_, &type);
-        giv(index, GL_VERTEX_ATTRIB_ARRAY_NORMALIZED_, &normalized);
-        giv(index, GL_VERTEX_ATTRIB_ARRAY_STRIDE_, &stride);
+            giv(index, GL_VERTEX_ATTRIB_ARRAY_DIVISOR, &divisor);
+        giv(index, GL_VERTEX_ATTRIB_ARRAY_SIZE, &size);
+        giv(index, GL_VERTEX_ATTRIB_ARRAY_TYPE, &type);
+        giv(index, GL_VERTEX_ATTRIB_ARRAY_NORMALIZED, &normalized);
+        giv(index, GL_VERTEX_ATTRIB_ARRAY_STRIDE, &stride);
         if (c->integer)
-            giv(index, GL_VERTEX_ATTRIB_ARRAY_INTEGER_, &integer);
+            giv(index, GL_VERTEX_ATTRIB_ARRAY_INTEGER, &integer);
         void *pointer = NULL;
-        gpv(index, GL_VERTEX_ATTRIB_ARRAY_POINTER_, &pointer);
+        gpv(index, GL_VERTEX_ATTRIB_ARRAY_POINTER, &pointer);
         uint64_t n = d->vertices;
         if (divisor > 0)
             n = d->instances ? d->baseinstance + (d->instances - 1) / (unsigned)divisor + 1 : 0;
@@ -416,7 +398,7 @@ static void emit(at_writer *w, draw *d, const caps *c)
 {
     if (d->vertices < locked_vertices)
         d->vertices = locked_vertices;
-    d->array_buffer = geti(GL_ARRAY_BUFFER_BINDING_);
+    d->array_buffer = geti(GL_ARRAY_BUFFER_BINDING);
     d->unbound = 0;
     if (c->fixed && atomic_load(&fixed_used))
         fake_fixed_arrays(w, d, c);
@@ -449,13 +431,13 @@ typedef struct restart {
 static restart read_restart(const caps *c, unsigned type)
 {
     restart r = {0, 0};
-    if (c->fixed_restart && gl.is_enabled(GL_PRIMITIVE_RESTART_FIXED_INDEX_)) {
+    if (c->fixed_restart && gl.is_enabled(GL_PRIMITIVE_RESTART_FIXED_INDEX)) {
         r.on = 1;
-        r.index = type == GL_UNSIGNED_BYTE_ ? 0xFFu : type == GL_UNSIGNED_SHORT_ ? 0xFFFFu
+        r.index = type == GL_UNSIGNED_BYTE ? 0xFFu : type == GL_UNSIGNED_SHORT ? 0xFFFFu
                                                                                 : 0xFFFFFFFFu;
-    } else if (c->restart && gl.is_enabled(GL_PRIMITIVE_RESTART_)) {
+    } else if (c->restart && gl.is_enabled(GL_PRIMITIVE_RESTART)) {
         r.on = 1;
-        r.index = (uint32_t)geti(GL_PRIMITIVE_RESTART_INDEX_);
+        r.index = (uint32_t)geti(GL_PRIMITIVE_RESTART_INDEX);
     }
     return r;
 }
@@ -468,18 +450,18 @@ static int warned_es2_elements;
 static int max_index(const caps *c, int count, unsigned type, const void *indices,
                      const restart *r, uint32_t *max)
 {
-    size_t tb = type == GL_UNSIGNED_BYTE_ ? 1 : type == GL_UNSIGNED_SHORT_ ? 2
-              : type == GL_UNSIGNED_INT_  ? 4 : 0;
+    size_t tb = type == GL_UNSIGNED_BYTE ? 1 : type == GL_UNSIGNED_SHORT ? 2
+              : type == GL_UNSIGNED_INT  ? 4 : 0;
     if (count <= 0 || tb == 0)
         return 0;
     size_t bytes = (size_t)count * tb;
     const void *data = indices;
     void *copy = NULL, *mapped = NULL;
-    if (geti(GL_ELEMENT_ARRAY_BUFFER_BINDING_) != 0) {
+    if (geti(GL_ELEMENT_ARRAY_BUFFER_BINDING) != 0) {
         get_buffer_iv_fn gbi = LAZY(get_buffer_iv, get_buffer_iv_fn, "glGetBufferParameteriv");
         int is_mapped = 0;
         if (gbi)
-            gbi(GL_ELEMENT_ARRAY_BUFFER_, GL_BUFFER_MAPPED_, &is_mapped);
+            gbi(GL_ELEMENT_ARRAY_BUFFER, GL_BUFFER_MAPPED, &is_mapped);
         if (is_mapped)
             return -1;
         if (!c->es) {
@@ -488,7 +470,7 @@ static int max_index(const caps *c, int count, unsigned type, const void *indice
             copy = gsd ? malloc(bytes) : NULL;
             if (!copy)
                 return -1;
-            gsd(GL_ELEMENT_ARRAY_BUFFER_, (intptr_t)indices, (intptr_t)bytes, copy);
+            gsd(GL_ELEMENT_ARRAY_BUFFER, (intptr_t)indices, (intptr_t)bytes, copy);
             data = copy;
         } else if (c->major >= 3) {
             map_buffer_range_fn mbr =
@@ -496,8 +478,8 @@ static int max_index(const caps *c, int count, unsigned type, const void *indice
             unmap_buffer_fn ub = LAZY(unmap_buffer, unmap_buffer_fn, "glUnmapBuffer");
             if (!mbr || !ub)
                 return -1;
-            mapped = mbr(GL_ELEMENT_ARRAY_BUFFER_, (intptr_t)indices, (intptr_t)bytes,
-                         GL_MAP_READ_BIT_);
+            mapped = mbr(GL_ELEMENT_ARRAY_BUFFER, (intptr_t)indices, (intptr_t)bytes,
+                         GL_MAP_READ_BIT);
             if (!mapped)
                 return -1;
             data = mapped;
@@ -526,7 +508,7 @@ static int max_index(const caps *c, int count, unsigned type, const void *indice
     }
     free(copy);
     if (mapped)
-        gl.unmap_buffer(GL_ELEMENT_ARRAY_BUFFER_);
+        gl.unmap_buffer(GL_ELEMENT_ARRAY_BUFFER);
     *max = m;
     return found;
 }
@@ -680,7 +662,7 @@ void gth_draw_elements_indirect(struct at_writer *w, unsigned mode, unsigned typ
     /* count, instanceCount, firstIndex, baseVertex, baseInstance; the indices are in
      * the element buffer (indirect draws take no client indices) */
     const uint32_t *cmd = indirect;
-    size_t tb = type == GL_UNSIGNED_BYTE_ ? 1 : type == GL_UNSIGNED_SHORT_ ? 2 : 4;
+    size_t tb = type == GL_UNSIGNED_BYTE ? 1 : type == GL_UNSIGNED_SHORT ? 2 : 4;
     int64_t n = element_vertices(&c, (int)cmd[0], type, (const void *)(uintptr_t)(cmd[2] * tb),
                                  (int)cmd[3]);
     if (n < 0)

@@ -14,13 +14,13 @@
  * the eight conventional arrays, so a replayer enables what the program's GL enabled. */
 #include <stdint.h>
 
+#include "gl_enums.gen.h"
 #include "gltrace_runtime.h"
 #include "hook_client_arrays.h"
 #include "signatures.gen.h"
 #include "wrappers.gen.h"
 
 
-enum { GL_ARRAY_BUFFER_BINDING_ = 0x8894 };
 
 typedef void (*get_iv_fn)(unsigned pname, int *v);
 
@@ -31,7 +31,7 @@ static int array_buffer_bound(void)
         get = (get_iv_fn)gltrace_real("glGetIntegerv");
     int v = 0;
     if (get)
-        get(GL_ARRAY_BUFFER_BINDING_, &v);
+        get(GL_ARRAY_BUFFER_BINDING, &v);
     return v != 0;
 }
 

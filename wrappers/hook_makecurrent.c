@@ -16,12 +16,11 @@
 #include <stdlib.h>
 
 #include "gltrace_runtime.h"
+#include "gl_enums.gen.h"
 #include "gt_grow.h"
 #include "hook_makecurrent.h"
 #include "wrappers.gen.h"
 
-#define GL_VIEWPORT 0x0BA2
-#define GL_SCISSOR_BOX 0x0C10
 
 /* The contexts that had their fake calls. */
 static pthread_mutex_t seen_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -35,6 +35,7 @@
  * small, guarded by one mutex, and only touched by map, unmap, flush, delete and (for
  * persistent maps) the commit points. */
 #include "hook_mapbuffer.h"
+#include "gl_enums.gen.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -51,12 +52,6 @@
 #include "gt_grow.h"
 #include "hook_mapbuffer_pages.h"
 
-#define GL_READ_ONLY 0x88B8
-#define GL_BUFFER_SIZE 0x8764
-#define GL_MAP_WRITE_BIT 0x0002
-#define GL_MAP_FLUSH_EXPLICIT_BIT 0x0010
-#define GL_MAP_PERSISTENT_BIT 0x0040
-#define GL_MAP_COHERENT_BIT 0x0080
 
 /* apitrace reserves function ids 0-3 for memcpy, malloc, free and realloc. */
 static const char *memcpy_args[] = {"dest", "src", "n"};

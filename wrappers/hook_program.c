@@ -19,13 +19,11 @@
 #include <stdlib.h>
 
 #include "gltrace_runtime.h"
+#include "gl_enums.gen.h"
 #include "hook_program.h"
 #include "wrappers.gen.h"
 
 
-#define GL_LINK_STATUS 0x8B82                  /* = GL_OBJECT_LINK_STATUS_ARB */
-#define GL_ACTIVE_ATTRIBUTES 0x8B89            /* = GL_OBJECT_ACTIVE_ATTRIBUTES_ARB */
-#define GL_ACTIVE_ATTRIBUTE_MAX_LENGTH 0x8B8A  /* = ..._ATTRIBUTE_MAX_LENGTH_ARB */
 
 typedef void (*link_fn)(unsigned program);
 typedef unsigned char (*is_program_fn)(unsigned program);

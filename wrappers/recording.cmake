@@ -25,6 +25,7 @@ add_library(gltrace_launch STATIC
   ${CMAKE_CURRENT_LIST_DIR}/backtrace_set.c
   ${CMAKE_CURRENT_LIST_DIR}/record_status.c)
 target_include_directories(gltrace_launch PUBLIC ${CMAKE_CURRENT_LIST_DIR})
+target_link_libraries(gltrace_launch PRIVATE gltrace_flags)
 set_target_properties(gltrace_launch PROPERTIES
   POSITION_INDEPENDENT_CODE ON
   C_VISIBILITY_PRESET hidden)

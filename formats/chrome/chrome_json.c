@@ -1,5 +1,6 @@
 /* The JSON pull parser (chrome_json.h). */
 #include "chrome_json.h"
+#include "gt_json.h"
 
 #include <string.h>
 
@@ -117,24 +118,6 @@ static size_t put_utf8(char *o, uint32_t cp)
     return 4;
 }
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    unsigned char c = s[0];
-    size_t len = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
-                 : c >= 0xf0 && c <= 0xf4               ? 4
-                                                        : 0;
-    if (len == 0 || len > n)
-        return 0;
-    for (size_t i = 1; i < len; i++)
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) || (c == 0xf0 && s[1] < 0x90) ||
-        (c == 0xf4 && s[1] > 0x8f))
-        return 0; /* overlong, surrogate or beyond U+10FFFF */
-    return len;
-}
-
 /* Scans to the closing quote: checks control bytes, escapes and (strict)
  * UTF-8; returns whether any escape needs decoding. */
 static int scan_string(cj_lex *lx, size_t *close, bool *escaped)
@@ -167,7 +150,7 @@ static int scan_string(cj_lex *lx, size_t *close, bool *escaped)
             continue;
         }
         if (c >= 0x80 && lx->strict) {
-            size_t n = utf8_len((const unsigned char *)lx->p + i, lx->end - i);
+            size_t n = gt_utf8_len((const unsigned char *)lx->p + i, lx->end - i);
             if (n == 0)
                 return cj_fail(lx, i, "invalid UTF-8 in a string");
             i += n;

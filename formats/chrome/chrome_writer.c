@@ -96,7 +96,7 @@ static int flush(gt_chrome_writer *w, gt_error *err)
         gt_error_set(err, "%s: out of memory", w->name);
         return -1;
     }
-    if (!gt_strbuf_flush(&w->b, w->f)) {
+    if (gt_strbuf_flush(&w->b, w->f) < 0) {
         gt_error_set(err, "%s: write error: %s", w->name, strerror(errno));
         return -1;
     }

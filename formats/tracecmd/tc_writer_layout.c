@@ -238,13 +238,13 @@ int tcw_write_file(const tcw_state *s, FILE *out, const char *name, gt_error *er
     while (b.len < data_off)
         gt_strbuf_putc(&b, 0);
     int rc = b.oom ? -1 : 0;
-    if (!rc && (!gt_strbuf_flush(&b, out) || copy_pages(s, out) < 0))
+    if (!rc && (gt_strbuf_flush(&b, out) < 0 || copy_pages(s, out) < 0))
         rc = -1;
     gt_strbuf strs;
     gt_strbuf_init(&strs);
     gt_strbuf_put(&strs, strings, sizeof strings);
     section(&b, 15, S_STRINGS, &strs);
-    if (!rc && (b.oom || !gt_strbuf_flush(&b, out) || fflush(out) != 0))
+    if (!rc && (b.oom || gt_strbuf_flush(&b, out) < 0 || fflush(out) != 0))
         rc = -1;
     gt_strbuf_free(&strs);
     gt_strbuf_free(&b);

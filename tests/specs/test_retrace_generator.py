@@ -93,6 +93,10 @@ retrace glGetUniformLocation replay
 retrace glGetUniformLocation return location
 retrace glVertexPointer.pointer keep
 retrace glMapBufferRange hook retrace_hook_map_buffer_range
+retrace re:gl(Program)?Uniform\\w*.location location
+retrace re:gl(Get|Is|Are)[A-Z]\\w* query
+retrace re:glDelete\\w* deletes
+retrace glGenLists.range count
 """
 
 MINI_CALLFLAGS = """
@@ -114,11 +118,11 @@ class Mini(unittest.TestCase):
         cls.tmp = tempfile.mkdtemp()
         reg = registry.load([write(cls.tmp, "gl.xml", MINI_XML)])
         ann = annotations.load(write(cls.tmp, "annotations.txt", MINI_ANNOTATIONS))
+        annotations.expand(ann, reg.commands, ("retrace",))
         flags = gen_retrace.load_callflags(write(cls.tmp, "callflags.txt", MINI_CALLFLAGS))
         epoxy = {n: gen_retrace.Epoxy(c.ret, [p.ctype for p in c.params])
                  for n, c in reg.commands.items() if n != "glNotInEpoxy"}
-        classes = gen_retrace.return_classes(os.path.join(cls.tmp, "gl.xml"))
-        cls.replayers, cls.skipped = gen_retrace.plan_all(reg, ann, epoxy, flags, classes)
+        cls.replayers, cls.skipped = gen_retrace.plan_all(reg, ann, epoxy, flags)
 
     @classmethod
     def tearDownClass(cls):
@@ -165,6 +169,12 @@ class Mini(unittest.TestCase):
     def test_hook_gets_the_mapped_pointer(self):
         self.assertIn("retrace_hook_map_buffer_range(call, (void *)gt_ret);", self.body("glMapBufferRange"))
 
+    def test_pattern_that_matches_nothing_stops_the_generator(self):
+        ann = annotations.load(write(self.tmp, "stale.txt", "retrace re:glNoSuch\\w* query\n"))
+        with self.assertRaises(SystemExit):
+            annotations.expand(ann, registry.load([os.path.join(self.tmp, "gl.xml")]).commands,
+                               ("retrace",))
+
     def test_wrapper_loader_accepts_retrace_lines(self):
         ann = annotations.load(os.path.join(self.tmp, "annotations.txt"))
         self.assertEqual(ann.retrace["glVertexPointer.pointer"], [["keep"]])
@@ -179,9 +189,10 @@ class Real(unittest.TestCase):
         gl_xml = os.path.join(REGISTRY_DIR, "gl.xml")
         cls.reg = registry.load([gl_xml])
         ann = annotations.load(os.path.join(SPECS, "annotations.txt"))
+        annotations.expand(ann, cls.reg.commands, ("retrace",))
         flags = gen_retrace.load_callflags(os.path.join(SPECS, "callflags.txt"))
         cls.replayers, cls.skipped = gen_retrace.plan_all(
-            cls.reg, ann, gen_retrace.load_epoxy(EPOXY_HEADER), flags, gen_retrace.return_classes(gl_xml))
+            cls.reg, ann, gen_retrace.load_epoxy(EPOXY_HEADER), flags)
         cls.enum_groups = gen_retrace.enum_groups_checked(ann, cls.reg)
         cls.providers = providers.load(gl_xml)
 
