@@ -1,6 +1,6 @@
-/* The call model: one parsed call with typed values, as DESIGN.md describes.
- * The apitrace reader fills it; dump, info and (later) retrace and the timeline
- * builder consume it. Signatures are owned by the reader and outlive calls;
+/* The call model: one parsed call with typed values (../shared/DESIGN.md). The
+ * apitrace reader fills it; dump, info, glretrace and the timeline of a replay
+ * consume it. Signatures are owned by the reader and outlive calls;
  * a call's values live in the call's arena. */
 #ifndef GT_MODEL_H
 #define GT_MODEL_H

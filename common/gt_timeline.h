@@ -1,4 +1,4 @@
-/* The timeline model (DESIGN.md): tracks, slices, instants, counters, flows,
+/* The timeline model (../shared/DESIGN.md): tracks, slices, instants, counters, flows,
  * context switches and stack frames, with interned strings.
  *
  * It streams. A producer (a format reader, glretrace's timer, the recorder)

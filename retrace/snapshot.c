@@ -30,6 +30,99 @@ static void make_prefix_dir(const char *prefix)
     free(p);
 }
 
+/* The read state a snapshot changes and puts back: pack parameters, the pixel pack
+ * buffer, the read framebuffer and its read buffer (where the GL has them). */
+typedef struct read_state {
+    bool has_fbo, has_pbo;
+    GLint pack_align, row_len, skip_px, skip_rows, pbo, read_fbo, draw_fbo, read_buf;
+} read_state;
+
+static void read_state_save(read_state *s)
+{
+    bool desktop = epoxy_is_desktop_gl();
+    int ver = epoxy_gl_version();
+    *s = (read_state){.has_fbo = ver >= 30, .has_pbo = desktop ? ver >= 21 : ver >= 30,
+                      .pack_align = 4};
+    glGetIntegerv(GL_PACK_ALIGNMENT, &s->pack_align);
+    if (s->has_pbo) {
+        glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &s->pbo);
+        glGetIntegerv(GL_PACK_ROW_LENGTH, &s->row_len);
+        glGetIntegerv(GL_PACK_SKIP_PIXELS, &s->skip_px);
+        glGetIntegerv(GL_PACK_SKIP_ROWS, &s->skip_rows);
+    }
+    if (s->has_fbo) {
+        glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &s->read_fbo);
+        glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &s->draw_fbo);
+        glGetIntegerv(GL_READ_BUFFER, &s->read_buf);
+    }
+}
+
+/* Tightly packed reads into client memory from FBO (0: the back buffer). */
+static void read_state_set(const read_state *s, GLint fbo)
+{
+    if (s->has_fbo) {
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)fbo);
+        glReadBuffer(fbo ? GL_COLOR_ATTACHMENT0 : GL_BACK);
+    }
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    if (s->has_pbo) {
+        glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+        glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+        glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
+        glPixelStorei(GL_PACK_SKIP_ROWS, 0);
+    }
+}
+
+static void read_state_restore(const read_state *s)
+{
+    glPixelStorei(GL_PACK_ALIGNMENT, s->pack_align);
+    if (s->has_pbo) {
+        glBindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)s->pbo);
+        glPixelStorei(GL_PACK_ROW_LENGTH, s->row_len);
+        glPixelStorei(GL_PACK_SKIP_PIXELS, s->skip_px);
+        glPixelStorei(GL_PACK_SKIP_ROWS, s->skip_rows);
+    }
+    if (s->has_fbo) {
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)s->read_fbo);
+        glReadBuffer((GLenum)s->read_buf);
+    }
+}
+
+/* Reads W x H pixels from the read framebuffer and writes PREFIX<call_no>.png (RGB). */
+static int read_to_png(const char *prefix, uint32_t call_no, int w, int h, gt_error *err)
+{
+    size_t stride = (size_t)w * 4;
+    uint8_t *px = calloc((size_t)h, stride); /* what GL leaves unwritten reads as black */
+    if (!px) {
+        gt_error_set(err, "out of memory for a %dx%d snapshot", w, h);
+        return 0;
+    }
+    int ok = 0;
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    GLenum e = glGetError();
+    if (e != GL_NO_ERROR) {
+        gt_error_set(err, "glReadPixels failed (0x%04x)", (unsigned)e);
+    } else {
+        /* RGBA -> RGB in place */
+        for (size_t y = 0; y < (size_t)h; ++y) {
+            uint8_t *row = px + y * stride;
+            for (size_t x = 0; x < (size_t)w; ++x)
+                memmove(row + x * 3, row + x * 4, 3);
+        }
+        char *path = malloc(strlen(prefix) + 16);
+        if (!path) {
+            gt_error_set(err, "out of memory");
+        } else {
+            make_prefix_dir(prefix);
+            sprintf(path, "%s%010u.png", prefix, call_no);
+            ok = gt_png_write(path, px, (unsigned)w, (unsigned)h, 3, stride, true, err);
+            free(path);
+        }
+    }
+    free(px);
+    return ok;
+}
+
 int snapshot_write(const char *prefix, uint32_t call_no, bool from_draw_fbo, gt_error *err)
 {
     int w = 0, h = 0;
@@ -38,27 +131,9 @@ int snapshot_write(const char *prefix, uint32_t call_no, bool from_draw_fbo, gt_
         gt_error_set(err, "no current drawable to snapshot");
         return 0;
     }
-    bool desktop = epoxy_is_desktop_gl();
-    int ver = epoxy_gl_version();
-    bool has_fbo = ver >= 30;
-    bool has_pbo = desktop ? ver >= 21 : ver >= 30;
-
-    GLint pack_align = 4, row_len = 0, skip_px = 0, skip_rows = 0, pbo = 0;
-    GLint read_fbo = 0, draw_fbo = 0, read_buf = 0;
-    glGetIntegerv(GL_PACK_ALIGNMENT, &pack_align);
-    if (has_pbo) {
-        glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &pbo);
-        glGetIntegerv(GL_PACK_ROW_LENGTH, &row_len);
-        glGetIntegerv(GL_PACK_SKIP_PIXELS, &skip_px);
-        glGetIntegerv(GL_PACK_SKIP_ROWS, &skip_rows);
-    }
-    if (has_fbo) {
-        glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read_fbo);
-        glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw_fbo);
-        glGetIntegerv(GL_READ_BUFFER, &read_buf);
-    }
-
-    GLint target_fbo = from_draw_fbo ? draw_fbo : 0;
+    read_state saved;
+    read_state_save(&saved);
+    GLint target_fbo = from_draw_fbo ? saved.draw_fbo : 0;
     if (target_fbo) { /* an FBO: read what the viewport covers */
         GLint vp[4] = {0, 0, 0, 0};
         glGetIntegerv(GL_VIEWPORT, vp);
@@ -67,61 +142,11 @@ int snapshot_write(const char *prefix, uint32_t call_no, bool from_draw_fbo, gt_
             h = vp[1] + vp[3];
         }
     }
-    if (has_fbo) {
-        glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)target_fbo);
-        glReadBuffer(target_fbo ? GL_COLOR_ATTACHMENT0 : GL_BACK);
-    }
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    if (has_pbo) {
-        glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-        glPixelStorei(GL_PACK_ROW_LENGTH, 0);
-        glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
-        glPixelStorei(GL_PACK_SKIP_ROWS, 0);
-    }
+    read_state_set(&saved, target_fbo);
     while (glGetError() != GL_NO_ERROR) /* errors of the trace's calls were reported */
         ;
-
-    int ok = 0;
-    size_t stride = (size_t)w * 4;
-    uint8_t *px = calloc((size_t)h, stride); /* what GL leaves unwritten reads as black */
-    if (!px) {
-        gt_error_set(err, "out of memory for a %dx%d snapshot", w, h);
-    } else {
-        glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
-        GLenum e = glGetError();
-        if (e != GL_NO_ERROR) {
-            gt_error_set(err, "glReadPixels failed (0x%04x)", (unsigned)e);
-        } else {
-            /* RGBA -> RGB in place */
-            for (size_t y = 0; y < (size_t)h; ++y) {
-                uint8_t *row = px + y * stride;
-                for (size_t x = 0; x < (size_t)w; ++x)
-                    memmove(row + x * 3, row + x * 4, 3);
-            }
-            char *path = malloc(strlen(prefix) + 16);
-            if (!path) {
-                gt_error_set(err, "out of memory");
-            } else {
-                make_prefix_dir(prefix);
-                sprintf(path, "%s%010u.png", prefix, call_no);
-                ok = gt_png_write(path, px, (unsigned)w, (unsigned)h, 3, stride, true, err);
-                free(path);
-            }
-        }
-        free(px);
-    }
-
-    glPixelStorei(GL_PACK_ALIGNMENT, pack_align);
-    if (has_pbo) {
-        glBindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)pbo);
-        glPixelStorei(GL_PACK_ROW_LENGTH, row_len);
-        glPixelStorei(GL_PACK_SKIP_PIXELS, skip_px);
-        glPixelStorei(GL_PACK_SKIP_ROWS, skip_rows);
-    }
-    if (has_fbo) {
-        glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)read_fbo);
-        glReadBuffer((GLenum)read_buf);
-    }
+    int ok = read_to_png(prefix, call_no, w, h, err);
+    read_state_restore(&saved);
     while (glGetError() != GL_NO_ERROR)
         ;
     return ok;
