@@ -25,17 +25,19 @@ typedef struct glretrace_state {
 } glretrace_state;
 extern glretrace_state g_retrace;
 
-/* Called by the window system around a SwapBuffers-class call: the snapshot, when
- * the call is in the set, is taken before the swap; the frame ends after it. */
-void glretrace_before_swap(const gt_call *call);
-void glretrace_after_swap(const gt_call *call);
-/* Called by the window system before it deletes an SDL GL context (a void * here):
- * --pgpu's queries of that context are read or dropped (timeline_replay.h). */
-void glretrace_context_destroyed(void *sdl_ctx);
-
 /* ---- window system (ws_glx_egl.c): GLX/EGL calls on SDL2 windows and contexts ---- */
+/* What the main loop asks the window system to do at its events: handed down at
+ * ws_init, so the window system never calls up into the main loop by name. */
+typedef struct ws_hooks {
+    /* around a SwapBuffers-class call: a snapshot before the swap, the frame count after */
+    void (*before_swap)(const gt_call *call);
+    void (*after_swap)(const gt_call *call);
+    /* before an SDL GL context (a void * here) is deleted: --pgpu's queries of that
+     * context are read or dropped (timeline_replay.h) */
+    void (*context_destroyed)(void *sdl_ctx);
+} ws_hooks;
 /* Starts SDL's video (offscreen driver with headless). 0 with err set on failure. */
-int ws_init(bool headless, gt_error *err);
+int ws_init(bool headless, const ws_hooks *hooks, gt_error *err);
 void ws_shutdown(void);
 /* The replayer of a GLX or EGL function (and of glViewport, which resizes windows), or NULL. */
 retrace_fn ws_lookup(const char *name);

@@ -184,22 +184,20 @@ static bool wants_snapshot(const gt_call *c)
     return g_retrace.snapshot_prefix && gt_callset_contains(&g_retrace.snapshot_calls, c->no, c->flags);
 }
 
-void glretrace_before_swap(const gt_call *call)
+/* The window system's hooks (ws_hooks, glretrace.h). */
+static void before_swap(const gt_call *call)
 {
     if (wants_snapshot(call))
         take_snapshot(call, false);
 }
 
-void glretrace_after_swap(const gt_call *call)
+static void after_swap(const gt_call *call)
 {
     (void)call;
     ++g_retrace.frames;
 }
 
-void glretrace_context_destroyed(void *sdl_ctx)
-{
-    tlr_context_destroyed(sdl_ctx);
-}
+static const ws_hooks hooks = {before_swap, after_swap, tlr_context_destroyed};
 
 /* A call not replayed still gets its timeline event. */
 static void skip_call(const gt_call *c)
@@ -543,7 +541,7 @@ int main(int argc, char **argv)
         return 1;
     }
     m.reader = r;
-    if (!ws_init(g_retrace.headless, &err)) {
+    if (!ws_init(g_retrace.headless, &hooks, &err)) {
         fprintf(stderr, "glretrace: error: %s\n", err.msg);
         at_reader_close(r);
         return 1;

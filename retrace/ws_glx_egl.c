@@ -76,6 +76,7 @@ static struct {
     bool read_split;         /* SDL's binding was redone with another read drawable */
     int egl_api;             /* per process here: eglBindAPI's last value; 0 = ES */
     SDL_Window *helper; /* hidden 1x1, for rebinding after resizes */
+    ws_hooks hooks;     /* the main loop's (ws_init) */
 } ws;
 
 /* ---- values ---------------------------------------------------------------------- */
@@ -519,7 +520,7 @@ static void destroy_context(const gt_call *call)
         if (ws.threads[t].ctx == c)
             return; /* current somewhere: GLX/EGL destroy it once released; keep it */
     if (c->ctx) {
-        glretrace_context_destroyed(c->ctx);
+        ws.hooks.context_destroyed(c->ctx);
         if (ws.sdl_ctx == c->ctx)
             sdl_make_current(ws.sdl_win, NULL);
         SDL_GL_DeleteContext(c->ctx);
@@ -538,12 +539,12 @@ static void swap(const gt_call *call, uint64_t traced)
         /* a drawable never made current: swap what this thread draws to */
         d = t ? t->draw : NULL;
     }
-    glretrace_before_swap(call);
+    ws.hooks.before_swap(call);
     if (d && d->win)
         SDL_GL_SwapWindow(d->win);
     else
         retrace_warning(call, "no window to swap");
-    glretrace_after_swap(call);
+    ws.hooks.after_swap(call);
 }
 
 /* glXSwapBuffers(dpy, drawable), eglSwapBuffers(dpy, surface) and the WithDamage variants */
@@ -748,9 +749,10 @@ retrace_fn ws_lookup(const char *name)
 
 /* ---- the rest of the interface --------------------------------------------------- */
 
-int ws_init(bool headless, gt_error *err)
+int ws_init(bool headless, const ws_hooks *hooks, gt_error *err)
 {
     ws.headless = headless;
+    ws.hooks = *hooks;
     if (headless)
         SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
     SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0");
