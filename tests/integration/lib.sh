@@ -88,13 +88,18 @@ swap_stop() {
     exec timeout -k 10 120 "$@"' swap_stop "$so" "$1")
 }
 
+# trace_swaps TRACE: the swaps a (possibly growing) trace holds so far
+trace_swaps() {
+  "$gltrace" dump --color=never --calls=frame "$1" 2>/dev/null |
+    grep -cE '^[0-9]+ (glX|egl)SwapBuffers' || true
+}
+
 # wait_swaps TRACE N: waits until gltrace's growing TRACE holds N swaps (its flusher writes
 # what is pending every second); 60 s without them is the safety net, not a failure here.
 wait_swaps() {
   local i
   for ((i = 0; i < 600; i++)); do
-    [ -s "$1" ] && [ "$("$gltrace" dump --color=never --calls=frame "$1" 2>/dev/null |
-      grep -cE '^[0-9]+ (glX|egl)SwapBuffers' || true)" -ge "$2" ] && return 0
+    [ -s "$1" ] && [ "$(trace_swaps "$1")" -ge "$2" ] && return 0
     sleep 0.1
   done
 }

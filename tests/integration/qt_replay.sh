@@ -54,12 +54,6 @@ Rectangle {
 }
 EOF
 
-# swaps T: the swaps the (growing) trace T holds so far
-swaps() {
-  "$gltrace" dump --color=never --calls=frame "$1" 2>/dev/null |
-    grep -cE '^[0-9]+ (glX|egl)SwapBuffers' || true
-}
-
 # stop_program PID: SIGTERM to the recorder's child (the program; `apitrace trace` does
 # not pass signals on), then the recorder is waited for; SIGKILL after 20 s
 stop_program() {
@@ -100,11 +94,11 @@ record() {
   for ((i = 0; i < 600; i++)); do # 60 s: the safety net
     sleep 0.1
     kill -0 "$pid" 2>/dev/null || break
-    [ -s "$t" ] && n=$(swaps "$t")
+    [ -s "$t" ] && n=$(trace_swaps "$t")
     [ "$n" -ge "$want" ] && break
   done
   stop_program "$pid" "$recorder: $name"
-  n=$(swaps "$t")
+  n=$(trace_swaps "$t")
   echo "qt_replay: $recorder recorded $name: $n swaps, $(stat -c %s "$t" 2>/dev/null || echo 0) bytes"
   if [ "$n" -lt "$want" ]; then
     fail "$recorder: $name: $n swaps recorded, wanted $want; log:"
