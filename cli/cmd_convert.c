@@ -4,17 +4,16 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "gltrace_cmds.h"
 #include "gt_progress.h"
 #include "gt_timeline.h"
+#include "replay.h"
 #include "timeline_io.h"
 
 typedef struct input {
@@ -35,7 +34,7 @@ static void usage(FILE *f)
     fputs("usage: gltrace convert [OPTIONS] INPUT... -o OUTPUT\n"
           "Convert and merge timelines. Inputs: FXT (.fxt), Chrome JSON (.json, .json.gz),\n"
           "LLVM XRay logs (.xray), trace-cmd files (.dat), and apitrace traces (.trace),\n"
-          "which are replayed by glretrace with CPU and GPU timings. The output's format\n"
+          "which are replayed (headless) with CPU and GPU timings. The output's format\n"
           "follows its name: .fxt, .json, .xray, .dat, or .txt (one line per event).\n"
           "Several inputs merge onto the first input's clock: by the wall-clock anchors the\n"
           "files carry (XRay, trace-cmd, our own files), else shifted by --offset.\n"
@@ -74,41 +73,36 @@ static int parse_i64(const char *s, int64_t *out)
     return 0;
 }
 
-/* glretrace beside this executable replays a .trace into a temporary FXT file */
+/* A .trace is replayed here, headless, by the replayer library (retrace/replay.h)
+ * with CPU and GPU timings into a temporary FXT file, which is then read as any input. */
 static char *replay_trace(const char *trace, gt_error *err)
 {
-    char exe[PATH_MAX], glretrace[PATH_MAX + 16];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) {
-        gt_error_set(err, "cannot read /proc/self/exe: %s", strerror(errno));
+    const char *dir = getenv("TMPDIR");
+    dir = dir && *dir ? dir : "/tmp";
+    size_t len = strlen(dir) + sizeof "/gltrace-convert-XXXXXX";
+    char *tmp = malloc(len);
+    if (!tmp) {
+        gt_error_set(err, "out of memory");
         return NULL;
     }
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    *slash = '\0';
-    snprintf(glretrace, sizeof glretrace, "%s/glretrace", exe);
-    char *tmp = strdup("/tmp/gltrace-convert-XXXXXX");
-    int fd = tmp ? mkstemp(tmp) : -1;
+    snprintf(tmp, len, "%s/gltrace-convert-XXXXXX", dir);
+    int fd = mkstemp(tmp);
     if (fd < 0) {
-        gt_error_set(err, "cannot create a temporary file: %s", strerror(errno));
+        gt_error_set(err, "cannot create a temporary file %s: %s", tmp, strerror(errno));
         free(tmp);
         return NULL;
     }
     close(fd);
     fprintf(stderr, "gltrace convert: replaying %s with timings\n", trace);
-    pid_t pid = fork();
-    if (pid == 0) {
-        if (!freopen("/dev/null", "w", stdout))
-            _exit(127);
-        execl(glretrace, "glretrace", "--headless", "--pcpu", "--pgpu", "--fxt", tmp, trace,
-              (char *)NULL);
-        fprintf(stderr, "gltrace convert: cannot run %s: %s\n", glretrace, strerror(errno));
-        _exit(127);
-    }
-    int status = 0;
-    if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-        gt_error_set(err, "%s: replay with timings failed (glretrace status %d)", trace,
-                     WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    replay_options o;
+    replay_options_init(&o, trace);
+    o.headless = true;
+    o.pcpu = o.pgpu = true;
+    o.fxt_path = tmp;
+    gt_error rerr;
+    gt_error_clear(&rerr);
+    if (replay_run(&o, NULL, &rerr) != 0) {
+        gt_error_set(err, "%s: replay with timings failed: %s", trace, rerr.msg);
         unlink(tmp);
         free(tmp);
         return NULL;

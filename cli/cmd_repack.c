@@ -5,27 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "at_reader.h"
-#include "at_writer.h"
 #include "gltrace_cmds.h"
-#include "gt_outfile.h"
 #include "gt_progress.h"
-
-static void write_details(at_writer *w, const gt_call *c, int at_leave)
-{
-    for (uint32_t i = 0; i < c->num_args; ++i) {
-        if (c->args[i].kind == GT_ABSENT || c->arg_at_leave[i] != at_leave)
-            continue;
-        at_writer_begin_arg(w, i);
-        at_writer_value(w, &c->args[i]);
-    }
-    if (at_leave && c->ret) {
-        at_writer_begin_return(w);
-        at_writer_value(w, c->ret);
-    }
-    if (c->frames && c->frames_at_leave == at_leave)
-        at_writer_backtrace(w, c->frames, c->num_frames);
-}
+#include "trace_rewrite.h"
 
 /* Copies every event of r to w. */
 static void copy_events(at_reader *r, at_writer *w)
@@ -40,13 +22,13 @@ static void copy_events(at_reader *r, at_writer *w)
         if (kind == AT_EV_ENTER) {
             at_writer_begin_enter(w, c->sig, c->thread,
                                   (c->flags & GT_CALL_FLAG_FAKE) ? AT_WRITER_FAKE : 0);
-            write_details(w, c, 0);
+            at_writer_details(w, c, false);
             at_writer_end_enter(w);
             continue;
         }
         if (kind == AT_EV_LEAVE) {
             at_writer_begin_leave(w, c->no);
-            write_details(w, c, 1);
+            at_writer_details(w, c, true);
             at_writer_end_leave(w);
         }
         at_reader_release(r, c);
@@ -54,52 +36,13 @@ static void copy_events(at_reader *r, at_writer *w)
     gt_progress_end(&prog);
 }
 
-static at_writer *open_writer(at_reader *r, const char *path, gt_error *err)
-{
-    unsigned np = at_reader_num_properties(r);
-    at_writer_property props[64];
-    if (np > 64)
-        np = 64;
-    for (unsigned i = 0; i < np; ++i) {
-        props[i].name = at_reader_property(r, i)->name;
-        props[i].value = at_reader_property(r, i)->value;
-    }
-    return at_writer_open(path, props, np, err);
-}
-
-/* The output goes through a temporary file beside it (gt_outfile.h): a failure
- * leaves OUT as it was, and OUT may never be the input (its mapping would be
- * truncated under the reader: SIGBUS). */
 static int repack(const char *in_path, const char *out_path)
 {
-    gt_error err;
-    gt_error_clear(&err);
-    gt_outfile out;
-    if (gt_outfile_begin(&out, out_path, &in_path, 1, &err) != 0) {
-        fprintf(stderr, "gltrace repack: %s\n", err.msg);
+    trace_rewrite t;
+    if (trace_rewrite_open(&t, "gltrace repack", in_path, out_path, NULL, NULL, 0) != 0)
         return 1;
-    }
-    const char *left = gt_outfile_left(&out);
-    at_reader *r = at_reader_open(in_path, NULL, &err);
-    at_writer *w = r ? open_writer(r, out.path, &err) : NULL;
-    int status = 1;
-    if (w) {
-        copy_events(r, w);
-        status = gltrace_report_end(r);
-        if (!at_writer_close(w, &err))
-            status = 1;
-        else if (status == 0 && gt_outfile_commit(&out, &err) != 0)
-            status = 1;
-    }
-    if (r)
-        at_reader_close(r);
-    if (status && err.set)
-        fprintf(stderr, "gltrace repack: %s; %s: %s\n", err.msg, out_path, left);
-    else if (status)
-        fprintf(stderr, "gltrace repack: %s: %s\n", out_path, left);
-    if (status)
-        gt_outfile_abort(&out);
-    return status;
+    copy_events(t.r, t.w);
+    return trace_rewrite_close(&t, gltrace_report_end(t.r));
 }
 
 int cmd_repack(int argc, char **argv)

@@ -25,6 +25,8 @@ static void usage(FILE *f)
           "  dump FILE...   print the calls of apitrace-format traces (as `apitrace dump`)\n"
           "  info FILE...   print facts about traces as JSON (as `apitrace info`)\n"
           "  repack IN OUT  rewrite a trace as a version 6 Snappy trace with our writer\n"
+          "  trim TRACE     a new trace of some calls or frames, and what they depend on\n"
+          "  sed TRACE      a new trace with strings or enums replaced (s/SEARCH/REPLACE/)\n"
           "  convert IN... -o OUT\n"
           "                 convert and merge timelines (FXT, Chrome JSON, XRay, trace-cmd\n"
           "                 .dat; .trace files replayed with timings)\n"
@@ -83,6 +85,10 @@ int main(int argc, char **argv)
         return stdout_written(cmd_info(argc - 1, argv + 1));
     if (!strcmp(cmd, "repack"))
         return cmd_repack(argc - 1, argv + 1);
+    if (!strcmp(cmd, "trim"))
+        return cmd_trim(argc - 1, argv + 1);
+    if (!strcmp(cmd, "sed"))
+        return cmd_sed(argc - 1, argv + 1);
     if (!strcmp(cmd, "convert"))
         return stdout_written(cmd_convert(argc - 1, argv + 1));
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {

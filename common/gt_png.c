@@ -42,12 +42,12 @@ int gt_png_write(const char *path, const uint8_t *pixels, unsigned width, unsign
     if ((channels != 3 && channels != 4) || width == 0 || height == 0 ||
         width > 0x7fffffffu / 4 || height > 0x7fffffffu) {
         gt_error_set(err, "%s: bad image shape %ux%u with %u channels", path, width, height, channels);
-        return 0;
+        return -1;
     }
     size_t line = (size_t)width * channels;
     if ((line + 1) > (size_t)0xffffffffu / height) {
         gt_error_set(err, "%s: image too large (%ux%u)", path, width, height);
-        return 0;
+        return -1;
     }
     size_t raw_len = (line + 1) * height;
     uint8_t *raw = malloc(raw_len);
@@ -101,5 +101,5 @@ out:
         gt_outfile_abort(&out);
     free(raw);
     free(z);
-    return ok;
+    return ok ? 0 : -1;
 }

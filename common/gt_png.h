@@ -11,7 +11,7 @@
 
 /* Writes height rows of width*channels bytes (channels 3 or 4), consecutive rows
  * stride bytes apart, to path. bottom_up: the first row in memory is the bottom of
- * the image (as glReadPixels returns it). Returns 1, or 0 with err set. */
+ * the image (as glReadPixels returns it). Returns 0, or -1 with err set. */
 int gt_png_write(const char *path, const uint8_t *pixels, unsigned width, unsigned height,
                  unsigned channels, size_t stride, bool bottom_up, gt_error *err);
 

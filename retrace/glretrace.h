@@ -1,29 +1,19 @@
-/* glretrace's hand-written core: the pieces the main loop (glretrace_main.c), the
- * window system (ws_glx_egl.c) and snapshots (snapshot.c) share. The generated GL
- * replayers see only retrace.h. */
+/* The replayer's hand-written core: the pieces the main loop (replay.c), the window
+ * system (ws_glx_egl.c) and snapshots (snapshot.c) share. Users of the replayer see
+ * only replay.h; the generated GL replayers only retrace.h. */
 #ifndef GLRETRACE_H
 #define GLRETRACE_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "gt_callset.h"
 #include "gt_error.h"
+#include "replay_threads.h"
 #include "retrace.h"
 
 /* The generated GL replayers' table (build/gen/retrace, specs/gen_retrace.py); a
  * build without them links a stand-in that knows no function. */
 retrace_fn retrace_gl_lookup(const char *name);
-
-/* ---- options and state of the run (glretrace_main.c) ---- */
-typedef struct glretrace_state {
-    bool benchmark, headless;
-    int verbose;
-    const char *snapshot_prefix; /* NULL: no snapshots */
-    gt_callset snapshot_calls;   /* which calls -s/-S snapshot */
-    uint64_t frames;             /* swaps replayed */
-} glretrace_state;
-extern glretrace_state g_retrace;
 
 /* ---- window system (ws_glx_egl.c): GLX/EGL calls on SDL2 windows and contexts ---- */
 /* What the main loop asks the window system to do at its events: handed down at
@@ -36,15 +26,15 @@ typedef struct ws_hooks {
      * context are read or dropped (timeline_replay.h) */
     void (*context_destroyed)(void *sdl_ctx);
 } ws_hooks;
-/* Starts SDL's video (offscreen driver with headless). 0 with err set on failure. */
+/* Starts SDL's video (offscreen driver with headless). 0, or -1 with err set. */
 int ws_init(bool headless, const ws_hooks *hooks, gt_error *err);
 void ws_shutdown(void);
 /* The replayer of a GLX or EGL function (and of glViewport, which resizes windows), or NULL. */
 retrace_fn ws_lookup(const char *name);
 /* Makes the traced thread's current context (if any) current: calls of every traced
  * thread replay serialised on one thread, each traced thread keeping its own
- * current context and drawable. */
-void ws_switch_thread(uint32_t thread);
+ * current context and drawable (in its replay_thread). */
+void ws_switch_thread(replay_thread *t);
 /* Whether a GL context is current for the replayed thread. */
 bool ws_has_current(void);
 /* The current context's cache of which functions it provides (gl_avail.h), made at
@@ -55,8 +45,8 @@ void ws_current_size(int *w, int *h);
 
 /* ---- snapshots (snapshot.c) ---- */
 /* Reads the current drawable (the back buffer of the window system framebuffer, or
- * the bound draw framebuffer when from_draw_fbo) and writes PREFIX%010u.png. 0 with
- * err set on failure. */
+ * the bound draw framebuffer when from_draw_fbo) and writes PREFIX%010u.png. 0, or -1
+ * with err set. */
 int snapshot_write(const char *prefix, uint32_t call_no, bool from_draw_fbo, gt_error *err);
 
 #endif

@@ -108,6 +108,10 @@ bool retrace_check_enum(const gt_call *call, unsigned arg, const retrace_enum_gr
 #define RETRACE_OUT_MAX ((int64_t)1 << 20)
 bool retrace_check_out(const gt_call *call, unsigned arg, int64_t n);
 
+/* Frees every map, kept array and scratch block above and forgets the current
+ * context: the end of a replay, so that another may follow in the same process. */
+void retrace_values_free(void);
+
 /* Hooks named in specs/annotations.txt (`retrace F hook FN`, `retrace F prehook FN`). */
 void retrace_hook_map_buffer(const gt_call *call, void *ret);
 void retrace_hook_map_buffer_range(const gt_call *call, void *ret);

@@ -570,3 +570,42 @@ void *retrace_ptr_get(uint64_t traced)
 {
     return retrace_ptr_lookup(traced, NULL);
 }
+
+/* ---- the end of a replay --------------------------------------------------------------- */
+
+static void map_free(name_map *m)
+{
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+void retrace_values_free(void)
+{
+    retrace_scratch_reset();
+    free(scratch.block);
+    scratch.block = NULL;
+    for (; kept.n; kept.n--, kept.first = (kept.first + 1) % KEEP_MAX)
+        free(kept.p[kept.first]);
+    memset(&kept, 0, sizeof kept);
+    for (unsigned i = 0; i < RETRACE_OUT_KEPT; ++i) {
+        free(out_kept[i]);
+        out_kept[i] = NULL;
+    }
+    out_kept_next = 0;
+    for (size_t i = 0; i < num_owned; ++i) {
+        map_free(&owned[i]->map);
+        free(owned[i]);
+    }
+    free(owned);
+    owned = NULL;
+    num_owned = 0;
+    memset(extra_ns, 0, sizeof extra_ns);
+    cur_context = cur_group = 0;
+    memset(cur, 0, sizeof cur);
+    map_free(&locations);
+    locations_differ = false;
+    free(regions);
+    regions = NULL;
+    num_regions = cap_regions = 0;
+}

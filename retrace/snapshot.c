@@ -88,16 +88,17 @@ static void read_state_restore(const read_state *s)
     }
 }
 
-/* Reads W x H pixels from the read framebuffer and writes PREFIX<call_no>.png (RGB). */
+/* Reads W x H pixels from the read framebuffer and writes PREFIX<call_no>.png (RGB):
+ * 0, or -1 with err set. */
 static int read_to_png(const char *prefix, uint32_t call_no, int w, int h, gt_error *err)
 {
     size_t stride = (size_t)w * 4;
     uint8_t *px = calloc((size_t)h, stride); /* what GL leaves unwritten reads as black */
     if (!px) {
         gt_error_set(err, "out of memory for a %dx%d snapshot", w, h);
-        return 0;
+        return -1;
     }
-    int ok = 0;
+    int rc = -1;
     glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
     GLenum e = glGetError();
     if (e != GL_NO_ERROR) {
@@ -115,12 +116,12 @@ static int read_to_png(const char *prefix, uint32_t call_no, int w, int h, gt_er
         } else {
             make_prefix_dir(prefix);
             sprintf(path, "%s%010u.png", prefix, call_no);
-            ok = gt_png_write(path, px, (unsigned)w, (unsigned)h, 3, stride, true, err);
+            rc = gt_png_write(path, px, (unsigned)w, (unsigned)h, 3, stride, true, err);
             free(path);
         }
     }
     free(px);
-    return ok;
+    return rc;
 }
 
 int snapshot_write(const char *prefix, uint32_t call_no, bool from_draw_fbo, gt_error *err)
@@ -129,7 +130,7 @@ int snapshot_write(const char *prefix, uint32_t call_no, bool from_draw_fbo, gt_
     ws_current_size(&w, &h);
     if (w <= 0 || h <= 0) {
         gt_error_set(err, "no current drawable to snapshot");
-        return 0;
+        return -1;
     }
     read_state saved;
     read_state_save(&saved);
@@ -145,9 +146,9 @@ int snapshot_write(const char *prefix, uint32_t call_no, bool from_draw_fbo, gt_
     read_state_set(&saved, target_fbo);
     while (glGetError() != GL_NO_ERROR) /* errors of the trace's calls were reported */
         ;
-    int ok = read_to_png(prefix, call_no, w, h, err);
+    int rc = read_to_png(prefix, call_no, w, h, err);
     read_state_restore(&saved);
     while (glGetError() != GL_NO_ERROR)
         ;
-    return ok;
+    return rc;
 }

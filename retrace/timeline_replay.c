@@ -12,7 +12,6 @@
 
 #include "chrome_writer.h"
 #include "fxt_writer.h"
-#include "glretrace.h"
 #include "gt_grow.h"
 #include "gt_outfile.h"
 #include "gt_timeline.h"
@@ -95,11 +94,6 @@ typedef struct ctx_state {
     int64_t gpu_last_end; /* end of this context's latest GPU work laid out */
 } ctx_state;
 
-typedef struct thread_state {
-    uint32_t id;
-    uint32_t depth; /* open debug groups */
-} thread_state;
-
 typedef struct gpu_pending {
     void *ctx; /* the context's key (ctx_state.key): NULL when none was current */
     uint32_t call, frame, thread;
@@ -134,10 +128,7 @@ static struct {
     size_t nsigs;
     ctx_state *ctxs;
     size_t nctx, capctx;
-    thread_state *threads;
-    size_t nthreads, capthreads;
-    thread_state *cur;
-    bool have_thread;
+    replay_thread *cur; /* the traced thread replayed now (replay_threads.h) */
     /* the call between tlr_before and tlr_after */
     int64_t t0;
     int gpu_handle;
@@ -257,23 +248,15 @@ static sig_info *info(const gt_func_sig *sig)
 
 /* ---- threads and contexts ---------------------------------------------------------- */
 
-static thread_state *get_thread(uint32_t id)
+/* Names a traced thread's track when the replay first turns to it. */
+static void name_thread(replay_thread *th)
 {
-    for (size_t i = 0; i < t.nthreads; ++i)
-        if (t.threads[i].id == id)
-            return &t.threads[i];
-    if (t.nthreads == t.capthreads) {
-        if (GT_GROW(t.threads, t.capthreads, t.nthreads + 1, 8) != 0)
-            return NULL;
-        t.cur = NULL; /* moved */
-    }
-    thread_state *th = &t.threads[t.nthreads++];
-    memset(th, 0, sizeof *th);
-    th->id = id;
+    if (th->named)
+        return;
+    th->named = true;
     char name[32];
-    snprintf(name, sizeof name, "thread %u", id);
-    name_track(GT_TL_THREAD_NAME, thread_tid(id), name);
-    return th;
+    snprintf(name, sizeof name, "thread %u", th->id);
+    name_track(GT_TL_THREAD_NAME, thread_tid(th->id), name);
 }
 
 static ctx_state *ctx_by_key(void *key)
@@ -447,7 +430,7 @@ static gt_tl_str marker_name(const gt_call *c, const sig_info *s)
 
 static void emit_marker(const gt_call *c, const sig_info *s, int64_t ts, bool before)
 {
-    thread_state *th = t.cur;
+    replay_thread *th = t.cur;
     gt_tl_event ev = {.ts = ts, .tid = thread_tid(c->thread), .cat = t.s_marker};
     if (s->marker == 1 && before) {
         ev.kind = GT_TL_BEGIN;
@@ -571,26 +554,24 @@ static void on_gpu_result(void *ctx, const timing_gpu_result *r)
 
 bool tlr_active(void) { return t.on; }
 
-void tlr_switch_thread(uint32_t thread)
+void tlr_switch_thread(replay_thread *th)
 {
-    if (!t.on || (t.cur && t.cur->id == thread))
+    if (!t.on || t.cur == th)
         return;
-    if (t.have_thread) {
+    if (t.cur) {
         if (t.o.text)
             profile_text_commit();
         if (t.o.pgpu)
             timing_gpu_poll();
     }
-    t.have_thread = true;
-    t.cur = get_thread(thread);
+    t.cur = th;
+    name_thread(th);
 }
 
 void tlr_before(const gt_call *c, bool replayed)
 {
     if (!t.on)
         return;
-    if (!t.cur || t.cur->id != c->thread)
-        t.cur = get_thread(c->thread);
     sig_info *s = info(c->sig);
     t.replayed = replayed;
     t.gpu_handle = -1;
@@ -802,13 +783,13 @@ int tlr_start(const tlr_options *o, gt_error *err)
     t.o = *o;
     if (gt_timeline_init(&t.tl) != 0) {
         gt_error_set(err, "out of memory");
-        return 0;
+        return -1;
     }
     gt_error_clear(&t.err);
     if (!open_outputs(err)) {
         close_outputs(false, err);
         gt_timeline_free(&t.tl);
-        return 0;
+        return -1;
     }
     t.base = timing_now_ns();
     /* No wall-clock anchor: a replay runs at another time than the program did, so
@@ -823,35 +804,33 @@ int tlr_start(const tlr_options *o, gt_error *err)
     if (o->text)
         profile_text_init(stdout, o->pcpu, o->pgpu, o->min_cpu_ns, t.base);
     t.on = true;
-    return 1;
+    return 0;
 }
 
-/* Reads every context's remaining queries: each traced thread's context in turn. */
-static void drain_gpu(void)
+void tlr_drain_current(void)
 {
-    if (!t.o.pgpu)
-        return;
-    for (size_t i = 0; i < t.nthreads; ++i) {
-        ws_switch_thread(t.threads[i].id);
+    if (t.on && t.o.pgpu)
         timing_gpu_drain_current();
-    }
-    timing_gpu_finish();
-    gp_pop_done(true);
 }
 
 int tlr_finish(gt_error *err)
 {
     if (!t.on)
-        return 1;
-    drain_gpu();
+        return 0;
+    if (t.o.pgpu) {
+        timing_gpu_finish();
+        gp_pop_done(true);
+    }
     if (t.frame_calls) /* the calls after the last frame end make a frame of their own */
         frame_counters(t.last_ts);
-    for (size_t i = 0; i < t.nthreads; ++i) /* close open debug groups */
-        for (; t.threads[i].depth; t.threads[i].depth--) {
-            gt_tl_event ev = {.kind = GT_TL_END, .ts = t.last_ts,
-                              .tid = thread_tid(t.threads[i].id), .cat = t.s_marker};
+    for (size_t i = 0; i < replay_thread_count(); ++i) { /* close open debug groups */
+        replay_thread *th = replay_thread_at(i);
+        for (; th->depth; th->depth--) {
+            gt_tl_event ev = {.kind = GT_TL_END, .ts = t.last_ts, .tid = thread_tid(th->id),
+                              .cat = t.s_marker};
             emit(&ev);
         }
+    }
     if (t.o.text)
         profile_text_finish();
     if (t.sink && !t.failed && gt_tl_finish(t.sink, &t.tl, &t.err) != 0)
@@ -859,7 +838,7 @@ int tlr_finish(gt_error *err)
     int ok = !t.failed;
     if (!ok)
         *err = t.err;
-    if (g_retrace.verbose) {
+    if (t.o.verbose) {
         uint64_t done, lost;
         int64_t window;
         timing_gpu_stats(&done, &lost, &window);
@@ -874,9 +853,8 @@ int tlr_finish(gt_error *err)
     gt_timeline_free(&t.tl);
     free(t.sigs);
     free(t.ctxs);
-    free(t.threads);
     free(t.gp);
     free(t.nodes);
     memset(&t, 0, sizeof t);
-    return ok;
+    return ok ? 0 : -1;
 }

@@ -30,6 +30,7 @@
 
 #include "gt_error.h"
 #include "gt_model.h"
+#include "replay_threads.h"
 
 #define TLR_PID 1
 
@@ -41,22 +42,26 @@ typedef struct tlr_options {
     const char *chrome_path;
     const char *input_path; /* the trace: refused as an output (common/gt_outfile.h) */
     const char *process_name;
+    bool verbose;           /* a summary of events and GPU times on stderr at the end */
 } tlr_options;
 
-/* Opens the outputs. 0 with err set on failure. */
+/* Opens the outputs. 0, or -1 with err set. */
 int tlr_start(const tlr_options *o, gt_error *err);
 /* Whether profiling is on (tlr_start succeeded, tlr_finish not called). */
 bool tlr_active(void);
-/* Before the replay turns to the calls of traced thread `thread`. */
-void tlr_switch_thread(uint32_t thread);
+/* Before the replay turns to the calls of traced thread TH (every call is preceded by
+ * one, and the first names the thread's track). */
+void tlr_switch_thread(replay_thread *th);
 /* Around the replay of a call (replayed false: skipped, no replayer or no context). */
 void tlr_before(const gt_call *c, bool replayed);
 void tlr_after(const gt_call *c);
 /* An SDL context is about to be deleted. */
 void tlr_context_destroyed(void *ctx);
-/* Reads the remaining GPU queries, closes open slices, completes the outputs and the
- * text profile (each traced thread's context is made current in turn to read its
- * queries). 0 with err set when an output failed. */
+/* Reads (waiting) the GPU queries of the current context: at the end of the replay the
+ * main loop makes each traced thread's context current in turn and calls this. */
+void tlr_drain_current(void);
+/* Closes open slices, reports what GPU queries are still pending as lost, completes the
+ * outputs and the text profile. 0, or -1 with err set when an output failed. */
 int tlr_finish(gt_error *err);
 
 #endif

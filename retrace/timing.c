@@ -64,6 +64,8 @@ int timing_gpu_init(timing_gpu_cb cb, void *cb_ctx)
 {
     g.cb = cb;
     g.cb_ctx = cb_ctx;
+    g.done = g.lost = 0; /* a replay's own counts, when several run in one process */
+    g.max_window = 0;
     return 1;
 }
 

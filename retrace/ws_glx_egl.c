@@ -13,8 +13,8 @@
  * drawable (glXMakeContextCurrent, eglMakeCurrent) is bound through ws_read.c.
  *
  * Threads are serialised: calls replay in trace order on one thread; each traced
- * thread keeps its own current context and drawable, made current again when the
- * trace switches threads. That keeps the trace's global order (which recorders
+ * thread keeps its own current context and drawable (its replay_thread, which the main
+ * loop hands to ws_switch_thread), made current again when the trace switches threads. That keeps the trace's global order (which recorders
  * fixed with their locks) without any cross-thread synchronisation, and one SDL
  * context is never current on two OS threads. */
 #include <SDL.h>
@@ -55,22 +55,13 @@ typedef struct ws_drawable {
     bool pbuffer;
 } ws_drawable;
 
-typedef struct ws_thread {
-    uint32_t id;
-    ws_context *ctx;
-    ws_drawable *draw;
-    ws_drawable *read; /* NULL: draw's */
-} ws_thread;
-
 static struct {
     bool inited, headless;
     ws_context **ctxs;
     size_t nctx, capctx;
     ws_drawable **draws;
     size_t ndraw, capdraw;
-    ws_thread *threads;
-    size_t nthreads, capthreads;
-    ws_thread *cur;          /* the replayed traced thread */
+    replay_thread *cur;      /* the replayed traced thread (replay_threads.h) */
     SDL_GLContext sdl_ctx;   /* what SDL has current now */
     SDL_Window *sdl_win;
     bool read_split;         /* SDL's binding was redone with another read drawable */
@@ -165,20 +156,23 @@ static ws_drawable *add_draw(uint64_t traced, int w, int h, bool pbuffer)
     return d;
 }
 
-static ws_thread *get_thread(uint32_t id)
+/* Whether any traced thread has D current (as draw or read drawable). */
+static bool drawable_in_use(const ws_drawable *d)
 {
-    for (size_t i = 0; i < ws.nthreads; ++i)
-        if (ws.threads[i].id == id)
-            return &ws.threads[i];
-    size_t cur = ws.cur ? (size_t)(ws.cur - ws.threads) : SIZE_MAX;
-    if (GT_GROW(ws.threads, ws.capthreads, ws.nthreads + 1, 8) != 0)
-        return NULL;
-    if (cur != SIZE_MAX) /* the array may have moved */
-        ws.cur = &ws.threads[cur];
-    ws_thread *t = &ws.threads[ws.nthreads++];
-    memset(t, 0, sizeof *t);
-    t->id = id;
-    return t;
+    for (size_t i = 0; i < replay_thread_count(); ++i) {
+        const replay_thread *t = replay_thread_at(i);
+        if (t->draw == d || t->read == d)
+            return true;
+    }
+    return false;
+}
+
+static bool context_in_use(const ws_context *c)
+{
+    for (size_t i = 0; i < replay_thread_count(); ++i)
+        if (replay_thread_at(i)->ctx == c)
+            return true;
+    return false;
 }
 
 /* ---- SDL ------------------------------------------------------------------------- */
@@ -280,7 +274,7 @@ static void note_context(const ws_context *c)
     retrace_map_context(c ? c->traced : 0, root ? root->traced : 0);
 }
 
-static int bind_thread(ws_thread *t)
+static int bind_thread(replay_thread *t)
 {
     note_context(t->ctx);
     if (!t->ctx || !t->draw)
@@ -318,7 +312,7 @@ static ws_drawable *drawable_of(uint64_t id)
 
 static void make_current(const gt_call *call, uint64_t draw, uint64_t read, uint64_t ctx)
 {
-    ws_thread *t = ws.cur;
+    replay_thread *t = ws.cur;
     if (!t)
         return;
     if (!ctx) {
@@ -487,12 +481,8 @@ static void destroy_drawable(uint64_t traced)
         ws_drawable *d = ws.draws[i];
         if (d->traced != traced)
             continue;
-        bool used = false;
-        for (size_t t = 0; t < ws.nthreads; ++t)
-            if (ws.threads[t].draw == d || ws.threads[t].read == d)
-                used = true; /* still current: EGL destroys it when released */
-        if (used)
-            return;
+        if (drawable_in_use(d))
+            return; /* still current: EGL destroys it when released */
         if (d->win) {
             if (ws.sdl_win == d->win)
                 sdl_make_current(d->win, NULL), ws.sdl_win = NULL;
@@ -516,9 +506,8 @@ static void destroy_context(const gt_call *call)
     ws_context *c = find_ctx(v_u64(arg(call, 1)));
     if (!c)
         return;
-    for (size_t t = 0; t < ws.nthreads; ++t)
-        if (ws.threads[t].ctx == c)
-            return; /* current somewhere: GLX/EGL destroy it once released; keep it */
+    if (context_in_use(c))
+        return; /* current somewhere: GLX/EGL destroy it once released; keep it */
     if (c->ctx) {
         ws.hooks.context_destroyed(c->ctx);
         if (ws.sdl_ctx == c->ctx)
@@ -534,7 +523,7 @@ static void destroy_context(const gt_call *call)
 static void swap(const gt_call *call, uint64_t traced)
 {
     ws_drawable *d = find_draw(traced);
-    ws_thread *t = ws.cur;
+    replay_thread *t = ws.cur;
     if (!d || !d->win) {
         /* a drawable never made current: swap what this thread draws to */
         d = t ? t->draw : NULL;
@@ -759,20 +748,15 @@ int ws_init(bool headless, const ws_hooks *hooks, gt_error *err)
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         gt_error_set(err, "cannot start SDL's video%s: %s", headless ? " (offscreen driver)" : "",
                      SDL_GetError());
-        return 0;
+        return -1;
     }
     ws.inited = true;
-    ws.cur = get_thread(0);
-    if (!ws.cur) {
-        gt_error_set(err, "out of memory");
-        return 0;
-    }
     for (size_t i = 1; i < sizeof ws_table / sizeof ws_table[0]; ++i)
         if (strcmp(ws_table[i - 1].name, ws_table[i].name) >= 0) {
             gt_error_set(err, "internal: ws_table not sorted at %s", ws_table[i].name);
-            return 0;
+            return -1;
         }
-    return 1;
+    return 0;
 }
 
 void ws_shutdown(void)
@@ -795,17 +779,13 @@ void ws_shutdown(void)
         SDL_DestroyWindow(ws.helper);
     free(ws.ctxs);
     free(ws.draws);
-    free(ws.threads);
     memset(&ws, 0, sizeof ws);
     SDL_Quit();
 }
 
-void ws_switch_thread(uint32_t thread)
+void ws_switch_thread(replay_thread *t)
 {
-    if (ws.cur && ws.cur->id == thread)
-        return;
-    ws_thread *t = get_thread(thread);
-    if (!t)
+    if (ws.cur == t)
         return;
     ws.cur = t;
     if (t->ctx && t->draw)

@@ -460,3 +460,31 @@ const char *at_writer_error(const at_writer *w)
 {
     return w->out.failed ? w->out.err.msg : NULL;
 }
+
+void at_writer_details(at_writer *w, const gt_call *c, bool at_leave)
+{
+    for (uint32_t i = 0; i < c->num_args; ++i) {
+        if (c->args[i].kind == GT_ABSENT || (c->arg_at_leave && c->arg_at_leave[i] != at_leave))
+            continue;
+        at_writer_begin_arg(w, i);
+        at_writer_value(w, &c->args[i]);
+    }
+    if (at_leave && c->ret) {
+        at_writer_begin_return(w);
+        at_writer_value(w, c->ret);
+    }
+    if (c->frames && c->frames_at_leave == at_leave)
+        at_writer_backtrace(w, c->frames, c->num_frames);
+}
+
+uint32_t at_writer_call(at_writer *w, const gt_call *c)
+{
+    uint32_t no = at_writer_begin_enter(w, c->sig, c->thread,
+                                        (c->flags & GT_CALL_FLAG_FAKE) ? AT_WRITER_FAKE : 0);
+    at_writer_details(w, c, false);
+    at_writer_end_enter(w);
+    at_writer_begin_leave(w, no);
+    at_writer_details(w, c, true);
+    at_writer_end_leave(w);
+    return no;
+}

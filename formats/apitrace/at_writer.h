@@ -95,6 +95,18 @@ void at_writer_begin_repr(at_writer *w);                      /* then human, mac
 /* Any model value (a reader's output), recursively. */
 void at_writer_value(at_writer *w, const gt_value *v);
 
+/* The details of a call read from a trace (the reader's model) that its enter event
+ * (at_leave false) or its leave event held: arguments, then at leave the return value;
+ * the backtrace with the event that held it. Between begin_enter/end_enter or
+ * begin_leave/end_leave. */
+void at_writer_details(at_writer *w, const gt_call *c, bool at_leave);
+/* A whole call read from a trace (the reader's model), written as the next call of
+ * this trace, numbered by the writer, as apitrace's trim and sed write calls: its enter
+ * event (arguments written at enter, the fake flag) and its leave event right after
+ * (outputs, return value; a call that never returned gets one too, as apitrace writes
+ * it), the backtrace with the event that held it. Returns the call's number here. */
+uint32_t at_writer_call(at_writer *w, const gt_call *c);
+
 /* Bytes of stream written so far (before compression) and of file. */
 uint64_t at_writer_stream_bytes(const at_writer *w);
 /* Why writing failed ("PATH: write failed: REASON"), or NULL while all is well: a

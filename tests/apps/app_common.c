@@ -177,7 +177,7 @@ int app_save_frame(const char *prefix, unsigned frame, const uint8_t *rgba)
     }
     gt_error err;
     gt_error_clear(&err);
-    if (gt_png_write(path, rgb, APP_WIDTH, APP_HEIGHT, 3, (size_t)APP_WIDTH * 3, false, &err)) {
+    if (gt_png_write(path, rgb, APP_WIDTH, APP_HEIGHT, 3, (size_t)APP_WIDTH * 3, false, &err) == 0) {
         rc = 0;
     } else {
         fprintf(stderr, "%s\n", err.msg);

@@ -9,7 +9,7 @@
 # With each, under our own Xvfb and with GLTRACE_PRELOAD unset (the launcher must find
 # its library from its own path): the installed gltrace records gl33_demo (BIN_DIR) for
 # 3 frames, its dump holds 3 swaps, the installed glretrace replays the trace to 3 frames,
-# `gltrace convert` (which runs the glretrace beside it) writes a Chrome JSON timeline,
+# `gltrace convert` (which replays the trace in process) writes a Chrome JSON timeline,
 # and `gltrace --help` answers.
 #   usage: install_package.sh BIN_DIR
 set -euo pipefail
@@ -52,7 +52,7 @@ exercise() {
   if timeout 120 "$p/bin/gltrace" convert "$t" -o "$WORK/$what.json" >"$WORK/$what.conv.log" 2>&1 &&
     python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["traceEvents"]' \
       "$WORK/$what.json" 2>/dev/null; then
-    pass "$what: gltrace convert replays with the glretrace beside it"
+    pass "$what: gltrace convert replays the trace into a timeline"
   else
     fail "$what: gltrace convert: $(tail -2 "$WORK/$what.conv.log" | tr '\n' ' ')"
   fi

@@ -1,0 +1,433 @@
+/* The replayer's main loop (replay.h): calls come from the reader in trace order; each
+ * is dispatched by name (cached per function signature): the window system's table
+ * (ws_glx_egl.c) first, then the generated GL replayers (retrace_gl_entry). Functions
+ * without a replayer are warned about once and skipped, unless they have no side
+ * effects (queries). Traced threads replay serialised in call order, each with its own
+ * current context (replay_threads.h, ws_glx_egl.c). Outside benchmark mode glGetError
+ * is checked after every GL call (not between glBegin and glEnd, where it is an error
+ * itself) and reported as apitrace does.
+ *
+ * The loop drives; the window system, snapshots and the timeline are called and never
+ * call back, except through the ws_hooks handed to ws_init. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <epoxy/gl.h>
+
+#include "at_dump.h"
+#include "at_reader.h"
+#include "gl_avail.h"
+#include "glretrace.h"
+#include "gt_grow.h"
+#include "gt_progress.h"
+#include "gt_strbuf.h"
+#include "replay.h"
+#include "retrace_gen.h"
+#include "timeline_replay.h"
+
+enum {
+    K_UNRESOLVED = 0,
+    K_NONE,    /* no replayer */
+    K_WS,      /* window system */
+    K_GL,
+    K_BEGIN,
+    K_END,
+};
+
+typedef struct dispatch {
+    retrace_fn fn;
+    const char *providers; /* generated GL replayers: what provides the function */
+    unsigned gl_index;     /* ... and its index in their table */
+    bool offered;          /* ... and whether recorders offer it anyway (quiet skip) */
+    unsigned char kind;
+    bool warned, warned_unprovided;
+} dispatch;
+
+/* The state of the replay running now (one at a time: replay.h). */
+static struct {
+    replay_options o;
+    gt_callset frame_ends; /* the snapshot calls when the options name none */
+    uint64_t frames;
+    dispatch *table; /* by signature id */
+    size_t n;
+    bool in_begin_end;
+    bool warned_nocontext;
+    gt_call **held, **prev;
+    size_t nheld, capheld, nprev, capprev;
+    at_reader *reader;
+    gt_strbuf verbose_out;
+    at_dump_options dump_opt;
+    bool profiling;
+} m;
+
+retrace_fn retrace_lookup(const char *name)
+{
+    retrace_fn fn = ws_lookup(name);
+    return fn ? fn : retrace_gl_lookup(name);
+}
+
+void retrace_warning(const gt_call *call, const char *fmt, ...)
+{
+    if (m.o.benchmark)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%u: %s: warning: ", call->no, call->sig ? call->sig->name : "?");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static dispatch *resolve(const gt_call *c)
+{
+    uint32_t id = c->sig->id;
+    if (id >= m.n) {
+        size_t n = m.n;
+        if (GT_GROW(m.table, n, (size_t)id + 1, 256) != 0)
+            return NULL;
+        memset(m.table + m.n, 0, (n - m.n) * sizeof *m.table);
+        m.n = n;
+    }
+    dispatch *d = &m.table[id];
+    if (d->kind != K_UNRESOLVED)
+        return d;
+    const retrace_entry *e;
+    const char *name = c->sig->name;
+    if ((d->fn = ws_lookup(name))) {
+        bool gl = !strncmp(name, "gl", 2) && strncmp(name, "glX", 3);
+        d->kind = gl ? K_GL : K_WS;
+    } else if ((e = retrace_gl_entry(name))) {
+        d->fn = e->fn;
+        d->providers = e->providers;
+        d->gl_index = (unsigned)(e - retrace_gl_table);
+        d->offered = retrace_gl_offered(name);
+        d->kind = !strcmp(name, "glBegin") ? K_BEGIN : !strcmp(name, "glEnd") ? K_END : K_GL;
+    } else {
+        d->kind = K_NONE;
+    }
+    return d;
+}
+
+static const char *gl_error_name(GLenum e)
+{
+    switch (e) {
+    case GL_INVALID_ENUM: return "GL_INVALID_ENUM";
+    case GL_INVALID_VALUE: return "GL_INVALID_VALUE";
+    case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
+    case GL_STACK_OVERFLOW: return "GL_STACK_OVERFLOW";
+    case GL_STACK_UNDERFLOW: return "GL_STACK_UNDERFLOW";
+    case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
+    case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION";
+    case 0x0507: return "GL_CONTEXT_LOST";
+    default: return NULL;
+    }
+}
+
+static void check_gl_error(const gt_call *c)
+{
+    for (int i = 0; i < 8; ++i) { /* a lost context may report errors forever */
+        GLenum e = glGetError();
+        if (e == GL_NO_ERROR)
+            return;
+        const char *n = gl_error_name(e);
+        if (n)
+            retrace_warning(c, "glGetError(%s) = %s", c->sig->name, n);
+        else
+            retrace_warning(c, "glGetError(%s) = 0x%04x", c->sig->name, (unsigned)e);
+    }
+}
+
+static void take_snapshot(const gt_call *c, bool from_draw_fbo)
+{
+    gt_error err;
+    gt_error_clear(&err);
+    if (!ws_has_current())
+        return;
+    if (snapshot_write(m.o.snapshot_prefix, c->no, from_draw_fbo, &err) != 0)
+        retrace_warning(c, "snapshot failed: %s", err.msg);
+}
+
+static bool wants_snapshot(const gt_call *c)
+{
+    return m.o.snapshot_prefix && gt_callset_contains(m.o.snapshot_calls, c->no, c->flags);
+}
+
+/* The window system's hooks (ws_hooks, glretrace.h). */
+static void before_swap(const gt_call *call)
+{
+    if (wants_snapshot(call))
+        take_snapshot(call, false);
+}
+
+static void after_swap(const gt_call *call)
+{
+    (void)call;
+    ++m.frames;
+}
+
+static const ws_hooks hooks = {before_swap, after_swap, tlr_context_destroyed};
+
+/* A call not replayed still gets its timeline event. */
+static void skip_call(const gt_call *c)
+{
+    if (m.profiling) {
+        tlr_before(c, false);
+        tlr_after(c);
+    }
+}
+
+static void replay_call(gt_call *c)
+{
+    if (!c->sig)
+        return;
+    replay_thread *th = replay_thread_get(c->thread);
+    dispatch *d = th ? resolve(c) : NULL;
+    if (!d)
+        return; /* out of memory */
+    if (m.profiling)
+        tlr_switch_thread(th);
+    ws_switch_thread(th);
+    if (m.o.verbose) {
+        at_dump_call(&m.verbose_out, c, &m.dump_opt);
+        gt_strbuf_flush(&m.verbose_out, stdout);
+        fflush(stdout);
+    }
+    if (d->kind == K_NONE) {
+        if (!d->warned && !(c->flags & GT_CALL_FLAG_NO_SIDE_EFFECTS))
+            retrace_warning(c, "unsupported call, skipped (warned once)");
+        d->warned = true;
+        skip_call(c);
+        return;
+    }
+    bool gl = d->kind == K_GL || d->kind == K_BEGIN || d->kind == K_END;
+    if (gl && !ws_has_current()) {
+        /* a trace cut by trim, or one whose context creation was lost: GL without a
+         * context would crash the driver; apitrace skips such calls too */
+        if (!m.warned_nocontext)
+            retrace_warning(c, "no current context: skipped, as every GL call without one "
+                               "(warned once)");
+        m.warned_nocontext = true;
+        skip_call(c);
+        return;
+    }
+    if (d->providers && !gl_avail_has(ws_current_avail(retrace_gl_count), d->gl_index, d->providers)) {
+        /* libepoxy would abort; apitrace calls the driver's no-op stub */
+        if (!d->warned_unprovided && !d->offered) /* markers: as apitrace, silently */
+            retrace_warning(c, "not provided by this context (needs one of: %s): skipped "
+                               "(warned once)", *d->providers ? d->providers : "nothing known");
+        d->warned_unprovided = true;
+        skip_call(c);
+        return;
+    }
+    if (m.profiling) {
+        tlr_before(c, true);
+        d->fn(c);
+        tlr_after(c);
+    } else {
+        d->fn(c);
+    }
+    if (d->kind == K_BEGIN)
+        m.in_begin_end = true;
+    else if (d->kind == K_END)
+        m.in_begin_end = false;
+    if (gl && !m.o.benchmark && !m.in_begin_end && ws_has_current())
+        check_gl_error(c);
+    if (!(c->flags & GT_CALL_FLAG_END_FRAME) && wants_snapshot(c))
+        take_snapshot(c, true);
+}
+
+/* --loop: the calls of the last complete frame are kept (not released) */
+static void hold(gt_call *c)
+{
+    if (GT_GROW(m.held, m.capheld, m.nheld + 1, 1024) != 0) {
+        at_reader_release(m.reader, c);
+        return;
+    }
+    m.held[m.nheld++] = c;
+    if (c->flags & GT_CALL_FLAG_END_FRAME) { /* this frame becomes the one to loop */
+        for (size_t i = 0; i < m.nprev; ++i)
+            at_reader_release(m.reader, m.prev[i]);
+        gt_call **t = m.prev;
+        size_t tcap = m.capprev;
+        m.prev = m.held;
+        m.nprev = m.nheld;
+        m.capprev = m.capheld;
+        m.held = t;
+        m.capheld = tcap;
+        m.nheld = 0;
+    }
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Timings: the process is named by the trace's process.name, or after the trace file.
+ * 0, or -1 with err set. */
+static int start_profiling(const at_reader *r, gt_error *err)
+{
+    const replay_options *ro = &m.o;
+    tlr_options o = {.pcpu = ro->pcpu, .pgpu = ro->pgpu, .text = ro->text_profile,
+                     .min_cpu_ns = ro->min_cpu_ns, .fxt_path = ro->fxt_path,
+                     .chrome_path = ro->chrome_path, .input_path = ro->trace,
+                     .verbose = ro->verbose > 0};
+    if (o.fxt_path || o.chrome_path)
+        o.pcpu = true;
+    else if (o.pcpu || o.pgpu)
+        o.text = true;
+    if (!o.pcpu && !o.pgpu && !o.text)
+        return 0;
+    const char *base = strrchr(ro->trace, '/');
+    o.process_name = base ? base + 1 : ro->trace;
+    for (unsigned i = 0; i < at_reader_num_properties(r); ++i) {
+        const at_property *p = at_reader_property(r, i);
+        if (p && p->name && p->value && !strcmp(p->name, "process.name") && *p->value)
+            o.process_name = p->value;
+    }
+    if (tlr_start(&o, err) != 0)
+        return -1;
+    m.profiling = true;
+    return 0;
+}
+
+/* The end of the timings: each traced thread's context gives its last GPU queries,
+ * then the outputs are completed. 0, or -1 with err set. */
+static int finish_profiling(gt_error *err)
+{
+    if (!m.profiling)
+        return 0;
+    m.profiling = false;
+    if (m.o.pgpu)
+        for (size_t i = 0; i < replay_thread_count(); ++i) {
+            ws_switch_thread(replay_thread_at(i));
+            tlr_drain_current();
+        }
+    return tlr_finish(err);
+}
+
+/* Replays every call of R (up to the call limit, then the loop's repeats of the last
+ * frame): 0, or -1 with err set when the trace could not be read to its end. */
+static int replay_trace(at_reader *r, uint64_t *ncalls, gt_error *err)
+{
+    gt_progress prog; /* on a terminal only: frames, calls/s */
+    gt_progress_start(&prog, "glretrace", at_input_file_size(at_reader_input(r)), false);
+    gt_call *call;
+    while ((call = at_reader_next(r))) {
+        if (call->no > m.o.call_limit) {
+            at_reader_release(r, call);
+            break;
+        }
+        replay_call(call);
+        prog.frames = m.frames;
+        gt_progress_update(&prog, at_input_file_pos(at_reader_input(r)), ++*ncalls);
+        if (m.o.loop)
+            hold(call);
+        else
+            at_reader_release(r, call);
+    }
+    gt_progress_end(&prog);
+    if (at_reader_error(r)) {
+        gt_error_set(err, "%s", at_reader_error(r));
+        return -1;
+    }
+    if (at_reader_warning(r) && (m.o.verbose || strstr(at_reader_warning(r), "truncated")))
+        /* a cut file is worth a word; calls merely left open by a killed program
+         * replay silently, as in apitrace */
+        fprintf(stderr, "warning: %s\n", at_reader_warning(r));
+    if (m.o.loop && m.nprev) {
+        for (long i = 0; m.o.loop < 0 || i < m.o.loop; ++i)
+            for (size_t k = 0; k < m.nprev; ++k)
+                replay_call(m.prev[k]);
+    }
+    return 0;
+}
+
+/* Frees all the replay made: kept calls, the window system, the maps, the trace. */
+static void shut_down(void)
+{
+    for (size_t i = 0; i < m.nheld; ++i)
+        at_reader_release(m.reader, m.held[i]);
+    for (size_t i = 0; i < m.nprev; ++i)
+        at_reader_release(m.reader, m.prev[i]);
+    free(m.held);
+    free(m.prev);
+    free(m.table);
+    gt_strbuf_free(&m.verbose_out);
+    ws_shutdown();
+    replay_threads_free();
+    retrace_values_free();
+    at_reader_close(m.reader);
+    gt_callset_free(&m.frame_ends);
+    memset(&m, 0, sizeof m);
+}
+
+void replay_options_init(replay_options *o, const char *trace)
+{
+    memset(o, 0, sizeof *o);
+    o->trace = trace;
+    o->call_limit = UINT64_MAX;
+    o->min_cpu_ns = 1000;
+}
+
+/* The run's own copy of the options; the snapshot call set is the caller's (alive
+ * while the replay runs) or every frame's end. 0, or -1 with err set. */
+static int set_options(const replay_options *o, gt_error *err)
+{
+    memset(&m, 0, sizeof m);
+    m.o = *o;
+    if (m.o.benchmark) /* as apitrace: -b takes no snapshots */
+        m.o.snapshot_prefix = NULL;
+    if (gt_callset_init_all(&m.frame_ends) != 0) {
+        gt_error_set(err, "out of memory");
+        return -1;
+    }
+    if (!m.o.snapshot_calls) {
+        if (gt_callset_merge(&m.frame_ends, "frame", err) != 0)
+            return -1;
+        m.o.snapshot_calls = &m.frame_ends;
+    }
+    return 0;
+}
+
+int replay_run(const replay_options *o, replay_result *res, gt_error *err)
+{
+    replay_result scratch;
+    res = res ? res : &scratch;
+    memset(res, 0, sizeof *res);
+    if (set_options(o, err) != 0) {
+        gt_callset_free(&m.frame_ends);
+        return -1;
+    }
+    at_reader_options ropt = {.skip_blob_data = false};
+    m.reader = at_reader_open(o->trace, &ropt, err);
+    if (!m.reader) {
+        gt_callset_free(&m.frame_ends);
+        return -1;
+    }
+    gt_strbuf_init(&m.verbose_out);
+    at_dump_default_options(&m.dump_opt);
+    m.dump_opt.color = false;
+    int rc = ws_init(o->headless, &hooks, err);
+    if (rc == 0)
+        rc = start_profiling(m.reader, err);
+    if (rc == 0) {
+        double start = now();
+        rc = replay_trace(m.reader, &res->calls, err);
+        res->secs = now() - start;
+        gt_error end_err;
+        gt_error_clear(&end_err);
+        if (finish_profiling(&end_err) != 0 && rc == 0) {
+            *err = end_err;
+            rc = -1;
+        }
+    }
+    res->frames = m.frames;
+    shut_down();
+    return rc;
+}

@@ -1,0 +1,50 @@
+/* The replayer as a library (glretrace_core): replays an apitrace-format trace in this
+ * process, on SDL2 windows and contexts with libepoxy's GL dispatch, with glretrace's
+ * checks, snapshots and timings. glretrace (glretrace_main.c: its options), `gltrace
+ * convert` (a .trace input timed into a timeline) and the unit tests call it.
+ *
+ * One replay at a time in a process: SDL, the GL contexts and the replayer's maps are
+ * process-wide. replay_run starts from nothing and frees everything it made before it
+ * returns, so replays may follow one another. */
+#ifndef RETRACE_REPLAY_H
+#define RETRACE_REPLAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gt_callset.h"
+#include "gt_error.h"
+
+typedef struct replay_options {
+    const char *trace;
+    bool benchmark;  /* no glGetError checks, no warnings, no snapshots (apitrace's -b) */
+    bool headless;   /* SDL's offscreen driver: no X server needed */
+    int verbose;     /* each call's dump text on stdout before it is replayed */
+    const char *snapshot_prefix;      /* PREFIX%010u.png; NULL: no snapshots */
+    const gt_callset *snapshot_calls; /* which calls to snapshot; NULL: each frame's end */
+    uint64_t call_limit;              /* replay no call numbered above it; UINT64_MAX: all */
+    long loop;       /* replay the last whole frame this many more times; < 0: forever */
+    /* timings (timeline_replay.h): the CPU and GPU time of each call, written as
+     * timelines (FXT, Chrome JSON; either implies pcpu) or as apitrace's text profile on
+     * stdout (text_profile; pcpu or pgpu without a timeline file imply it) */
+    bool pcpu, pgpu, text_profile;
+    int64_t min_cpu_ns; /* text profile: calls faster than this are left out */
+    const char *fxt_path, *chrome_path;
+} replay_options;
+
+/* Defaults: no snapshots, no call limit, no loop, no timings, min_cpu_ns 1000. */
+void replay_options_init(replay_options *o, const char *trace);
+
+typedef struct replay_result {
+    uint64_t frames; /* swaps replayed */
+    uint64_t calls;  /* calls read from the trace */
+    double secs;     /* wall-clock time of the replay itself */
+} replay_result;
+
+/* Replays o->trace. Warnings about calls go to stderr as apitrace words them (not
+ * with benchmark). Returns 0, or -1 with err set when the trace cannot be opened or
+ * read to its end, the window system cannot start, or a timeline output fails; res
+ * (may be NULL) holds what was replayed either way. */
+int replay_run(const replay_options *o, replay_result *res, gt_error *err);
+
+#endif

@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# trim_sed: `gltrace trim` and `gltrace sed` side by side with apitrace 11's.
+#  1. trim --exact: for every corpus trace and several selections (frames, calls, call
+#     sets with steps and frequencies, threads), `apitrace dump` of our output prints
+#     what it prints of `apitrace trim`'s; a selection that matches nothing (apitrace
+#     writes an empty trace) exits 1, says so and writes nothing.
+#  2. sed: enum and string replacements (any separator, @file(PATH) on both sides,
+#     --calls, --property) give the dump text of `apitrace sed`'s output; an expression
+#     that replaces nothing exits 1 and writes nothing.
+#  3. trim (keeping dependencies): three frames from the middle of every glmark2 and
+#     gears trace of the corpus, and of gl33_demo recorded by gltrace, replayed headless
+#     by our glretrace, give the snapshots the full trace's replay gives of those frames
+#     (compare_png.py); the trimmed trace holds exactly those frames. What apitrace's
+#     glretrace makes of `apitrace trim --frames` of the same selection is reported
+#     beside it (a note: its trimmed traces lack the context setup).
+#  4. Outputs are never destroyed: the input as output is refused; a failed trim or sed
+#     leaves an existing output as it was.
+#   usage: trim_sed.sh BIN_DIR CORPUS_DIR
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/integration/lib.sh
+. "$here/lib.sh"
+it_init trim_sed
+
+[ $# -ge 2 ] || die "usage: $0 BIN_DIR CORPUS_DIR"
+bin=$(cd "$1" && pwd)
+gltrace="$bin/gltrace"
+glretrace_ours="$bin/glretrace"
+corpus=$(corpus_apitrace_dir "$2")
+require_file "$gltrace" "build gltrace first"
+require_file "$glretrace_ours" "build glretrace first"
+require_tool apitrace glretrace python3 timeout Xvfb
+compare_png="$here/../apps/compare_png.py"
+
+dump() { timeout 120 apitrace dump -v --color=never "$1" 2>/dev/null; }
+calls_in() { dump "$1" | grep -c '^[0-9]' || true; }
+
+# ---- 1. trim --exact against apitrace trim ----------------------------------------------
+selections=("--frames=1" "--calls=10-60" "--frames=0-1 --calls=200-/3" "--thread=1 --frames=0-2"
+  "--calls=draw" "--frames=2-4 --calls=0-20")
+for t in "$corpus"/*.trace; do
+  name=$(basename "$t" .trace)
+  for sel in "${selections[@]}"; do
+    a="$WORK/a.trace" g="$WORK/g.trace"
+    rm -f "$a" "$g"
+    # shellcheck disable=SC2086
+    timeout 120 apitrace trim $sel -o "$a" "$t" >/dev/null 2>&1 || true
+    set +e
+    # shellcheck disable=SC2086
+    timeout 120 "$gltrace" trim --exact $sel -o "$g" "$t" >/dev/null 2>"$WORK/g.err"
+    rc=$?
+    set -e
+    what="$name: trim --exact $sel"
+    if [ ! -s "$a" ]; then
+      fail "$what: apitrace trim wrote nothing"
+    elif [ "$(calls_in "$a")" -eq 0 ]; then
+      if [ "$rc" -eq 1 ] && [ ! -e "$g" ] && grep -q 'selection matches none' "$WORK/g.err"; then
+        pass "$what: selects nothing: refused, nothing written"
+      else
+        fail "$what: selects nothing: exit $rc, $(head -1 "$WORK/g.err")"
+      fi
+    elif [ "$rc" -ne 0 ]; then
+      fail "$what: exit $rc: $(head -2 "$WORK/g.err" | tr '\n' ' ')"
+    else
+      dump "$a" >"$WORK/a.txt"
+      dump "$g" >"$WORK/g.txt"
+      compare_files "$what: apitrace dump of both outputs" "$WORK/a.txt" "$WORK/g.txt"
+    fi
+  done
+done
+
+# ---- 2. sed against apitrace sed ----------------------------------------------------------
+printf 'normal' >"$WORK/normal.txt"
+printf 'NORMAL_RENAMED' >"$WORK/renamed.txt"
+expressions=(
+  "-e s/GL_TRIANGLES/GL_POINTS/"
+  "-e s|position|POSITION| -e s#GL_FALSE#GL_TRUE#"
+  "-e s|@file($WORK/normal.txt)|@file($WORK/renamed.txt)|"
+  "-e s/GL_TRIANGLES/GL_LINES/ --calls=0-3000"
+  "--property=process.name=/bin/renamed -e s/GL_ARRAY_BUFFER/GL_ELEMENT_ARRAY_BUFFER/"
+)
+for name in glmark2_shading glmark2_texture es2gears_x11; do
+  t="$corpus/$name.trace"
+  # the trace as apitrace's writer rewrites every call, to tell when its sed changed nothing
+  timeout 120 apitrace trim -o "$WORK/all.trace" "$t" >/dev/null 2>&1 || true
+  dump "$WORK/all.trace" >"$WORK/all.txt"
+  for e in "${expressions[@]}"; do
+    a="$WORK/a.trace" g="$WORK/g.trace"
+    rm -f "$a" "$g"
+    # shellcheck disable=SC2086
+    timeout 120 apitrace sed $e -o "$a" "$t" >/dev/null 2>&1 || true
+    set +e
+    # shellcheck disable=SC2086
+    timeout 120 "$gltrace" sed $e -o "$g" "$t" >/dev/null 2>"$WORK/g.err"
+    rc=$?
+    set -e
+    what="$name: sed ${e//$WORK\//}"
+    if dump "$a" | cmp -s - "$WORK/all.txt"; then
+      # apitrace changed nothing: ours refuses
+      if [ "$rc" -eq 1 ] && [ ! -e "$g" ] && grep -q 'matches no' "$WORK/g.err"; then
+        pass "$what: replaces nothing: refused, nothing written"
+      else
+        fail "$what: replaces nothing, yet exit $rc: $(head -1 "$WORK/g.err")"
+      fi
+    elif [ "$rc" -ne 0 ]; then
+      fail "$what: exit $rc: $(head -2 "$WORK/g.err" | tr '\n' ' ')"
+    else
+      dump "$a" >"$WORK/a.txt"
+      dump "$g" >"$WORK/g.txt"
+      compare_files "$what: apitrace dump of both outputs" "$WORK/a.txt" "$WORK/g.txt"
+    fi
+  done
+done
+
+# ---- 3. trimmed frames replay to the full trace's pixels -----------------------------------
+start_xvfb
+traces=("$corpus"/glmark2_*.trace "$corpus/glxgears.trace" "$corpus/es2gears_x11.trace"
+  "$corpus/keithel_glxgears.trace")
+if [ -e "$bin/../lib/libgltrace.so" ] && [ -x "$bin/gl33_demo" ]; then
+  timeout 120 "$gltrace" -o "$WORK/gl33_demo.trace" -- "$bin/gl33_demo" --frames 9 \
+    >"$WORK/rec.log" 2>&1 || fail "gl33_demo: recording failed: $(tail -2 "$WORK/rec.log")"
+  traces+=("$WORK/gl33_demo.trace")
+fi
+frames_of() { "$gltrace" info "$1" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["FramesCount"])'; }
+for t in "${traces[@]}"; do
+  name=$(basename "$t" .trace)
+  n=$(frames_of "$t")
+  [ "$n" -ge 6 ] || continue # a trimmed trace of an earlier trim: no context to draw with
+  k=$((n / 2))
+  full="$WORK/full" trimmed="$WORK/trimmed"
+  rm -rf "$full" "$trimmed" "$WORK/d.trace"
+  timeout 300 "$glretrace_ours" --headless -s "$full/" "$t" >/dev/null 2>"$WORK/full.err" ||
+    { fail "$name: full replay failed"; continue; }
+  if ! timeout 120 "$gltrace" trim --frames=$k-$((k + 2)) -o "$WORK/d.trace" "$t" \
+    >/dev/null 2>"$WORK/trim.err"; then
+    fail "$name: trim --frames=$k-$((k + 2)) failed: $(head -2 "$WORK/trim.err")"
+    continue
+  fi
+  timeout 300 "$glretrace_ours" --headless -s "$trimmed/" "$WORK/d.trace" >"$WORK/tr.out" \
+    2>"$WORK/tr.err" || { fail "$name: replay of the trimmed trace failed"; continue; }
+  mapfile -t fs < <(ls "$full"/*.png | sort)
+  mapfile -t ts < <(ls "$trimmed"/*.png 2>/dev/null | sort)
+  if [ "${#ts[@]}" -ne 3 ] || [ "$(frames_of "$WORK/d.trace")" -ne 3 ]; then
+    fail "$name: the trimmed trace holds $(frames_of "$WORK/d.trace") frames (${#ts[@]} snapshots), expected 3"
+    continue
+  fi
+  same=0
+  for i in 0 1 2; do
+    if python3 "$compare_png" "${fs[$((k + i))]}" "${ts[$i]}" >"$WORK/cmp.log" 2>&1; then
+      same=$((same + 1))
+    else
+      fail "$name: frame $((k + i)) of the trimmed trace differs: $(tail -1 "$WORK/cmp.log")"
+    fi
+  done
+  [ "$same" -eq 3 ] && pass "$name: trim --frames=$k-$((k + 2)) replays to the full trace's frames"
+  # apitrace's trim of the same selection, replayed by apitrace's glretrace: reported
+  rm -f "$WORK/a.trace"
+  timeout 120 apitrace trim --frames=$k-$((k + 2)) -o "$WORK/a.trace" "$t" >/dev/null 2>&1 || true
+  set +e
+  timeout 120 glretrace "$WORK/a.trace" >"$WORK/a.out" 2>&1
+  arc=$?
+  set -e
+  echo "    note: $name: sizes: ours $(stat -c %s "$WORK/d.trace") bytes" \
+    "(of $(stat -c %s "$t")), apitrace's $(stat -c %s "$WORK/a.trace");" \
+    "apitrace's glretrace on apitrace's trim: exit $arc," \
+    "$(sed -n 's/^Rendered \([0-9]*\) frames.*/\1 frames/p' "$WORK/a.out")," \
+    "$(grep -c 'warning\|error' "$WORK/a.out" || true) warnings/errors" >&2
+done
+
+# ---- 4. outputs never destroyed ----------------------------------------------------------------
+t="$corpus/glxgears.trace"
+cp "$t" "$WORK/in.trace"
+for cmd in "trim --frames=1" "sed -e s/GL_TRIANGLES/GL_POINTS/"; do
+  set +e
+  # shellcheck disable=SC2086
+  "$gltrace" $cmd -o "$WORK/in.trace" "$WORK/in.trace" >/dev/null 2>"$WORK/self.err"
+  rc=$?
+  set -e
+  if [ "$rc" -ne 0 ] && cmp -s "$t" "$WORK/in.trace"; then
+    pass "${cmd%% *}: the input as output refused, input intact"
+  else
+    fail "${cmd%% *}: the input as output: exit $rc, input intact: $(cmp -s "$t" "$WORK/in.trace" && echo yes || echo no)"
+  fi
+done
+# failures found once the output was begun: a selection or an expression matching nothing
+for cmd in "trim --frames=100000-" "sed -e s/NO_SUCH_STRING_IN_THE_TRACE/x/"; do
+  echo keep >"$WORK/existing.trace"
+  set +e
+  # shellcheck disable=SC2086
+  "$gltrace" $cmd -o "$WORK/existing.trace" "$t" >/dev/null 2>"$WORK/fail.err"
+  rc=$?
+  set -e
+  if [ "$rc" -eq 1 ] && [ "$(cat "$WORK/existing.trace")" = keep ] &&
+    [ -z "$(find "$WORK" -maxdepth 1 -name '*.gltrace-*')" ]; then
+    pass "${cmd%% *}: a failure leaves an existing output as it was, no temporary file"
+  else
+    fail "${cmd%% *}: a failure (exit $rc) changed the existing output or left a file: $(ls -A "$WORK" | tr '\n' ' ')"
+  fi
+done
+set +e
+"$gltrace" trim --frames=100000- -o "$WORK/none.trace" "$t" >/dev/null 2>"$WORK/none.err"
+rc=$?
+set -e
+[ "$rc" -eq 1 ] && [ ! -e "$WORK/none.trace" ] && grep -q "$t" "$WORK/none.err" &&
+  pass "trim: frames past the end: exit 1, the trace named, nothing written" ||
+  fail "trim: frames past the end: exit $rc: $(head -1 "$WORK/none.err")"
+
+it_finish
