@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "gt_error.h"
+#include "replay.h"
 #include "replay_threads.h"
 #include "retrace.h"
 
@@ -26,8 +27,12 @@ typedef struct ws_hooks {
      * context are read or dropped (timeline_replay.h) */
     void (*context_destroyed)(void *sdl_ctx);
 } ws_hooks;
-/* Starts SDL's video (offscreen driver with headless). 0, or -1 with err set. */
-int ws_init(bool headless, const ws_hooks *hooks, gt_error *err);
+/* Starts SDL's video (offscreen driver with headless); single_buffer asks for
+ * single-buffered visuals. 0, or -1 with err set. */
+int ws_init(bool headless, bool single_buffer, const ws_hooks *hooks, gt_error *err);
+/* -w: keeps the windows shown until the user closes one (or SIGINT/SIGTERM); returns
+ * at once when headless. */
+void ws_wait_closed(void);
 void ws_shutdown(void);
 /* The replayer of a GLX or EGL function (and of glViewport, which resizes windows), or NULL. */
 retrace_fn ws_lookup(const char *name);
@@ -44,9 +49,14 @@ struct gl_avail *ws_current_avail(unsigned n);
 void ws_current_size(int *w, int *h);
 
 /* ---- snapshots (snapshot.c) ---- */
-/* Reads the current drawable (the back buffer of the window system framebuffer, or
- * the bound draw framebuffer when from_draw_fbo) and writes PREFIX%010u.png. 0, or -1
- * with err set. */
-int snapshot_write(const char *prefix, uint32_t call_no, bool from_draw_fbo, gt_error *err);
+typedef struct snapshot_spec {
+    const char *prefix;     /* "-": stdout, in format */
+    snapshot_format format;
+    bool alpha;             /* PNG files: RGBA */
+    bool front;             /* read the window's front buffer (single-buffered visuals) */
+} snapshot_spec;
+/* Reads the current drawable (the window's back buffer, or the bound draw framebuffer
+ * when from_draw_fbo) and writes snapshot NUMBER as SPEC says. 0, or -1 with err set. */
+int snapshot_write(const snapshot_spec *spec, uint32_t number, bool from_draw_fbo, gt_error *err);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "replay.h"
 
@@ -17,11 +18,23 @@ static void usage(FILE *f)
           "  -h, --help                show this help and exit\n"
           "  -b, --benchmark           benchmark mode (no error checking or warning messages)\n"
           "  -s, --snapshot-prefix=PREFIX  take snapshots, written as PREFIX%010u.png\n"
-          "                            (the call number; a swap is snapshot before it swaps)\n"
+          "                            (the call number; a swap is snapshot before it swaps);\n"
+          "                            `-` writes them to stdout (see --snapshot-format)\n"
           "  -S, --snapshot=CALLSET    calls to snapshot (default is every frame)\n"
+          "      --snapshot-format=FMT stdout snapshots as PNM (default), RGB or MD5\n"
+          "      --snapshot-alpha      PNG snapshots keep the alpha channel\n"
+          "      --call-nos[=BOOL]     name snapshots by call number (default), else 0, 1, ...\n"
           "      --headless            replay without an X server (SDL's offscreen driver)\n"
+          "      --sb                  single-buffered visuals (snapshots read the front buffer)\n"
+          "      --db                  double-buffered visuals (default)\n"
+          "  -w, --wait                keep the windows after the last frame until closed\n"
           "      --loop[=N]            replay the final frame N more times (N<0: forever)\n"
           "      --call-limit=N        replay no call numbered above N\n"
+          "      --ignore-calls=CALLSET  do not replay these calls\n"
+          "      --min-frame-duration=US  make each frame last at least US microseconds\n"
+          "      --per-frame-delay=US  wait US microseconds more after each frame\n"
+          "      --driver=DRIVER       hw (default), sw (Mesa's software rasterizer), dgpu, igpu\n"
+          "      --singlethread        accepted: calls of all threads always replay on one\n"
           "  -v, --verbose             print each call as it is replayed\n"
           "      --pcpu                CPU time of each call (monotonic clock)\n"
           "      --pgpu                GPU time of each call doing GPU work (timer queries)\n"
@@ -44,6 +57,16 @@ enum {
     OPT_CHROME,
     OPT_MIN_CPU_TIME,
     OPT_TEXT_PROFILE,
+    OPT_SB,
+    OPT_DB,
+    OPT_SNAPSHOT_FORMAT,
+    OPT_SNAPSHOT_ALPHA,
+    OPT_CALL_NOS,
+    OPT_IGNORE_CALLS,
+    OPT_MIN_FRAME_DURATION,
+    OPT_PER_FRAME_DELAY,
+    OPT_DRIVER,
+    OPT_SINGLETHREAD,
 };
 
 static const struct option long_options[] = {
@@ -51,9 +74,20 @@ static const struct option long_options[] = {
     {"benchmark", no_argument, 0, 'b'},
     {"snapshot-prefix", required_argument, 0, 's'},
     {"snapshot", required_argument, 0, 'S'},
+    {"snapshot-format", required_argument, 0, OPT_SNAPSHOT_FORMAT},
+    {"snapshot-alpha", no_argument, 0, OPT_SNAPSHOT_ALPHA},
+    {"call-nos", optional_argument, 0, OPT_CALL_NOS},
     {"headless", no_argument, 0, OPT_HEADLESS},
+    {"sb", no_argument, 0, OPT_SB},
+    {"db", no_argument, 0, OPT_DB},
+    {"wait", no_argument, 0, 'w'},
     {"loop", optional_argument, 0, OPT_LOOP},
     {"call-limit", required_argument, 0, OPT_CALL_LIMIT},
+    {"ignore-calls", required_argument, 0, OPT_IGNORE_CALLS},
+    {"min-frame-duration", required_argument, 0, OPT_MIN_FRAME_DURATION},
+    {"per-frame-delay", required_argument, 0, OPT_PER_FRAME_DELAY},
+    {"driver", required_argument, 0, OPT_DRIVER},
+    {"singlethread", no_argument, 0, OPT_SINGLETHREAD},
     {"verbose", no_argument, 0, 'v'},
     {"pcpu", no_argument, 0, OPT_PCPU},
     {"pgpu", no_argument, 0, OPT_PGPU},
@@ -63,6 +97,13 @@ static const struct option long_options[] = {
     {"text-profile", no_argument, 0, OPT_TEXT_PROFILE},
     {0, 0, 0, 0},
 };
+
+/* What the command line fills besides the replay's options. */
+typedef struct cli {
+    replay_options o;
+    gt_callset snapshot_calls, ignore_calls;
+    bool have_S;
+} cli;
 
 static int parse_number(const char *opt, const char *s, long long *out)
 {
@@ -76,56 +117,139 @@ static int parse_number(const char *opt, const char *s, long long *out)
     return 1;
 }
 
-/* Reads the options into O (the snapshot call set into CALLS); returns -1 to go on,
- * else the exit status. */
-static int parse_args(int argc, char **argv, replay_options *o, gt_callset *calls)
+static int parse_count(const char *opt, const char *s, uint64_t *out)
 {
-    int c;
-    bool have_S = false;
+    long long n;
+    if (!parse_number(opt, s, &n))
+        return 0;
+    if (n < 0) {
+        fprintf(stderr, "glretrace: %s: expected a number >= 0\n", opt);
+        return 0;
+    }
+    *out = (uint64_t)n;
+    return 1;
+}
+
+/* "yes"/"no" as apitrace takes them; no value: yes. -1 when neither. */
+static int parse_bool(const char *s)
+{
+    if (!s)
+        return 1;
+    static const char *yes[] = {"1", "yes", "true", "on", "y"};
+    static const char *no[] = {"0", "no", "false", "off", "n"};
+    for (size_t i = 0; i < sizeof yes / sizeof *yes; ++i) {
+        if (!strcasecmp(s, yes[i]))
+            return 1;
+        if (!strcasecmp(s, no[i]))
+            return 0;
+    }
+    return -1;
+}
+
+static int parse_format(const char *s, snapshot_format *f)
+{
+    if (!strcasecmp(s, "PNM"))
+        *f = SNAPSHOT_PNM;
+    else if (!strcasecmp(s, "RGB"))
+        *f = SNAPSHOT_RGB;
+    else if (!strcasecmp(s, "MD5"))
+        *f = SNAPSHOT_MD5;
+    else {
+        fprintf(stderr, "glretrace: --snapshot-format: PNM, RGB or MD5, not \"%s\"\n", s);
+        return 0;
+    }
+    return 1;
+}
+
+/* Mesa and glvnd read the driver choice from the environment, before any context. */
+static int set_driver(const char *d)
+{
+    if (!strcmp(d, "hw"))
+        unsetenv("LIBGL_ALWAYS_SOFTWARE");
+    else if (!strcmp(d, "sw"))
+        setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1);
+    else if (!strcmp(d, "dgpu") || !strcmp(d, "igpu"))
+        setenv("DRI_PRIME", d[0] == 'd' ? "1" : "0", 1);
+    else {
+        fprintf(stderr, "glretrace: --driver: hw, sw, dgpu or igpu, not \"%s\"\n", d);
+        return 0;
+    }
+    return 1;
+}
+
+static int merge_set(const char *opt, gt_callset *set, const char *s)
+{
     gt_error err;
     gt_error_clear(&err);
-    while ((c = getopt_long(argc, argv, "hbs:S:v", long_options, NULL)) != -1) {
-        long long n;
-        switch (c) {
-        case 'h': usage(stdout); return 0;
-        case 'b': o->benchmark = true; break;
-        case 's': o->snapshot_prefix = optarg; break;
-        case 'S':
-            if (gt_callset_merge(calls, optarg, &err) < 0) {
-                fprintf(stderr, "glretrace: -S: %s\n", err.msg);
-                return 2;
-            }
-            have_S = true;
-            break;
-        case 'v': o->verbose++; break;
-        case OPT_HEADLESS: o->headless = true; break;
-        case OPT_LOOP:
-            if (!optarg)
-                o->loop = 1;
-            else if (!parse_number("--loop", optarg, &n))
-                return 2;
-            else
-                o->loop = (long)n;
-            break;
-        case OPT_CALL_LIMIT:
-            if (!parse_number("--call-limit", optarg, &n) || n < 0) {
-                if (n < 0)
-                    fprintf(stderr, "glretrace: --call-limit: expected N >= 0\n");
-                return 2;
-            }
-            o->call_limit = (uint64_t)n;
-            break;
-        case OPT_PCPU: o->pcpu = true; break;
-        case OPT_PGPU: o->pgpu = true; break;
-        case OPT_FXT: o->fxt_path = optarg; break;
-        case OPT_CHROME: o->chrome_path = optarg; break;
-        case OPT_TEXT_PROFILE: o->text_profile = true; break;
-        case OPT_MIN_CPU_TIME:
-            if (!parse_number("--min-cpu-time", optarg, &n))
-                return 2;
-            o->min_cpu_ns = n;
-            break;
-        default: usage(stderr); return 2;
+    if (gt_callset_merge(set, s, &err) == 0)
+        return 1;
+    fprintf(stderr, "glretrace: %s: %s\n", opt, err.msg);
+    return 0;
+}
+
+/* One option into C: 1, or 0 after saying why it is wrong. */
+static int parse_option(cli *c, int opt, const char *arg)
+{
+    replay_options *o = &c->o;
+    long long n;
+    int b;
+    switch (opt) {
+    case 'b': o->benchmark = true; return 1;
+    case 's': o->snapshot_prefix = arg; return 1;
+    case 'S': c->have_S = true; return merge_set("-S", &c->snapshot_calls, arg);
+    case OPT_SNAPSHOT_FORMAT: return parse_format(arg, &o->snapshot_format);
+    case OPT_SNAPSHOT_ALPHA: o->snapshot_alpha = true; return 1;
+    case OPT_CALL_NOS:
+        if ((b = parse_bool(arg)) < 0)
+            fprintf(stderr, "glretrace: --call-nos: yes or no, not \"%s\"\n", arg);
+        o->snapshot_seq = b == 0;
+        return b >= 0;
+    case 'v': o->verbose++; return 1;
+    case 'w': o->wait = true; return 1;
+    case OPT_HEADLESS: o->headless = true; return 1;
+    case OPT_SB: o->single_buffer = true; return 1;
+    case OPT_DB: o->single_buffer = false; return 1;
+    case OPT_SINGLETHREAD: return 1;
+    case OPT_DRIVER: return set_driver(arg);
+    case OPT_LOOP:
+        n = 1;
+        if (arg && !parse_number("--loop", arg, &n))
+            return 0;
+        o->loop = (long)n;
+        return 1;
+    case OPT_CALL_LIMIT: return parse_count("--call-limit", arg, &o->call_limit);
+    case OPT_IGNORE_CALLS:
+        o->ignore_calls = &c->ignore_calls;
+        return merge_set("--ignore-calls", &c->ignore_calls, arg);
+    case OPT_MIN_FRAME_DURATION: return parse_count("--min-frame-duration", arg, &o->min_frame_us);
+    case OPT_PER_FRAME_DELAY: return parse_count("--per-frame-delay", arg, &o->per_frame_delay_us);
+    case OPT_PCPU: o->pcpu = true; return 1;
+    case OPT_PGPU: o->pgpu = true; return 1;
+    case OPT_FXT: o->fxt_path = arg; return 1;
+    case OPT_CHROME: o->chrome_path = arg; return 1;
+    case OPT_TEXT_PROFILE: o->text_profile = true; return 1;
+    case OPT_MIN_CPU_TIME:
+        if (!parse_number("--min-cpu-time", arg, &n))
+            return 0;
+        o->min_cpu_ns = n;
+        return 1;
+    default: return 0;
+    }
+}
+
+/* Reads the options into C; returns -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, cli *c)
+{
+    int opt;
+    while ((opt = getopt_long(argc, argv, "hbs:S:vw", long_options, NULL)) != -1) {
+        if (opt == 'h') {
+            usage(stdout);
+            return 0;
+        }
+        if (!parse_option(c, opt, optarg)) {
+            if (opt == '?')
+                usage(stderr);
+            return 2;
         }
     }
     if (optind >= argc) {
@@ -135,48 +259,51 @@ static int parse_args(int argc, char **argv, replay_options *o, gt_callset *call
     }
     if (optind + 1 < argc)
         fprintf(stderr, "glretrace: warning: replaying only the first trace, %s\n", argv[optind]);
-    o->trace = argv[optind];
-    if (o->snapshot_prefix && !strcmp(o->snapshot_prefix, "-")) {
-        fprintf(stderr, "glretrace: -s -: PNM output to stdout is not supported\n");
-        return 2;
-    }
-    if (have_S) {
-        o->snapshot_calls = calls;
-        if (!o->snapshot_prefix)
-            o->snapshot_prefix = "";
+    c->o.trace = argv[optind];
+    if (c->have_S) {
+        c->o.snapshot_calls = &c->snapshot_calls;
+        if (!c->o.snapshot_prefix)
+            c->o.snapshot_prefix = "";
     }
     return -1;
 }
 
+/* Replays; the summary line goes to stdout unless the snapshots do. */
+static int run(const replay_options *o)
+{
+    gt_error err;
+    gt_error_clear(&err);
+    replay_result res;
+    int status = 0;
+    if (replay_run(o, &res, &err) != 0) {
+        fprintf(stderr, "glretrace: error: %s\n", err.msg);
+        status = 1;
+    } else if (!o->snapshot_prefix || strcmp(o->snapshot_prefix, "-") || o->benchmark) {
+        double fps = res.secs > 0 ? (double)res.frames / res.secs : 0.0;
+        printf("Rendered %llu frames in %g secs, average of %g fps\n",
+               (unsigned long long)res.frames, res.secs, fps);
+    }
+    /* the snapshots, text profile and summary: a full disk or closed pipe is a failure */
+    if ((fflush(stdout) != 0 || ferror(stdout)) && status == 0) {
+        fprintf(stderr, "glretrace: error: writing to stdout failed: %s\n", strerror(errno));
+        status = 1;
+    }
+    return status;
+}
+
 int main(int argc, char **argv)
 {
-    replay_options o;
-    replay_options_init(&o, NULL);
-    gt_callset calls;
-    if (gt_callset_init_all(&calls) < 0) {
+    cli c;
+    memset(&c, 0, sizeof c);
+    replay_options_init(&c.o, NULL);
+    if (gt_callset_init_all(&c.snapshot_calls) < 0 || gt_callset_init_all(&c.ignore_calls) < 0) {
         fprintf(stderr, "glretrace: out of memory\n");
         return 1;
     }
-    int status = parse_args(argc, argv, &o, &calls);
-    if (status < 0) {
-        gt_error err;
-        gt_error_clear(&err);
-        replay_result res;
-        status = 0;
-        if (replay_run(&o, &res, &err) != 0) {
-            fprintf(stderr, "glretrace: error: %s\n", err.msg);
-            status = 1;
-        } else {
-            double fps = res.secs > 0 ? (double)res.frames / res.secs : 0.0;
-            printf("Rendered %llu frames in %g secs, average of %g fps\n",
-                   (unsigned long long)res.frames, res.secs, fps);
-        }
-        /* the text profile and the summary: a full disk or closed pipe is a failure */
-        if ((fflush(stdout) != 0 || ferror(stdout)) && status == 0) {
-            fprintf(stderr, "glretrace: error: writing to stdout failed: %s\n", strerror(errno));
-            status = 1;
-        }
-    }
-    gt_callset_free(&calls);
+    int status = parse_args(argc, argv, &c);
+    if (status < 0)
+        status = run(&c.o);
+    gt_callset_free(&c.snapshot_calls);
+    gt_callset_free(&c.ignore_calls);
     return status;
 }

@@ -46,11 +46,15 @@ typedef struct dispatch {
     bool warned, warned_unprovided;
 } dispatch;
 
+static double now(void);
+
 /* The state of the replay running now (one at a time: replay.h). */
 static struct {
     replay_options o;
     gt_callset frame_ends; /* the snapshot calls when the options name none */
     uint64_t frames;
+    uint32_t snapshots; /* taken so far: their numbers with snapshot_seq */
+    double frame_start; /* when the frame being replayed started (pacing) */
     dispatch *table; /* by signature id */
     size_t n;
     bool in_begin_end;
@@ -146,7 +150,11 @@ static void take_snapshot(const gt_call *c, bool from_draw_fbo)
     gt_error_clear(&err);
     if (!ws_has_current())
         return;
-    if (snapshot_write(m.o.snapshot_prefix, c->no, from_draw_fbo, &err) != 0)
+    snapshot_spec spec = {.prefix = m.o.snapshot_prefix, .format = m.o.snapshot_format,
+                          .alpha = m.o.snapshot_alpha, .front = m.o.single_buffer};
+    uint32_t number = m.o.snapshot_seq ? m.snapshots : c->no;
+    m.snapshots++;
+    if (snapshot_write(&spec, number, from_draw_fbo, &err) != 0)
         retrace_warning(c, "snapshot failed: %s", err.msg);
 }
 
@@ -162,10 +170,25 @@ static void before_swap(const gt_call *call)
         take_snapshot(call, false);
 }
 
+static void sleep_us(int64_t us)
+{
+    if (us <= 0)
+        return;
+    struct timespec ts = {.tv_sec = us / 1000000, .tv_nsec = (us % 1000000) * 1000};
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+}
+
 static void after_swap(const gt_call *call)
 {
     (void)call;
     ++m.frames;
+    if (m.o.min_frame_us || m.o.per_frame_delay_us) {
+        int64_t took = (int64_t)((now() - m.frame_start) * 1e6);
+        sleep_us((int64_t)m.o.min_frame_us - took);
+        sleep_us((int64_t)m.o.per_frame_delay_us);
+        m.frame_start = now();
+    }
 }
 
 static const ws_hooks hooks = {before_swap, after_swap, tlr_context_destroyed};
@@ -194,6 +217,10 @@ static void replay_call(gt_call *c)
         at_dump_call(&m.verbose_out, c, &m.dump_opt);
         gt_strbuf_flush(&m.verbose_out, stdout);
         fflush(stdout);
+    }
+    if (m.o.ignore_calls && gt_callset_contains(m.o.ignore_calls, c->no, c->flags)) {
+        skip_call(c);
+        return;
     }
     if (d->kind == K_NONE) {
         if (!d->warned && !(c->flags & GT_CALL_FLAG_NO_SIDE_EFFECTS))
@@ -413,13 +440,16 @@ int replay_run(const replay_options *o, replay_result *res, gt_error *err)
     gt_strbuf_init(&m.verbose_out);
     at_dump_default_options(&m.dump_opt);
     m.dump_opt.color = false;
-    int rc = ws_init(o->headless, &hooks, err);
+    int rc = ws_init(o->headless, o->single_buffer, &hooks, err);
     if (rc == 0)
         rc = start_profiling(m.reader, err);
     if (rc == 0) {
         double start = now();
+        m.frame_start = start;
         rc = replay_trace(m.reader, &res->calls, err);
         res->secs = now() - start;
+        if (o->wait)
+            ws_wait_closed();
         gt_error end_err;
         gt_error_clear(&end_err);
         if (finish_profiling(&end_err) != 0 && rc == 0) {

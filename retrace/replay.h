@@ -15,15 +15,31 @@
 #include "gt_callset.h"
 #include "gt_error.h"
 
+/* How snapshots go to stdout (snapshot prefix "-"), as apitrace's --snapshot-format. */
+typedef enum snapshot_format {
+    SNAPSHOT_PNM, /* P6, a comment with the snapshot's number, then RGB rows, top first */
+    SNAPSHOT_RGB, /* the RGB rows alone */
+    SNAPSHOT_MD5, /* the MD5 digest of the RGB rows, upper-case hex, one line */
+} snapshot_format;
+
 typedef struct replay_options {
     const char *trace;
     bool benchmark;  /* no glGetError checks, no warnings, no snapshots (apitrace's -b) */
     bool headless;   /* SDL's offscreen driver: no X server needed */
+    bool single_buffer; /* single-buffered visuals; snapshots read the front buffer */
+    bool wait;       /* keep the windows after the last call until one is closed */
     int verbose;     /* each call's dump text on stdout before it is replayed */
-    const char *snapshot_prefix;      /* PREFIX%010u.png; NULL: no snapshots */
+    const char *snapshot_prefix;      /* PREFIX%010u.png, "-" stdout; NULL: no snapshots */
     const gt_callset *snapshot_calls; /* which calls to snapshot; NULL: each frame's end */
+    snapshot_format snapshot_format;  /* with the prefix "-" */
+    bool snapshot_alpha;              /* PNG files keep the alpha channel */
+    bool snapshot_seq;                /* numbered 0, 1, 2... instead of by call number */
+    const gt_callset *ignore_calls;   /* calls not replayed; NULL: none */
     uint64_t call_limit;              /* replay no call numbered above it; UINT64_MAX: all */
     long loop;       /* replay the last whole frame this many more times; < 0: forever */
+    /* pacing, as apitrace: a frame lasts at least min_frame_us, then per_frame_delay_us
+     * more pass before the next one starts */
+    uint64_t min_frame_us, per_frame_delay_us;
     /* timings (timeline_replay.h): the CPU and GPU time of each call, written as
      * timelines (FXT, Chrome JSON; either implies pcpu) or as apitrace's text profile on
      * stdout (text_profile; pcpu or pgpu without a timeline file imply it) */

@@ -1,7 +1,9 @@
 /* Snapshots as apitrace takes them: the current drawable read with glReadPixels
- * (GL_RGBA bytes, which every GL and GLES context can read), written as an RGB PNG
- * named PREFIX%010u.png after the call number. The replayed program's pixel-pack
- * state and read bindings are saved and restored around the read. */
+ * (GL_RGBA bytes, which every GL and GLES context can read) and written as a PNG named
+ * PREFIX%010u.png (RGB, or RGBA with alpha), or to stdout with the prefix "-": PNM (P6,
+ * a comment with the number), raw RGB rows, or the MD5 digest of those rows in upper-case
+ * hex, byte for byte as apitrace's glretrace writes them. The replayed program's
+ * pixel-pack state and read bindings are saved and restored around the read. */
 #include <epoxy/gl.h>
 #include <errno.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "glretrace.h"
+#include "gt_md5.h"
 #include "gt_png.h"
 
 /* PREFIX ending in '/' names a folder: made when missing, as apitrace does. */
@@ -57,12 +60,13 @@ static void read_state_save(read_state *s)
     }
 }
 
-/* Tightly packed reads into client memory from FBO (0: the back buffer). */
-static void read_state_set(const read_state *s, GLint fbo)
+/* Tightly packed reads into client memory from FBO (0: the window's back buffer, or
+ * its front buffer when FRONT: single-buffered visuals). */
+static void read_state_set(const read_state *s, GLint fbo, bool front)
 {
     if (s->has_fbo) {
         glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)fbo);
-        glReadBuffer(fbo ? GL_COLOR_ATTACHMENT0 : GL_BACK);
+        glReadBuffer(fbo ? GL_COLOR_ATTACHMENT0 : front ? GL_FRONT : GL_BACK);
     }
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     if (s->has_pbo) {
@@ -88,9 +92,79 @@ static void read_state_restore(const read_state *s)
     }
 }
 
-/* Reads W x H pixels from the read framebuffer and writes PREFIX<call_no>.png (RGB):
- * 0, or -1 with err set. */
-static int read_to_png(const char *prefix, uint32_t call_no, int w, int h, gt_error *err)
+/* The RGB rows of an RGBA image read bottom-up (glReadPixels), top row first: what PNM,
+ * raw RGB and MD5 hold. */
+static void rgb_rows_top_down(const uint8_t *px, int w, int h, uint8_t *rgb)
+{
+    for (int y = 0; y < h; ++y) {
+        const uint8_t *row = px + (size_t)(h - 1 - y) * (size_t)w * 4;
+        uint8_t *out = rgb + (size_t)y * (size_t)w * 3;
+        for (int x = 0; x < w; ++x)
+            memcpy(out + 3 * x, row + 4 * x, 3);
+    }
+}
+
+/* Writes the image to stdout in the stream format: 0, or -1 with err set. */
+static int write_stream(const snapshot_spec *sp, uint32_t number, const uint8_t *px, int w, int h,
+                        gt_error *err)
+{
+    size_t n = (size_t)w * (size_t)h * 3;
+    uint8_t *rgb = malloc(n ? n : 1);
+    if (!rgb) {
+        gt_error_set(err, "out of memory for a %dx%d snapshot", w, h);
+        return -1;
+    }
+    rgb_rows_top_down(px, w, h, rgb);
+    int ok = 1;
+    if (sp->format == SNAPSHOT_MD5) {
+        gt_md5 m;
+        uint8_t d[16];
+        gt_md5_init(&m);
+        gt_md5_update(&m, rgb, n);
+        gt_md5_final(&m, d);
+        for (int i = 0; i < 16; ++i)
+            ok &= printf("%02X", d[i]) > 0;
+        ok &= putchar('\n') != EOF;
+    } else {
+        if (sp->format == SNAPSHOT_PNM)
+            ok &= printf("P6\n#%u\n%d %d\n255\n", number, w, h) > 0;
+        ok &= fwrite(rgb, 1, n, stdout) == n;
+    }
+    free(rgb);
+    if (!ok || fflush(stdout) != 0) {
+        gt_error_set(err, "writing the snapshot to stdout failed: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Writes PREFIX%010u.png (RGB, or RGBA with alpha): 0, or -1 with err set. */
+static int write_png(const snapshot_spec *sp, uint32_t number, uint8_t *px, int w, int h,
+                     gt_error *err)
+{
+    size_t stride = (size_t)w * 4;
+    unsigned channels = sp->alpha ? 4 : 3;
+    if (!sp->alpha) /* RGBA -> RGB in place */
+        for (size_t y = 0; y < (size_t)h; ++y) {
+            uint8_t *row = px + y * stride;
+            for (size_t x = 0; x < (size_t)w; ++x)
+                memmove(row + x * 3, row + x * 4, 3);
+        }
+    char *path = malloc(strlen(sp->prefix) + 16);
+    if (!path) {
+        gt_error_set(err, "out of memory");
+        return -1;
+    }
+    make_prefix_dir(sp->prefix);
+    sprintf(path, "%s%010u.png", sp->prefix, number);
+    int rc = gt_png_write(path, px, (unsigned)w, (unsigned)h, channels, stride, true, err);
+    free(path);
+    return rc;
+}
+
+/* Reads W x H pixels from the read framebuffer and writes them as SP says: 0, or -1
+ * with err set. */
+static int read_and_write(const snapshot_spec *sp, uint32_t number, int w, int h, gt_error *err)
 {
     size_t stride = (size_t)w * 4;
     uint8_t *px = calloc((size_t)h, stride); /* what GL leaves unwritten reads as black */
@@ -101,30 +175,17 @@ static int read_to_png(const char *prefix, uint32_t call_no, int w, int h, gt_er
     int rc = -1;
     glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
     GLenum e = glGetError();
-    if (e != GL_NO_ERROR) {
+    if (e != GL_NO_ERROR)
         gt_error_set(err, "glReadPixels failed (0x%04x)", (unsigned)e);
-    } else {
-        /* RGBA -> RGB in place */
-        for (size_t y = 0; y < (size_t)h; ++y) {
-            uint8_t *row = px + y * stride;
-            for (size_t x = 0; x < (size_t)w; ++x)
-                memmove(row + x * 3, row + x * 4, 3);
-        }
-        char *path = malloc(strlen(prefix) + 16);
-        if (!path) {
-            gt_error_set(err, "out of memory");
-        } else {
-            make_prefix_dir(prefix);
-            sprintf(path, "%s%010u.png", prefix, call_no);
-            rc = gt_png_write(path, px, (unsigned)w, (unsigned)h, 3, stride, true, err);
-            free(path);
-        }
-    }
+    else if (!strcmp(sp->prefix, "-"))
+        rc = write_stream(sp, number, px, w, h, err);
+    else
+        rc = write_png(sp, number, px, w, h, err);
     free(px);
     return rc;
 }
 
-int snapshot_write(const char *prefix, uint32_t call_no, bool from_draw_fbo, gt_error *err)
+int snapshot_write(const snapshot_spec *sp, uint32_t number, bool from_draw_fbo, gt_error *err)
 {
     int w = 0, h = 0;
     ws_current_size(&w, &h);
@@ -143,10 +204,10 @@ int snapshot_write(const char *prefix, uint32_t call_no, bool from_draw_fbo, gt_
             h = vp[1] + vp[3];
         }
     }
-    read_state_set(&saved, target_fbo);
+    read_state_set(&saved, target_fbo, sp->front);
     while (glGetError() != GL_NO_ERROR) /* errors of the trace's calls were reported */
         ;
-    int rc = read_to_png(prefix, call_no, w, h, err);
+    int rc = read_and_write(sp, number, w, h, err);
     read_state_restore(&saved);
     while (glGetError() != GL_NO_ERROR)
         ;

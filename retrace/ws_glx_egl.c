@@ -57,6 +57,7 @@ typedef struct ws_drawable {
 
 static struct {
     bool inited, headless;
+    bool single_buffer;      /* --sb */
     ws_context **ctxs;
     size_t nctx, capctx;
     ws_drawable **draws;
@@ -186,7 +187,7 @@ static void set_gl_attributes(const ws_profile *p)
     SDL_GL_SetAttribute(SDL_GL_ALPHA_SIZE, 8);
     SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
     SDL_GL_SetAttribute(SDL_GL_STENCIL_SIZE, 8);
-    SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+    SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, ws.single_buffer ? 0 : 1);
     if (p->api == 1) {
         SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_ES);
         SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, p->major ? p->major : 1);
@@ -738,12 +739,17 @@ retrace_fn ws_lookup(const char *name)
 
 /* ---- the rest of the interface --------------------------------------------------- */
 
-int ws_init(bool headless, const ws_hooks *hooks, gt_error *err)
+int ws_init(bool headless, bool single_buffer, const ws_hooks *hooks, gt_error *err)
 {
     ws.headless = headless;
+    ws.single_buffer = single_buffer;
     ws.hooks = *hooks;
+    /* a hint outlives SDL_Quit: a windowed replay after a headless one in the same
+     * process must not stay offscreen */
     if (headless)
         SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
+    else
+        SDL_ResetHint(SDL_HINT_VIDEODRIVER);
     SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0");
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         gt_error_set(err, "cannot start SDL's video%s: %s", headless ? " (offscreen driver)" : "",
@@ -757,6 +763,18 @@ int ws_init(bool headless, const ws_hooks *hooks, gt_error *err)
             return -1;
         }
     return 0;
+}
+
+void ws_wait_closed(void)
+{
+    if (!ws.inited || ws.headless)
+        return;
+    fprintf(stderr, "glretrace: waiting for a window to be closed (-w)\n");
+    SDL_Event ev;
+    while (SDL_WaitEvent(&ev)) /* SDL turns SIGINT and SIGTERM into SDL_QUIT */
+        if (ev.type == SDL_QUIT ||
+            (ev.type == SDL_WINDOWEVENT && ev.window.event == SDL_WINDOWEVENT_CLOSE))
+            return;
 }
 
 void ws_shutdown(void)

@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# retrace_options: glretrace's options beyond replaying, as apitrace's glretrace has them.
+#  - `-s -` writes snapshots to stdout: PNM (P6, a comment with the call number, or the
+#    snapshot's number with --call-nos=no), raw RGB or MD5 lines, in apitrace's layout
+#    (the same headers as apitrace's glretrace for the same trace, and, for a trace both
+#    replayers draw alike, the same MD5 lines); our PNM images are our PNG snapshots and
+#    our MD5 lines digest our PNM images; no summary line among the images.
+#  - --call-nos=no names PNG snapshots 0, 1, 2...; --snapshot-alpha writes RGBA PNGs.
+#  - --sb replays single-buffered (snapshots from the front buffer) to the same images.
+#  - --ignore-calls skips calls (glxdemo without its glRectf is all clear colour).
+#  - --min-frame-duration makes frames last at least that long (a lower bound only).
+#  - -w keeps the window until it is closed (SIGINT, as a window manager's close does
+#    through SDL), then exits 0; headless it returns at once.
+#   usage: retrace_options.sh BIN_DIR CORPUS_DIR
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/integration/lib.sh
+. "$here/lib.sh"
+it_init retrace_options
+
+[ $# -ge 2 ] || die "usage: $0 BIN_DIR CORPUS_DIR"
+bin=$(cd "$1" && pwd)
+ours="$bin/glretrace"
+corpus=$(corpus_apitrace_dir "$2")
+require_file "$ours" "build glretrace first"
+require_tool apitrace glretrace python3 timeout Xvfb
+start_xvfb
+
+# pnm_tool CMD FILE...: headers | split DIR | png-equal PNM_DIR PNG_DIR | md5 PNM_DIR
+pnm_tool() {
+  python3 - "$@" <<'EOF'
+import hashlib, os, re, struct, sys, zlib
+
+def frames(data):
+    """(header, rgb) of each P6 image in a PNM stream."""
+    out, i = [], 0
+    while i < len(data):
+        m = re.match(rb'P6\n(#[^\n]*\n)?(\d+) (\d+)\n255\n', data[i:])
+        if not m:
+            sys.exit('not a P6 image at byte %d' % i)
+        w, h = int(m.group(2)), int(m.group(3))
+        start = i + m.end()
+        out.append((m.group(0), data[start:start + w * h * 3]))
+        i = start + w * h * 3
+    return out
+
+def png_rgb(path):
+    d = open(path, 'rb').read()
+    i, idat = 8, b''
+    while i < len(d):
+        n = struct.unpack('>I', d[i:i + 4])[0]
+        t = d[i + 4:i + 8]
+        if t == b'IHDR':
+            w, h, _, ct = struct.unpack('>IIBB', d[i + 8:i + 18])
+        elif t == b'IDAT':
+            idat += d[i + 8:i + 8 + n]
+        i += 12 + n
+    raw, ch = zlib.decompress(idat), 4 if ct == 6 else 3
+    rows = [raw[y * (w * ch + 1) + 1:(y + 1) * (w * ch + 1)] for y in range(h)]
+    if ch == 4:  # drop alpha: every 4th byte
+        rows = [bytes(b for i, b in enumerate(r) if i % 4 != 3) for r in rows]
+    return b''.join(rows), ct
+
+cmd = sys.argv[1]
+if cmd == 'headers':
+    for hdr, _ in frames(open(sys.argv[2], 'rb').read()):
+        print(hdr.decode().replace('\n', ' '))
+elif cmd == 'md5':
+    for _, rgb in frames(open(sys.argv[2], 'rb').read()):
+        print(hashlib.md5(rgb).hexdigest().upper())
+elif cmd == 'rgb':
+    for _, rgb in frames(open(sys.argv[2], 'rb').read()):
+        sys.stdout.buffer.write(rgb)
+elif cmd == 'png-equal':  # PNM stream, PNG folder: same images in order
+    pngs = sorted(p for p in os.listdir(sys.argv[3]) if p.endswith('.png'))
+    fs = frames(open(sys.argv[2], 'rb').read())
+    if len(pngs) != len(fs):
+        sys.exit('%d PNM images, %d PNGs' % (len(fs), len(pngs)))
+    for (_, rgb), p in zip(fs, pngs):
+        if png_rgb(os.path.join(sys.argv[3], p))[0] != rgb:
+            sys.exit('%s differs from its PNM image' % p)
+elif cmd == 'png-type':
+    print(png_rgb(sys.argv[2])[1])
+elif cmd == 'yellow':  # pixels of glxdemo's yellow rectangle in a PNM stream
+    print(sum(rgb[i:i + 3] == b'\xff\xff\x00' for _, rgb in frames(open(sys.argv[2], 'rb').read())
+              for i in range(0, len(rgb), 3)))
+EOF
+}
+
+# ---- -s -: PNM, RGB, MD5 ------------------------------------------------------------------
+# (glxgears: its first 20 frames, to call 1700)
+for name in glxgears tri_glsl glxdemo; do
+  t="$corpus/$name.trace"
+  limit=()
+  [ "$name" = glxgears ] && limit=(-S 0-1700/frame)
+  timeout 120 "$ours" "${limit[@]}" -s - "$t" >"$WORK/g.pnm" 2>"$WORK/g.err" || fail "$name: -s - exits $?"
+  timeout 120 glretrace "${limit[@]}" -s - "$t" >"$WORK/a.pnm" 2>/dev/null || true
+  compare_files "$name: -s - PNM headers as apitrace's" <(pnm_tool headers "$WORK/a.pnm") \
+    <(pnm_tool headers "$WORK/g.pnm")
+  if grep -aq '^Rendered' "$WORK/g.pnm"; then fail "$name: the summary line among the images"; else
+    pass "$name: no summary line among the images"; fi
+  rm -rf "$WORK/png"
+  timeout 120 "$ours" "${limit[@]}" -s "$WORK/png/" "$t" >/dev/null 2>&1
+  if err=$(pnm_tool png-equal "$WORK/g.pnm" "$WORK/png" 2>&1); then
+    pass "$name: PNM images are the PNG snapshots"
+  else fail "$name: PNM against PNG: $err"; fi
+  timeout 120 "$ours" "${limit[@]}" -s - --snapshot-format=MD5 "$t" >"$WORK/g.md5" 2>/dev/null
+  compare_files "$name: MD5 lines digest the PNM images" <(pnm_tool md5 "$WORK/g.pnm") "$WORK/g.md5"
+  timeout 120 "$ours" "${limit[@]}" -s - --snapshot-format=RGB "$t" >"$WORK/g.rgb" 2>/dev/null
+  compare_files "$name: RGB is the PNM images' rows" <(pnm_tool rgb "$WORK/g.pnm") "$WORK/g.rgb"
+  timeout 120 "$ours" "${limit[@]}" -s - --call-nos=no "$t" >"$WORK/seq.pnm" 2>/dev/null
+  n=$(pnm_tool headers "$WORK/seq.pnm" | awk '{ print $2 }' | tr '\n' ' ')
+  expected=$(pnm_tool headers "$WORK/seq.pnm" | awk '{ printf "#%d ", NR - 1 }')
+  [ "$n" = "$expected" ] && pass "$name: --call-nos=no numbers images 0, 1, ..." ||
+    fail "$name: --call-nos=no comments: $n"
+done
+# tri_glsl: a trace both replayers draw alike (glxdemo's first frame, apitrace's is black)
+timeout 120 glretrace -s - --snapshot-format=MD5 "$corpus/tri_glsl.trace" >"$WORK/a.md5" 2>/dev/null
+timeout 120 "$ours" -s - --snapshot-format=MD5 "$corpus/tri_glsl.trace" >"$WORK/g.md5" 2>/dev/null
+compare_files "tri_glsl: MD5 lines as apitrace's glretrace prints them" "$WORK/a.md5" "$WORK/g.md5"
+
+# ---- file names, alpha, --sb, --ignore-calls ---------------------------------------------------
+t="$corpus/glxgears.trace"
+rm -rf "$WORK/seq"
+timeout 120 "$ours" -s "$WORK/seq/" --call-nos=no -S 1-400 "$t" >/dev/null 2>&1
+first=$(ls "$WORK/seq" | head -2 | tr '\n' ' ')
+[ "$first" = "0000000000.png 0000000001.png " ] && pass "--call-nos=no: PNGs named 0, 1, ..." ||
+  fail "--call-nos=no: PNGs named $first"
+rm -rf "$WORK/alpha"
+timeout 120 "$ours" -s "$WORK/alpha/" --snapshot-alpha "$corpus/glxdemo.trace" >/dev/null 2>&1
+[ "$(pnm_tool png-type "$(ls "$WORK"/alpha/*.png | head -1)")" = 6 ] &&
+  pass "--snapshot-alpha: RGBA PNG" || fail "--snapshot-alpha: not an RGBA PNG"
+for name in glxdemo glxgears; do
+  timeout 120 "$ours" --sb -s - --snapshot-format=MD5 "$corpus/$name.trace" >"$WORK/sb.md5" 2>/dev/null
+  timeout 120 "$ours" -s - --snapshot-format=MD5 "$corpus/$name.trace" >"$WORK/db.md5" 2>/dev/null
+  compare_files "$name: --sb (front buffer) gives the double-buffered images" "$WORK/db.md5" "$WORK/sb.md5"
+done
+timeout 120 "$ours" -s - "$corpus/glxdemo.trace" >"$WORK/all.pnm" 2>/dev/null
+timeout 120 "$ours" -s - --ignore-calls=9 "$corpus/glxdemo.trace" >"$WORK/ign.pnm" 2>/dev/null
+y_all=$(pnm_tool yellow "$WORK/all.pnm")
+y_ign=$(pnm_tool yellow "$WORK/ign.pnm")
+[ "$y_all" -gt 0 ] && [ "$y_ign" -eq 0 ] && pass "--ignore-calls=9: no glRectf drawn" ||
+  fail "--ignore-calls=9: yellow pixels $y_all with, $y_ign without"
+
+# ---- pacing and -w -------------------------------------------------------------------------
+secs=$(timeout 120 "$ours" -b --call-limit=2000 --min-frame-duration=50000 "$t" |
+  sed -n 's/^Rendered \([0-9]*\) frames in \([0-9.e+-]*\) secs.*/\1 \2/p')
+if awk -v s="$secs" 'BEGIN { split(s, a, " "); exit !(a[1] > 5 && a[2] >= a[1] * 0.05 * 0.95) }'; then
+  pass "--min-frame-duration=50000: $secs (frames, seconds)"
+else fail "--min-frame-duration=50000: frames and seconds $secs"; fi
+
+timeout 60 "$ours" -w "$corpus/glxdemo.trace" >"$WORK/w.out" 2>"$WORK/w.err" &
+wpid=$!
+for _ in $(seq 300); do grep -q 'waiting for a window' "$WORK/w.err" && break; sleep 0.1; done
+if grep -q 'waiting for a window' "$WORK/w.err" && kill -0 "$wpid" 2>/dev/null; then
+  pass "-w: waits with the window shown after the last frame"
+  kill -INT "$wpid"
+  set +e
+  wait "$wpid"
+  rc=$?
+  set -e
+  [ "$rc" -eq 0 ] && grep -q '^Rendered 1 frames' "$WORK/w.out" &&
+    pass "-w: closed (SIGINT): exit 0 with the summary" || fail "-w: closed: exit $rc"
+else
+  fail "-w: did not wait: $(cat "$WORK/w.err")"
+  kill "$wpid" 2>/dev/null || true
+fi
+if timeout 20 "$ours" --headless -w "$corpus/glxdemo.trace" >/dev/null 2>&1; then
+  pass "-w --headless: returns at once"
+else fail "-w --headless: did not return"; fi
+
+it_finish
