@@ -7,6 +7,8 @@ int cmd_info(int argc, char **argv);
 int cmd_repack(int argc, char **argv);
 int cmd_trim(int argc, char **argv);
 int cmd_sed(int argc, char **argv);
+int cmd_dump_images(int argc, char **argv);
+int cmd_diff_images(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 /* `gltrace [-o FILE] [--] PROGRAM [ARGS]`: argv[0] is "gltrace" itself. */
 int cmd_record(int argc, char **argv);

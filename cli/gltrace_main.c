@@ -27,6 +27,10 @@ static void usage(FILE *f)
           "  repack IN OUT  rewrite a trace as a version 6 Snappy trace with our writer\n"
           "  trim TRACE     a new trace of some calls or frames, and what they depend on\n"
           "  sed TRACE      a new trace with strings or enums replaced (s/SEARCH/REPLACE/)\n"
+          "  dump-images TRACE\n"
+          "                 replay (headless) and write an image per frame\n"
+          "  diff-images REF_PREFIX SRC_PREFIX\n"
+          "                 compare two sets of images: a summary and an HTML report\n"
           "  convert IN... -o OUT\n"
           "                 convert and merge timelines (FXT, Chrome JSON, XRay, trace-cmd\n"
           "                 .dat; .trace files replayed with timings)\n"
@@ -89,6 +93,10 @@ int main(int argc, char **argv)
         return cmd_trim(argc - 1, argv + 1);
     if (!strcmp(cmd, "sed"))
         return cmd_sed(argc - 1, argv + 1);
+    if (!strcmp(cmd, "dump-images"))
+        return stdout_written(cmd_dump_images(argc - 1, argv + 1));
+    if (!strcmp(cmd, "diff-images"))
+        return stdout_written(cmd_diff_images(argc - 1, argv + 1));
     if (!strcmp(cmd, "convert"))
         return stdout_written(cmd_convert(argc - 1, argv + 1));
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {

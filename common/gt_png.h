@@ -1,5 +1,6 @@
-/* A small PNG encoder: 8-bit RGB or RGBA, no interlace, one IDAT made with zlib's
- * compress2, chunk CRCs with crc32. Used by glretrace's snapshots. */
+/* A small PNG encoder (8-bit RGB or RGBA, no interlace, one IDAT made with zlib's
+ * compress2) for glretrace's snapshots, and a decoder (gt_png_read.c: 8-bit grey, RGB,
+ * palette, grey+alpha and RGBA, not interlaced) for the image tools. */
 #ifndef GT_PNG_H
 #define GT_PNG_H
 
@@ -14,5 +15,18 @@
  * the image (as glReadPixels returns it). Returns 0, or -1 with err set. */
 int gt_png_write(const char *path, const uint8_t *pixels, unsigned width, unsigned height,
                  unsigned channels, size_t stride, bool bottom_up, gt_error *err);
+
+typedef struct gt_image {
+    uint32_t width, height;
+    uint8_t *rgba; /* width * height RGBA pixels, the top row first */
+    bool has_alpha; /* the file had an alpha channel (else alpha is 255) */
+} gt_image;
+
+/* Reads an 8-bit, non-interlaced PNG (at most 2^28 pixels, 256 MiB of file) as RGBA.
+ * 0, or -1 with err set ("PATH: offset N: what"). */
+int gt_png_read(const char *path, gt_image *img, gt_error *err);
+/* The same from memory; NAME names the data in messages. */
+int gt_png_decode(const uint8_t *data, size_t size, const char *name, gt_image *img, gt_error *err);
+void gt_image_free(gt_image *img);
 
 #endif

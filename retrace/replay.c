@@ -54,6 +54,7 @@ static struct {
     gt_callset frame_ends; /* the snapshot calls when the options name none */
     uint64_t frames;
     uint32_t snapshots; /* taken so far: their numbers with snapshot_seq */
+    uint64_t snapshot_failures;
     double frame_start; /* when the frame being replayed started (pacing) */
     dispatch *table; /* by signature id */
     size_t n;
@@ -154,8 +155,10 @@ static void take_snapshot(const gt_call *c, bool from_draw_fbo)
                           .alpha = m.o.snapshot_alpha, .front = m.o.single_buffer};
     uint32_t number = m.o.snapshot_seq ? m.snapshots : c->no;
     m.snapshots++;
-    if (snapshot_write(&spec, number, from_draw_fbo, &err) != 0)
+    if (snapshot_write(&spec, number, from_draw_fbo, &err) != 0) {
+        m.snapshot_failures++;
         retrace_warning(c, "snapshot failed: %s", err.msg);
+    }
 }
 
 static bool wants_snapshot(const gt_call *c)
@@ -458,6 +461,8 @@ int replay_run(const replay_options *o, replay_result *res, gt_error *err)
         }
     }
     res->frames = m.frames;
+    res->snapshots = m.snapshots;
+    res->snapshot_failures = m.snapshot_failures;
     shut_down();
     return rc;
 }

@@ -54,6 +54,7 @@ void replay_options_init(replay_options *o, const char *trace);
 typedef struct replay_result {
     uint64_t frames; /* swaps replayed */
     uint64_t calls;  /* calls read from the trace */
+    uint64_t snapshots, snapshot_failures; /* taken, and failed (warned about) */
     double secs;     /* wall-clock time of the replay itself */
 } replay_result;
 

@@ -1,6 +1,6 @@
 /* Snapshots as apitrace takes them: the current drawable read with glReadPixels
  * (GL_RGBA bytes, which every GL and GLES context can read) and written as a PNG named
- * PREFIX%010u.png (RGB, or RGBA with alpha), or to stdout with the prefix "-": PNM (P6,
+ * PREFIX%010u.png (RGB, or RGBA with alpha; "Wrote PATH" on stdout), or to stdout with the prefix "-": PNM (P6,
  * a comment with the number), raw RGB rows, or the MD5 digest of those rows in upper-case
  * hex, byte for byte as apitrace's glretrace writes them. The replayed program's
  * pixel-pack state and read bindings are saved and restored around the read. */
@@ -15,11 +15,11 @@
 #include "gt_md5.h"
 #include "gt_png.h"
 
-/* PREFIX ending in '/' names a folder: made when missing, as apitrace does. */
+/* The folders PREFIX names ("out/" or "out/game.") are made when missing, as apitrace
+ * does. */
 static void make_prefix_dir(const char *prefix)
 {
-    size_t n = strlen(prefix);
-    if (!n || prefix[n - 1] != '/')
+    if (!strchr(prefix, '/'))
         return;
     char *p = strdup(prefix);
     if (!p)
@@ -158,6 +158,8 @@ static int write_png(const snapshot_spec *sp, uint32_t number, uint8_t *px, int 
     make_prefix_dir(sp->prefix);
     sprintf(path, "%s%010u.png", sp->prefix, number);
     int rc = gt_png_write(path, px, (unsigned)w, (unsigned)h, channels, stride, true, err);
+    if (rc == 0) /* as apitrace's glretrace says it; scripts read these lines */
+        printf("Wrote %s\n", path);
     free(path);
     return rc;
 }

@@ -16,6 +16,8 @@ packages=(
   qtbase5-examples qmlscene qml-module-qtquick2 qml-module-qtquick-window2
   # timeline peers: llvm-xray-14 (XRay FDR logs), trace-cmd (.dat files)
   llvm-14 trace-cmd
+  # tests: diff-images' HTML report opened in headless Chromium (images)
+  chromium
 )
 
 sudo=()

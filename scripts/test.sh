@@ -29,16 +29,16 @@ echo "== [2/3] the command-line tests under ASan+UBSan" >&2
 (cd "$top/build-asan" && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
   ctest --output-on-failure -j2 -L '^cli_replay$') || status=1
 
-# fuzz TARGET SECONDS CORPUS_SUBDIR GLOB: a bounded libFuzzer run seeded with the corpus
+# fuzz TARGET SECONDS SEED_DIR GLOB: a bounded libFuzzer run seeded with SEED_DIR/GLOB
 fuzz() {
-  local target=$1 seconds=$2 sub=$3 glob=$4
+  local target=$1 seconds=$2 seeds=$3 glob=$4
   local bin="$top/build-asan/bin/$target" work
   echo "== fuzzing $target for ${seconds}s" >&2
   [ -x "$bin" ] || { echo "test.sh: $bin was not built" >&2; status=1; return; }
   work=$(mktemp -d)
   mkdir -p "$work/corpus"
   # shellcheck disable=SC2086
-  cp "$top"/../shared/corpus/$sub/$glob "$work/corpus/" 2>/dev/null || true
+  cp "$seeds"/$glob "$work/corpus/" 2>/dev/null || true
   "$bin" -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=262144 -timeout=10 \
     -print_final_stats=1 -artifact_prefix="$work/" "$work/corpus" 2>"$work/fuzz.log" ||
     { tail -50 "$work/fuzz.log" >&2; cp "$work"/crash-* "$work"/timeout-* "$work"/oom-* "$top/build-asan/" 2>/dev/null || true; status=1; }
@@ -50,12 +50,15 @@ if [ "$fuzz_seconds" -gt 0 ]; then
   echo "== [3/3] fuzzing the readers and the replayer" >&2
   # the apitrace reader gets FUZZ_SECONDS, each timeline reader half of it
   half=$(( (fuzz_seconds + 1) / 2 ))
-  fuzz fuzz_reader "$fuzz_seconds" apitrace '*.trace'
-  fuzz fuzz_fxt "$half" fxt '*.fxt'
-  fuzz fuzz_chrome "$half" chrome-json '*.json*'
-  fuzz fuzz_xray "$half" xray-fdr '*.xray'
-  fuzz fuzz_tracecmd "$half" tracecmd-dat '*.dat'
+  corpus="$top/../shared/corpus"
+  fuzz fuzz_reader "$fuzz_seconds" "$corpus/apitrace" '*.trace'
+  fuzz fuzz_fxt "$half" "$corpus/fxt" '*.fxt'
+  fuzz fuzz_chrome "$half" "$corpus/chrome-json" '*.json*'
+  fuzz fuzz_xray "$half" "$corpus/xray-fdr" '*.xray'
+  fuzz fuzz_tracecmd "$half" "$corpus/tracecmd-dat" '*.dat'
   # the replayer's argument decoding and checks, on a stub GL dispatch
-  fuzz fuzz_retrace "$half" apitrace '*.trace'
+  fuzz fuzz_retrace "$half" "$corpus/apitrace" '*.trace'
+  # PNG decoding (diff-images), seeded with tests/fuzz/regressions_png
+  fuzz fuzz_png "$half" "$top/tests/fuzz/regressions_png" '*.png'
 fi
 exit $status
