@@ -1,7 +1,8 @@
 /* gltrace trim: a new trace of the calls selected by call numbers, frames and threads,
  * renumbered from 0, as `apitrace trim` writes it. By default it also keeps what the
  * selected calls depend on (trim_deps.h), so that the output replays what the full
- * trace drew in them; --exact keeps the selection alone, as apitrace does. */
+ * trace drew in them; --exact keeps the selection alone, as apitrace does. Three passes:
+ * two read the trace with blobs skipped and decide, the last writes. */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -26,7 +27,7 @@ typedef struct trim_job {
 } trim_job;
 
 typedef struct trim_counts {
-    uint64_t read, selected, kept;
+    uint64_t read, selected; /* calls up to the last selected one; those selected */
 } trim_counts;
 
 static void usage(FILE *f)
@@ -158,57 +159,61 @@ static bool past_selection(const trim_job *j, const gt_call *c, uint32_t frame)
            (!j->have_frames || frame > gt_callset_last(&j->frames));
 }
 
-/* Writes the selection (and, unless exact, what it depends on) of T's input to T's
- * output. The calls before the last selected one that were kept as dependencies are
- * written only once a selected call follows them. 0, or -1 when memory ran out. */
-static int trim_calls(const trim_job *j, trace_rewrite *t, trim_counts *n)
+/* Reads IN (blobs skipped) up to the last selected call: with SCAN, the first pass
+ * (trim_deps_scan, up to the first selected call), else the second, which decides which
+ * calls to write (trim_deps_add) and counts them in N. 0, or -1 after saying why. */
+static int read_pass(const trim_job *j, trim_deps *deps, bool scan, trim_counts *n)
 {
-    trim_deps *deps = j->exact ? NULL : trim_deps_new();
-    if (!j->exact && !deps)
+    gt_error err;
+    gt_error_clear(&err);
+    at_reader_options ropt = {.skip_blob_data = true};
+    at_reader *r = at_reader_open(j->input, &ropt, &err);
+    if (!r) {
+        fprintf(stderr, "gltrace trim: %s\n", err.msg);
         return -1;
-    gt_call **pending = NULL; /* dependencies read since the last selected call */
-    size_t npending = 0, cappending = 0;
+    }
     int rc = 0;
     uint32_t frame = 0;
+    uint64_t index = 0;
     gt_progress prog;
-    gt_progress_start(&prog, "trim", at_input_file_size(at_reader_input(t->r)), false);
+    gt_progress_start(&prog, "trim", at_input_file_size(at_reader_input(r)), false);
     gt_call *c;
-    while (rc == 0 && (c = at_reader_next(t->r))) {
-        gt_progress_update(&prog, at_input_file_pos(at_reader_input(t->r)), ++n->read);
-        if (past_selection(j, c, frame)) {
-            at_reader_release(t->r, c);
-            break;
-        }
-        bool sel = selected(j, c, frame), keep = false;
+    while (rc == 0 && (c = at_reader_next(r))) {
+        gt_progress_update(&prog, at_input_file_pos(at_reader_input(r)), index + 1);
+        bool past = past_selection(j, c, frame), sel = !past && selected(j, c, frame);
         if (c->flags & GT_CALL_FLAG_END_FRAME)
             frame++;
-        if (sel) {
-            for (size_t i = 0; i < npending; ++i) {
-                at_writer_call(t->w, pending[i]);
-                at_reader_release(t->r, pending[i]);
-            }
-            n->kept += npending;
-            npending = 0;
-            at_writer_call(t->w, c);
-            n->selected++;
-        } else if (deps && trim_deps_needed(deps, c)) {
-            keep = GT_GROW(pending, cappending, npending + 1, 256) == 0;
-            if (keep)
-                pending[npending++] = c;
-            else
-                rc = -1;
-        }
-        if (deps && trim_deps_track(deps, c) != 0)
+        int got = past ? 1 : scan ? trim_deps_scan(deps, c, index, sel)
+                                  : trim_deps_add(deps, c, index, sel);
+        if (!past && !scan)
+            n->selected += sel;
+        index += !past;
+        at_reader_release(r, c);
+        if (got < 0) {
+            fprintf(stderr, "gltrace trim: out of memory\n");
             rc = -1;
-        if (!keep)
-            at_reader_release(t->r, c);
+        } else if (got > 0) {
+            break;
+        }
     }
     gt_progress_end(&prog);
-    for (size_t i = 0; i < npending; ++i) /* after the last selected call: not needed */
-        at_reader_release(t->r, pending[i]);
-    free(pending);
-    trim_deps_free(deps);
+    if (!scan)
+        n->read = index;
+    if (rc == 0 && at_reader_error(r)) /* warnings: once, by the pass that writes */
+        rc = gltrace_report_end(r) ? -1 : 0;
+    at_reader_close(r);
     return rc;
+}
+
+/* Pass 2: writes the chosen calls of T's input to T's output. */
+static void write_calls(const trim_deps *deps, trace_rewrite *t, uint64_t ncalls)
+{
+    gt_call *c;
+    for (uint64_t i = 0; i < ncalls && (c = at_reader_next(t->r)); ++i) {
+        if (trim_deps_keep(deps, i))
+            at_writer_call(t->w, c);
+        at_reader_release(t->r, c);
+    }
 }
 
 static void free_job(trim_job *j)
@@ -234,26 +239,33 @@ int cmd_trim(int argc, char **argv)
     }
     if (!j.have_calls && !j.have_frames) /* apitrace: everything */
         j.have_calls = true;
-    trace_rewrite t;
-    if (trace_rewrite_open(&t, "gltrace trim", j.input, j.output, NULL, NULL, 0) != 0) {
+    trim_counts n = {0};
+    trim_deps *deps = trim_deps_new(j.exact);
+    if (!deps) {
+        fprintf(stderr, "gltrace trim: out of memory\n");
         free_job(&j);
         return 1;
     }
-    trim_counts n = {0};
-    status = 0;
-    if (trim_calls(&j, &t, &n) != 0) {
-        fprintf(stderr, "gltrace trim: out of memory\n");
-        status = 1;
-    } else if ((status = gltrace_report_end(t.r)) == 0 && n.selected == 0) {
+    status = (j.exact || read_pass(&j, deps, true, &n) == 0) && read_pass(&j, deps, false, &n) == 0
+                 ? 0 : 1;
+    if (status == 0 && n.selected == 0) {
         fprintf(stderr, "gltrace trim: %s: the selection matches none of the %" PRIu64
                         " calls read\n", j.input, n.read);
         status = 1;
     }
-    status = trace_rewrite_close(&t, status);
+    trace_rewrite t;
+    if (status == 0 &&
+        trace_rewrite_open(&t, "gltrace trim", j.input, j.output, NULL, NULL, 0) == 0) {
+        write_calls(deps, &t, n.read);
+        status = trace_rewrite_close(&t, gltrace_report_end(t.r));
+    } else if (status == 0) {
+        status = 1;
+    }
     if (status == 0)
         fprintf(stderr, "gltrace trim: %s: %" PRIu64 " calls selected, %" PRIu64
-                        " kept for them; trimmed trace is %s\n",
-                j.input, n.selected, n.kept, j.output);
+                        " more kept for them (of %" PRIu64 " read); trimmed trace is %s\n",
+                j.input, n.selected, trim_deps_kept(deps) - n.selected, n.read, j.output);
+    trim_deps_free(deps);
     free_job(&j);
     return status;
 }

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Unit tests of gltrace trim's rule generator (specs/gen_trim.py): roles resolved from
+specs/trim.txt against the registry (argument names to indices, patterns to names), slot
+layouts, and the mistakes it must refuse (a pattern matching nothing, an unknown
+argument or enum, a slot keyed two ways, a role twice).
+
+Run: python3 tests/specs/test_trim_generator.py [REGISTRY_DIR]   (standard library only)
+"""
+import os
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SPECS = os.path.join(HERE, "..", "..", "specs")
+sys.path.insert(0, SPECS)
+
+import gen_trim  # noqa: E402
+import registry  # noqa: E402
+
+REGISTRY_DIR = "/usr/share/khronos-api"
+
+
+def reg():
+    if not hasattr(reg, "r"):
+        reg.r = registry.load([os.path.join(REGISTRY_DIR, "gl.xml"), os.path.join(REGISTRY_DIR, "glx.xml"),
+                               os.path.join(SPECS, "egl.xml")])
+    return reg.r
+
+
+def rules_of(text):
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+        f.write(text)
+    try:
+        return gen_trim.read_rules(f.name, reg())
+    finally:
+        os.unlink(f.name)
+
+
+class TrimGenerator(unittest.TestCase):
+    def test_the_real_file(self):
+        rules = gen_trim.read_rules(os.path.join(SPECS, "trim.txt"), reg())
+        e = rules.entries
+        self.assertEqual(e["glXMakeCurrent"]["arg"], 2)   # ctx
+        self.assertEqual(e["glXMakeCurrent"]["arg2"], 1)  # drawable
+        self.assertEqual(e["eglMakeCurrent"]["arg"], 3)
+        self.assertEqual(e["glUniform4fv"]["key_arg"], 0)
+        self.assertEqual(e["glUniform4fv"]["key_value"], 1)  # @program
+        ptr = e["glVertexAttribPointer"]
+        self.assertEqual(ptr["read_slot"], rules.slot_id("bind"))
+        self.assertEqual(ptr["read_key"], 0x8892)  # GL_ARRAY_BUFFER
+        self.assertEqual(ptr["read_value"], 0)      # the array buffer binding is the context's
+        self.assertEqual(e["glBindBuffer"]["key_value_if"], 0x8893)  # GL_ELEMENT_ARRAY_BUFFER
+        self.assertEqual(e["glUseProgram"]["sets"], 1)
+        self.assertEqual(rules.slots[:3], ["program", "vao", "unit"])
+        self.assertIn("glUniformMatrix4x3fv", e)
+        self.assertNotIn("glUniformBlockBinding", e)
+
+    def test_patterns_and_mistakes(self):
+        rules = rules_of("state clearcolor glClearColor\nvertex re:^glVertex2[fd]$\n")
+        self.assertEqual(sorted(rules.entries), ["glClearColor", "glVertex2d", "glVertex2f"])
+        for text, why in [
+            ("vertex re:^glNoSuchThing$\n", "matches no command"),
+            ("current context glXMakeCurrent\n", "has no argument"),
+            ("state bind target reads nothere:GL_ARRAY_BUFFER glBindBuffer\n", "not defined above"),
+            ("state bind target glBindBuffer\nstate bind glBindBufferARB\n", "keyed differently"),
+            ("begin glBegin\nend glBegin\n", "has a role already"),
+            ("state x @vao:GL_NO_SUCH_ENUM target glBindBuffer\n", "unknown enum"),
+            ("frobnicate glBegin\n", "unknown role"),
+        ]:
+            with self.assertRaises(SystemExit) as cm:
+                rules_of(text)
+            self.assertIn(why, str(cm.exception), text)
+
+    def test_emit(self):
+        rules = rules_of("state clearcolor glClearColor\nbegin glBegin\n")
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "t.gen.c")
+            gen_trim.emit(rules, "trim.txt", out)
+            text = open(out).read()
+        self.assertLess(text.index('"glBegin"'), text.index('"glClearColor"'))  # sorted
+        self.assertIn("const unsigned trim_rule_count = 2;", text)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1:
+        REGISTRY_DIR = sys.argv.pop(1)
+    unittest.main()
