@@ -9,6 +9,7 @@
 #include "at_dump.h"
 #include "at_reader.h"
 #include "gltrace_cmds.h"
+#include "gt_options.h"
 #include "gt_progress.h"
 #include "gt_callset.h"
 
@@ -53,7 +54,7 @@ typedef struct dump_job {
 
 static int bool_arg(const char *name, const char *arg, bool *out)
 {
-    int v = gltrace_bool_option(arg);
+    int v = gt_parse_bool(arg);
     if (v < 0) {
         fprintf(stderr, "gltrace dump: --%s: expected yes or no, got \"%s\"\n", name, arg);
         return 0;

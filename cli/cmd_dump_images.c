@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gltrace_cmds.h"
+#include "gt_options.h"
 #include "replay.h"
 
 static void usage(FILE *f)
@@ -68,7 +69,7 @@ static int parse_args(int argc, char **argv, replay_options *o, gt_callset *call
             o->snapshot_calls = calls;
             break;
         case OPT_CALL_NOS:
-            if ((b = gltrace_bool_option(optarg)) < 0) {
+            if ((b = gt_parse_bool(optarg)) < 0) {
                 fprintf(stderr, "gltrace dump-images: --call-nos: yes or no, not \"%s\"\n", optarg);
                 return 2;
             }

@@ -152,20 +152,6 @@ static int parse_property(sed_job *j, char *arg)
     return 0;
 }
 
-/* TRACE.trace -> TRACE-sed.trace, beside the input (apitrace's name) */
-static char *default_output(const char *in)
-{
-    size_t n = strlen(in);
-    if (n > 6 && !strcmp(in + n - 6, ".trace"))
-        n -= 6;
-    char *out = malloc(n + sizeof "-sed.trace");
-    if (out) {
-        memcpy(out, in, n);
-        strcpy(out + n, "-sed.trace");
-    }
-    return out;
-}
-
 /* Returns -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, sed_job *j)
 {
@@ -207,7 +193,7 @@ static int parse_args(int argc, char **argv, sed_job *j)
     }
     j->input = argv[optind];
     if (!j->output) {
-        if (!(j->default_output = default_output(j->input))) {
+        if (!(j->default_output = trace_default_output(j->input, "-sed.trace"))) {
             fprintf(stderr, "gltrace sed: out of memory\n");
             return 1;
         }

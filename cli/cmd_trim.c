@@ -57,20 +57,6 @@ static const struct option long_options[] = {
     {0, 0, 0, 0},
 };
 
-/* TRACE.trace -> TRACE-trim.trace, beside the input (apitrace's name) */
-static char *default_output(const char *in)
-{
-    size_t n = strlen(in);
-    if (n > 6 && !strcmp(in + n - 6, ".trace"))
-        n -= 6;
-    char *out = malloc(n + sizeof "-trim.trace");
-    if (out) {
-        memcpy(out, in, n);
-        strcpy(out + n, "-trim.trace");
-    }
-    return out;
-}
-
 static int parse_thread(trim_job *j, const char *s)
 {
     char *end;
@@ -125,7 +111,7 @@ static int parse_args(int argc, char **argv, trim_job *j)
     }
     j->input = argv[optind];
     if (!j->output) {
-        if (!(j->default_output = default_output(j->input))) {
+        if (!(j->default_output = trace_default_output(j->input, "-trim.trace"))) {
             fprintf(stderr, "gltrace trim: out of memory\n");
             return 1;
         }

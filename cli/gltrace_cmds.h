@@ -18,7 +18,5 @@ struct at_reader;
  * the trace deserves: 1 after an error, 0 otherwise. */
 int gltrace_report_end(const struct at_reader *r);
 
-/* "yes"/"no" style option values, as apitrace accepts them; -1 when unknown. */
-int gltrace_bool_option(const char *s);
 
 #endif

@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "at_reader.h"
 #include "gltrace_cmds.h"
@@ -37,21 +36,6 @@ static void usage(FILE *f)
           "\n"
           "`gltrace COMMAND --help` describes a command's options.\n",
           f);
-}
-
-int gltrace_bool_option(const char *s)
-{
-    if (!s)
-        return 1;
-    static const char *yes[] = {"1", "yes", "true", "on", "y"};
-    static const char *no[] = {"0", "no", "false", "off", "n"};
-    for (size_t i = 0; i < sizeof yes / sizeof *yes; ++i) {
-        if (!strcasecmp(s, yes[i]))
-            return 1;
-        if (!strcasecmp(s, no[i]))
-            return 0;
-    }
-    return -1;
 }
 
 int gltrace_report_end(const at_reader *r)

@@ -1,5 +1,6 @@
 /* See trace_rewrite.h. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gltrace_cmds.h"
@@ -82,4 +83,17 @@ int trace_rewrite_close(trace_rewrite *t, int status)
     }
     memset(t, 0, sizeof *t);
     return status;
+}
+
+char *trace_default_output(const char *in, const char *suffix)
+{
+    size_t n = strlen(in), ns = strlen(suffix);
+    if (n > 6 && !strcmp(in + n - 6, ".trace"))
+        n -= 6;
+    char *out = malloc(n + ns + 1);
+    if (out) {
+        memcpy(out, in, n);
+        memcpy(out + n, suffix, ns + 1);
+    }
+    return out;
 }

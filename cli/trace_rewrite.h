@@ -25,6 +25,10 @@ typedef struct trace_property {
     const char *name, *value;
 } trace_property;
 
+/* apitrace's default output name: IN without its .trace, then SUFFIX ("-trim.trace"),
+ * beside IN; NULL when out of memory. */
+char *trace_default_output(const char *in, const char *suffix);
+
 /* Opens IN for reading (reader options ROPT, may be NULL) and OUT for writing, with
  * the input's properties and SET's over them. 0, or -1 after saying why on stderr
  * (everything is closed then). */

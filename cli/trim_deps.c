@@ -97,18 +97,7 @@ static const trim_rule *rule(trim_deps *d, const gt_call *c)
 
 static uint64_t arg_u64(const gt_call *c, int i)
 {
-    if (i < 0 || (uint32_t)i >= c->num_args)
-        return 0;
-    const gt_value *v = &c->args[i];
-    switch (v->kind) {
-    case GT_BOOL: return v->b;
-    case GT_SINT: return (uint64_t)v->i;
-    case GT_UINT:
-    case GT_POINTER: return v->u;
-    case GT_ENUM: return (uint64_t)v->en.v;
-    case GT_BITMASK: return v->bm.v;
-    default: return 0;
-    }
+    return i >= 0 && (uint32_t)i < c->num_args ? gt_value_uint(&c->args[i]) : 0;
 }
 
 static thread_state *get_thread(trim_deps *d, uint32_t id)

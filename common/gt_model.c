@@ -48,3 +48,36 @@ int gt_enum_index(gt_enum_sig *sig, void *(*alloc)(void *ctx, size_t size), void
     sig->by_value = idx;
     return 1;
 }
+
+int64_t gt_value_sint(const gt_value *v)
+{
+    if (!v)
+        return 0;
+    switch (v->kind) {
+    case GT_SINT: return v->i;
+    case GT_UINT: case GT_POINTER: return (int64_t)v->u;
+    case GT_FLOAT: return (int64_t)v->f;
+    case GT_DOUBLE: return (int64_t)v->d;
+    case GT_ENUM: return v->en.v;
+    case GT_BITMASK: return (int64_t)v->bm.v;
+    case GT_BOOL: return v->b;
+    case GT_REPR: return gt_value_sint(v->repr.machine);
+    case GT_ARRAY: return v->arr.n ? gt_value_sint(&v->arr.items[0]) : 0;
+    default: return 0;
+    }
+}
+
+uint64_t gt_value_uint(const gt_value *v)
+{
+    if (!v)
+        return 0;
+    switch (v->kind) {
+    case GT_UINT: case GT_POINTER: return v->u;
+    case GT_FLOAT: return (uint64_t)(int64_t)v->f;
+    case GT_DOUBLE: return (uint64_t)(int64_t)v->d;
+    case GT_BITMASK: return v->bm.v;
+    case GT_REPR: return gt_value_uint(v->repr.machine);
+    case GT_ARRAY: return v->arr.n ? gt_value_uint(&v->arr.items[0]) : 0;
+    default: return (uint64_t)gt_value_sint(v);
+    }
+}

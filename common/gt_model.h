@@ -131,6 +131,12 @@ typedef struct gt_call {
     gt_arena arena;   /* owns args, ret and every nested value */
 } gt_call;
 
+/* A scalar value as an integer: booleans, integers, pointers, enums, bitmasks, floats
+ * (truncated), a repr's machine value, an array's first item (a `&value` output); 0 for
+ * NULL and anything else. */
+int64_t gt_value_sint(const gt_value *v);
+uint64_t gt_value_uint(const gt_value *v);
+
 /* Looks up the name of an enum value (the first one listed, when several share
  * the value); NULL when the signature has no such value. */
 const char *gt_enum_name(const gt_enum_sig *sig, int64_t v);

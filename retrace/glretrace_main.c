@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "gt_options.h"
 #include "replay.h"
 
 static void usage(FILE *f)
@@ -130,22 +131,6 @@ static int parse_count(const char *opt, const char *s, uint64_t *out)
     return 1;
 }
 
-/* "yes"/"no" as apitrace takes them; no value: yes. -1 when neither. */
-static int parse_bool(const char *s)
-{
-    if (!s)
-        return 1;
-    static const char *yes[] = {"1", "yes", "true", "on", "y"};
-    static const char *no[] = {"0", "no", "false", "off", "n"};
-    for (size_t i = 0; i < sizeof yes / sizeof *yes; ++i) {
-        if (!strcasecmp(s, yes[i]))
-            return 1;
-        if (!strcasecmp(s, no[i]))
-            return 0;
-    }
-    return -1;
-}
-
 static int parse_format(const char *s, snapshot_format *f)
 {
     if (!strcasecmp(s, "PNM"))
@@ -200,7 +185,7 @@ static int parse_option(cli *c, int opt, const char *arg)
     case OPT_SNAPSHOT_FORMAT: return parse_format(arg, &o->snapshot_format);
     case OPT_SNAPSHOT_ALPHA: o->snapshot_alpha = true; return 1;
     case OPT_CALL_NOS:
-        if ((b = parse_bool(arg)) < 0)
+        if ((b = gt_parse_bool(arg)) < 0)
             fprintf(stderr, "glretrace: --call-nos: yes or no, not \"%s\"\n", arg);
         o->snapshot_seq = b == 0;
         return b >= 0;

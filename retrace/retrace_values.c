@@ -18,32 +18,9 @@
 
 /* ---- values ---------------------------------------------------------------------------- */
 
-int64_t retrace_sint(const gt_value *v)
-{
-    switch (v->kind) {
-    case GT_SINT: return v->i;
-    case GT_UINT: case GT_POINTER: return (int64_t)v->u;
-    case GT_FLOAT: return (int64_t)v->f;
-    case GT_DOUBLE: return (int64_t)v->d;
-    case GT_ENUM: return v->en.v;
-    case GT_BITMASK: return (int64_t)v->bm.v;
-    case GT_BOOL: return v->b;
-    case GT_REPR: return v->repr.machine ? retrace_sint(v->repr.machine) : 0;
-    case GT_ARRAY: return v->arr.n ? retrace_sint(&v->arr.items[0]) : 0;
-    default: return 0;
-    }
-}
+int64_t retrace_sint(const gt_value *v) { return gt_value_sint(v); }
 
-uint64_t retrace_uint(const gt_value *v)
-{
-    switch (v->kind) {
-    case GT_UINT: case GT_POINTER: return v->u;
-    case GT_FLOAT: return (uint64_t)(int64_t)v->f;
-    case GT_DOUBLE: return (uint64_t)(int64_t)v->d;
-    case GT_BITMASK: return v->bm.v;
-    default: return (uint64_t)retrace_sint(v);
-    }
-}
+uint64_t retrace_uint(const gt_value *v) { return gt_value_uint(v); }
 
 double retrace_float(const gt_value *v)
 {

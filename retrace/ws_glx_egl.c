@@ -73,24 +73,7 @@ static struct {
 
 /* ---- values ---------------------------------------------------------------------- */
 
-static uint64_t v_u64(const gt_value *v)
-{
-    if (!v)
-        return 0;
-    switch (v->kind) {
-    case GT_BOOL: return v->b;
-    case GT_SINT: return (uint64_t)v->i;
-    case GT_UINT:
-    case GT_POINTER: return v->u;
-    case GT_ENUM: return (uint64_t)v->en.v;
-    case GT_BITMASK: return v->bm.v;
-    case GT_FLOAT: return (uint64_t)(int64_t)v->f;
-    case GT_DOUBLE: return (uint64_t)(int64_t)v->d;
-    case GT_REPR: return v_u64(v->repr.machine);
-    case GT_ARRAY: return v->arr.n ? v_u64(&v->arr.items[0]) : 0; /* &value outputs */
-    default: return 0;
-    }
-}
+static uint64_t v_u64(const gt_value *v) { return gt_value_uint(v); }
 
 static int64_t v_int(const gt_value *v) { return (int64_t)v_u64(v); }
 

@@ -29,7 +29,8 @@ start_xvfb
 cd "$WORK"
 
 # png.py make OUT W H R G B [X Y S R G B]: a PNG of one colour, with a square of another
-# png.py count FILE R G B: pixels of that colour (any PNG Chromium writes: filters, alpha)
+# png.py count FILE R G B: pixels of that colour (decoded by tests/apps/compare_png.py)
+export APPS_DIR="$here/../apps"
 cat >png.py <<'EOF'
 import os, struct, sys, zlib
 
@@ -49,33 +50,10 @@ def make(out, w, h, rgb, square=None):
                           + chunk(b'IDAT', zlib.compress(b''.join(rows))) + chunk(b'IEND', b''))
 
 def read(path):
-    d = open(path, 'rb').read()
-    i, idat = 8, b''
-    while i < len(d):
-        n = struct.unpack('>I', d[i:i + 4])[0]
-        t = d[i + 4:i + 8]
-        if t == b'IHDR':
-            w, h, _, ct = struct.unpack('>IIBB', d[i + 8:i + 18])
-        elif t == b'IDAT':
-            idat += d[i + 8:i + 8 + n]
-        i += 12 + n
-    bpp = {2: 3, 6: 4}[ct]
-    raw, stride, prev, px = zlib.decompress(idat), w * bpp, bytearray(w * bpp), []
-    for y in range(h):
-        f, cur = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for k in range(stride):
-            a = cur[k - bpp] if k >= bpp else 0
-            b, c = prev[k], prev[k - bpp] if k >= bpp else 0
-            if f == 1: cur[k] = (cur[k] + a) & 255
-            elif f == 2: cur[k] = (cur[k] + b) & 255
-            elif f == 3: cur[k] = (cur[k] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                cur[k] = (cur[k] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        px += [bytes(cur[x * bpp:x * bpp + 3]) for x in range(w)]
-        prev = cur
-    return px
+    sys.path.insert(0, os.environ['APPS_DIR'])
+    from compare_png import decode_png
+    w, _, rows = decode_png(path)
+    return [r[3 * x:3 * x + 3] for r in rows for x in range(w)]
 
 if sys.argv[1] == 'make':
     a = [int(v) for v in sys.argv[3:]]

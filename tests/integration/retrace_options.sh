@@ -26,10 +26,11 @@ require_file "$ours" "build glretrace first"
 require_tool apitrace glretrace python3 timeout Xvfb
 start_xvfb
 
-# pnm_tool CMD FILE...: headers | split DIR | png-equal PNM_DIR PNG_DIR | md5 PNM_DIR
+# pnm_tool CMD FILE...: headers | md5 | rgb | yellow PNM | png-equal PNM PNG_DIR | png-type PNG
+export APPS_DIR="$here/../apps" # compare_png.py decodes PNGs
 pnm_tool() {
   python3 - "$@" <<'EOF'
-import hashlib, os, re, struct, sys, zlib
+import hashlib, os, re, sys
 
 def frames(data):
     """(header, rgb) of each P6 image in a PNM stream."""
@@ -45,21 +46,11 @@ def frames(data):
     return out
 
 def png_rgb(path):
-    d = open(path, 'rb').read()
-    i, idat = 8, b''
-    while i < len(d):
-        n = struct.unpack('>I', d[i:i + 4])[0]
-        t = d[i + 4:i + 8]
-        if t == b'IHDR':
-            w, h, _, ct = struct.unpack('>IIBB', d[i + 8:i + 18])
-        elif t == b'IDAT':
-            idat += d[i + 8:i + 8 + n]
-        i += 12 + n
-    raw, ch = zlib.decompress(idat), 4 if ct == 6 else 3
-    rows = [raw[y * (w * ch + 1) + 1:(y + 1) * (w * ch + 1)] for y in range(h)]
-    if ch == 4:  # drop alpha: every 4th byte
-        rows = [bytes(b for i, b in enumerate(r) if i % 4 != 3) for r in rows]
-    return b''.join(rows), ct
+    """The RGB rows, top first, and the PNG's colour type (6: RGBA)."""
+    sys.path.insert(0, os.environ['APPS_DIR'])
+    from compare_png import decode_png
+    _, _, rows = decode_png(path)
+    return b''.join(rows), open(path, 'rb').read()[25]
 
 cmd = sys.argv[1]
 if cmd == 'headers':

@@ -35,37 +35,47 @@ require_tool apitrace glretrace python3 timeout Xvfb
 dump() { timeout 120 apitrace dump -v --color=never "$1" 2>/dev/null; }
 calls_in() { dump "$1" | grep -c '^[0-9]' || true; }
 
+# side_by_side WHAT CMD ARGS TRACE NOTHING_RE: `apitrace CMD ARGS` and `gltrace CMD ARGS`
+# (trim: with --exact) of TRACE; apitrace dump of both outputs must be alike. Where
+# apitrace's output holds nothing of what was asked (no call selected, nothing replaced:
+# $nothing_test on its output), ours must refuse with NOTHING_RE and write nothing.
+side_by_side() {
+  local what=$1 cmd=$2 args=$3 t=$4 nothing_re=$5 rc
+  local a="$WORK/a.trace" g="$WORK/g.trace" exact=()
+  [ "$cmd" = trim ] && exact=(--exact)
+  rm -f "$a" "$g"
+  # shellcheck disable=SC2086
+  timeout 120 apitrace "$cmd" $args -o "$a" "$t" >/dev/null 2>&1 || true
+  set +e
+  # shellcheck disable=SC2086
+  timeout 120 "$gltrace" "$cmd" "${exact[@]}" $args -o "$g" "$t" >/dev/null 2>"$WORK/g.err"
+  rc=$?
+  set -e
+  if [ ! -s "$a" ]; then
+    fail "$what: apitrace $cmd wrote nothing"
+  elif $nothing_test "$a"; then
+    if [ "$rc" -eq 1 ] && [ ! -e "$g" ] && grep -q "$nothing_re" "$WORK/g.err"; then
+      pass "$what: nothing to do: refused, nothing written"
+    else
+      fail "$what: nothing to do, yet exit $rc: $(head -1 "$WORK/g.err")"
+    fi
+  elif [ "$rc" -ne 0 ]; then
+    fail "$what: exit $rc: $(head -2 "$WORK/g.err" | tr '\n' ' ')"
+  else
+    dump "$a" >"$WORK/a.txt"
+    dump "$g" >"$WORK/g.txt"
+    compare_files "$what: apitrace dump of both outputs" "$WORK/a.txt" "$WORK/g.txt"
+  fi
+}
+
 # ---- 1. trim --exact against apitrace trim ----------------------------------------------
+selects_nothing() { [ "$(calls_in "$1")" -eq 0 ]; }
+nothing_test=selects_nothing
 selections=("--frames=1" "--calls=10-60" "--frames=0-1 --calls=200-/3" "--thread=1 --frames=0-2"
   "--calls=draw" "--frames=2-4 --calls=0-20")
 for t in "$corpus"/*.trace; do
-  name=$(basename "$t" .trace)
   for sel in "${selections[@]}"; do
-    a="$WORK/a.trace" g="$WORK/g.trace"
-    rm -f "$a" "$g"
-    # shellcheck disable=SC2086
-    timeout 120 apitrace trim $sel -o "$a" "$t" >/dev/null 2>&1 || true
-    set +e
-    # shellcheck disable=SC2086
-    timeout 120 "$gltrace" trim --exact $sel -o "$g" "$t" >/dev/null 2>"$WORK/g.err"
-    rc=$?
-    set -e
-    what="$name: trim --exact $sel"
-    if [ ! -s "$a" ]; then
-      fail "$what: apitrace trim wrote nothing"
-    elif [ "$(calls_in "$a")" -eq 0 ]; then
-      if [ "$rc" -eq 1 ] && [ ! -e "$g" ] && grep -q 'selection matches none' "$WORK/g.err"; then
-        pass "$what: selects nothing: refused, nothing written"
-      else
-        fail "$what: selects nothing: exit $rc, $(head -1 "$WORK/g.err")"
-      fi
-    elif [ "$rc" -ne 0 ]; then
-      fail "$what: exit $rc: $(head -2 "$WORK/g.err" | tr '\n' ' ')"
-    else
-      dump "$a" >"$WORK/a.txt"
-      dump "$g" >"$WORK/g.txt"
-      compare_files "$what: apitrace dump of both outputs" "$WORK/a.txt" "$WORK/g.txt"
-    fi
+    side_by_side "$(basename "$t" .trace): trim --exact $sel" trim "$sel" "$t" 'selection matches none'
   done
 done
 
@@ -79,36 +89,15 @@ expressions=(
   "-e s/GL_TRIANGLES/GL_LINES/ --calls=0-3000"
   "--property=process.name=/bin/renamed -e s/GL_ARRAY_BUFFER/GL_ELEMENT_ARRAY_BUFFER/"
 )
+# apitrace's sed changed nothing: its output is what its writer makes of the whole trace
+replaces_nothing() { dump "$1" | cmp -s - "$WORK/all.txt"; }
+nothing_test=replaces_nothing
 for name in glmark2_shading glmark2_texture es2gears_x11; do
   t="$corpus/$name.trace"
-  # the trace as apitrace's writer rewrites every call, to tell when its sed changed nothing
   timeout 120 apitrace trim -o "$WORK/all.trace" "$t" >/dev/null 2>&1 || true
   dump "$WORK/all.trace" >"$WORK/all.txt"
   for e in "${expressions[@]}"; do
-    a="$WORK/a.trace" g="$WORK/g.trace"
-    rm -f "$a" "$g"
-    # shellcheck disable=SC2086
-    timeout 120 apitrace sed $e -o "$a" "$t" >/dev/null 2>&1 || true
-    set +e
-    # shellcheck disable=SC2086
-    timeout 120 "$gltrace" sed $e -o "$g" "$t" >/dev/null 2>"$WORK/g.err"
-    rc=$?
-    set -e
-    what="$name: sed ${e//$WORK\//}"
-    if dump "$a" | cmp -s - "$WORK/all.txt"; then
-      # apitrace changed nothing: ours refuses
-      if [ "$rc" -eq 1 ] && [ ! -e "$g" ] && grep -q 'matches no' "$WORK/g.err"; then
-        pass "$what: replaces nothing: refused, nothing written"
-      else
-        fail "$what: replaces nothing, yet exit $rc: $(head -1 "$WORK/g.err")"
-      fi
-    elif [ "$rc" -ne 0 ]; then
-      fail "$what: exit $rc: $(head -2 "$WORK/g.err" | tr '\n' ' ')"
-    else
-      dump "$a" >"$WORK/a.txt"
-      dump "$g" >"$WORK/g.txt"
-      compare_files "$what: apitrace dump of both outputs" "$WORK/a.txt" "$WORK/g.txt"
-    fi
+    side_by_side "$name: sed ${e//$WORK\//}" sed "$e" "$t" 'matches no'
   done
 done
 
