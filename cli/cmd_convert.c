@@ -13,7 +13,7 @@
 #include "gltrace_cmds.h"
 #include "gt_progress.h"
 #include "gt_timeline.h"
-#include "replay.h"
+#include "replay_loader.h"
 #include "timeline_io.h"
 
 typedef struct input {
@@ -73,7 +73,7 @@ static int parse_i64(const char *s, int64_t *out)
     return 0;
 }
 
-/* A .trace is replayed here, headless, by the replayer library (retrace/replay.h)
+/* A .trace is replayed here, headless, by the replayer (retrace/replay.h, loaded)
  * with CPU and GPU timings into a temporary FXT file, which is then read as any input. */
 static char *replay_trace(const char *trace, gt_error *err)
 {
@@ -93,15 +93,21 @@ static char *replay_trace(const char *trace, gt_error *err)
         return NULL;
     }
     close(fd);
+    const replay_api *replay = replay_load(err);
+    if (!replay) {
+        unlink(tmp);
+        free(tmp);
+        return NULL;
+    }
     fprintf(stderr, "gltrace convert: replaying %s with timings\n", trace);
     replay_options o;
-    replay_options_init(&o, trace);
+    replay->options_init(&o, trace);
     o.headless = true;
     o.pcpu = o.pgpu = true;
     o.fxt_path = tmp;
     gt_error rerr;
     gt_error_clear(&rerr);
-    if (replay_run(&o, NULL, &rerr) != 0) {
+    if (replay->run(&o, NULL, &rerr) != 0) {
         gt_error_set(err, "%s: replay with timings failed: %s", trace, rerr.msg);
         unlink(tmp);
         free(tmp);

@@ -1,5 +1,5 @@
 /* gltrace dump-images: apitrace's dump-images. The trace is replayed here, headless, by
- * the replayer library (retrace/replay.h), which writes a PNG per frame (or per call
+ * the replayer (retrace/replay.h, loaded: replay_loader.h), which writes a PNG per frame (or per call
  * of --calls) named PREFIX%010u.png and says "Wrote PATH" for each. */
 #include <getopt.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 
 #include "gltrace_cmds.h"
 #include "gt_options.h"
-#include "replay.h"
+#include "replay_loader.h"
 
 static void usage(FILE *f)
 {
@@ -95,8 +95,15 @@ static int parse_args(int argc, char **argv, replay_options *o, gt_callset *call
 
 int cmd_dump_images(int argc, char **argv)
 {
+    gt_error err;
+    gt_error_clear(&err);
+    const replay_api *replay = replay_load(&err);
+    if (!replay) {
+        fprintf(stderr, "gltrace dump-images: %s\n", err.msg);
+        return 1;
+    }
     replay_options o;
-    replay_options_init(&o, NULL);
+    replay->options_init(&o, NULL);
     o.headless = true;
     gt_callset calls;
     if (gt_callset_init_all(&calls) != 0) {
@@ -113,11 +120,9 @@ int cmd_dump_images(int argc, char **argv)
         o.snapshot_prefix = prefix;
     }
     if (status < 0) {
-        gt_error err;
-        gt_error_clear(&err);
         replay_result res;
         status = 0;
-        if (replay_run(&o, &res, &err) != 0) {
+        if (replay->run(&o, &res, &err) != 0) {
             fprintf(stderr, "gltrace dump-images: %s\n", err.msg);
             status = 1;
         } else if (res.snapshot_failures) {

@@ -56,6 +56,7 @@
 
 #include "backtrace_set.h"
 #include "gltrace_cmds.h"
+#include "lib_path.h"
 #include "gt_outfile.h"
 #include "record_status.h"
 
@@ -95,45 +96,14 @@ static void forward_signal(int sig)
         kill((pid_t)g_child, sig);
 }
 
-/* Where the recording library lies relative to our directory: installed, build tree. */
-static const char *const library_places[] = {"../lib/gltrace/libgltrace.so", "../lib/libgltrace.so"};
-
-/* The recording library: $GLTRACE_PRELOAD or the first of library_places beside us. */
+/* The recording library: $GLTRACE_PRELOAD or libgltrace.so beside us (lib_path.h). */
 static int find_library(char *out, size_t size)
 {
-    const char *env = getenv("GLTRACE_PRELOAD");
-    char guess[PATH_MAX];
-    if (env && *env) {
-        if (strlen(env) >= sizeof guess) {
-            fprintf(stderr, "gltrace: GLTRACE_PRELOAD is too long\n");
-            return 0;
-        }
-        strcpy(guess, env);
-    } else {
-        char exe[PATH_MAX];
-        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-        if (n <= 0) {
-            fprintf(stderr, "gltrace: cannot read /proc/self/exe: %s\n", strerror(errno));
-            return 0;
-        }
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash)
-            *slash = '\0';
-        for (size_t i = 0; i < sizeof library_places / sizeof *library_places; ++i) {
-            if (snprintf(guess, sizeof guess, "%s/%s", exe, library_places[i]) >= (int)sizeof guess) {
-                fprintf(stderr, "gltrace: path of the recording library too long\n");
-                return 0;
-            }
-            if (access(guess, R_OK) == 0)
-                break; /* else the last place, whose error is reported below */
-        }
-    }
     char real[PATH_MAX];
-    if (!realpath(guess, real) || access(real, R_OK) != 0) {
-        fprintf(stderr, "gltrace: cannot find the recording library %s: %s%s\n", guess,
-                strerror(errno),
-                env && *env ? "" : " (set GLTRACE_PRELOAD to its path)");
+    gt_error err;
+    gt_error_clear(&err);
+    if (gltrace_find_lib("GLTRACE_PRELOAD", "libgltrace.so", real, sizeof real, &err) != 0) {
+        fprintf(stderr, "gltrace: the recording library: %s\n", err.msg);
         return 0;
     }
     if (strlen(real) >= size || strchr(real, ':') || strchr(real, ' ')) {

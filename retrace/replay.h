@@ -64,4 +64,15 @@ typedef struct replay_result {
  * (may be NULL) holds what was replayed either way. */
 int replay_run(const replay_options *o, replay_result *res, gt_error *err);
 
+/* The replayer as a loadable module (libgltrace_replay.so, replay_module.c): the gltrace
+ * command loads it only when it replays (convert, dump-images), so its other commands do
+ * not load SDL2, libepoxy and what they pull in (sound, Wayland, D-Bus...). */
+#define REPLAY_API_VERSION 1
+typedef struct replay_api {
+    unsigned version; /* REPLAY_API_VERSION: the module and its user were built together */
+    void (*options_init)(replay_options *o, const char *trace);
+    int (*run)(const replay_options *o, replay_result *res, gt_error *err);
+} replay_api;
+#define REPLAY_API_SYMBOL "gltrace_replay_api"
+
 #endif

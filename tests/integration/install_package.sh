@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # install_package: gltrace as a user installs it. Both ways must give a working tool:
 #   - `cmake --install BUILD --prefix P`: P/bin/gltrace, P/bin/glretrace and
-#     P/lib/gltrace/libgltrace.so;
+#     P/lib/gltrace/libgltrace.so and libgltrace_replay.so (convert's replayer);
 #   - the Debian package `cpack` makes from BUILD (CPackConfig.cmake): its control data
 #     (package name, Depends on the SDL2 and libepoxy libraries found by dpkg-shlibdeps)
 #     and its files unpacked into a staging folder (dpkg-deb -x: no root, no chroot),
@@ -30,7 +30,7 @@ start_xvfb
 # exercise WHAT PREFIX: record, dump, replay and convert with PREFIX/bin's programs
 exercise() {
   local what=$1 p=$2 t="$WORK/$1.trace" rc
-  for f in bin/gltrace bin/glretrace lib/gltrace/libgltrace.so; do
+  for f in bin/gltrace bin/glretrace lib/gltrace/libgltrace.so lib/gltrace/libgltrace_replay.so; do
     if [ -e "$p/$f" ]; then pass "$what: $f installed"; else fail "$what: no $f"; fi
   done
   set +e

@@ -78,64 +78,83 @@ elif cmd == 'yellow':  # pixels of glxdemo's yellow rectangle in a PNM stream
 EOF
 }
 
+# run_ours OUT ARGS...: our glretrace with ARGS, stdout to OUT; a failure (exit status, a
+# sanitizer's report) is a test failure that shows its stderr, never the end of the test
+run_ours() {
+  local out=$1 rc
+  shift
+  set +e
+  timeout 120 "$ours" "$@" >"$out" 2>"$WORK/ours.err"
+  rc=$?
+  set -e
+  [ "$rc" -eq 0 ] && return 0
+  fail "glretrace $*: exit $rc"
+  tail -5 "$WORK/ours.err" | sed 's/^/    /'
+  return 0
+}
+
 # ---- -s -: PNM, RGB, MD5 ------------------------------------------------------------------
 # (glxgears: its first 20 frames, to call 1700)
 for name in glxgears tri_glsl glxdemo; do
   t="$corpus/$name.trace"
   limit=()
   [ "$name" = glxgears ] && limit=(-S 0-1700/frame)
-  timeout 120 "$ours" "${limit[@]}" -s - "$t" >"$WORK/g.pnm" 2>"$WORK/g.err" || fail "$name: -s - exits $?"
+  run_ours "$WORK/g.pnm" "${limit[@]}" -s - "$t"
   timeout 120 glretrace "${limit[@]}" -s - "$t" >"$WORK/a.pnm" 2>/dev/null || true
   compare_files "$name: -s - PNM headers as apitrace's" <(pnm_tool headers "$WORK/a.pnm") \
     <(pnm_tool headers "$WORK/g.pnm")
   if grep -aq '^Rendered' "$WORK/g.pnm"; then fail "$name: the summary line among the images"; else
     pass "$name: no summary line among the images"; fi
   rm -rf "$WORK/png"
-  timeout 120 "$ours" "${limit[@]}" -s "$WORK/png/" "$t" >/dev/null 2>&1
+  run_ours /dev/null "${limit[@]}" -s "$WORK/png/" "$t"
   if err=$(pnm_tool png-equal "$WORK/g.pnm" "$WORK/png" 2>&1); then
     pass "$name: PNM images are the PNG snapshots"
   else fail "$name: PNM against PNG: $err"; fi
-  timeout 120 "$ours" "${limit[@]}" -s - --snapshot-format=MD5 "$t" >"$WORK/g.md5" 2>/dev/null
+  run_ours "$WORK/g.md5" "${limit[@]}" -s - --snapshot-format=MD5 "$t"
   compare_files "$name: MD5 lines digest the PNM images" <(pnm_tool md5 "$WORK/g.pnm") "$WORK/g.md5"
-  timeout 120 "$ours" "${limit[@]}" -s - --snapshot-format=RGB "$t" >"$WORK/g.rgb" 2>/dev/null
+  run_ours "$WORK/g.rgb" "${limit[@]}" -s - --snapshot-format=RGB "$t"
   compare_files "$name: RGB is the PNM images' rows" <(pnm_tool rgb "$WORK/g.pnm") "$WORK/g.rgb"
-  timeout 120 "$ours" "${limit[@]}" -s - --call-nos=no "$t" >"$WORK/seq.pnm" 2>/dev/null
-  n=$(pnm_tool headers "$WORK/seq.pnm" | awk '{ print $2 }' | tr '\n' ' ')
-  expected=$(pnm_tool headers "$WORK/seq.pnm" | awk '{ printf "#%d ", NR - 1 }')
+  run_ours "$WORK/seq.pnm" "${limit[@]}" -s - --call-nos=no "$t"
+  n=$(pnm_tool headers "$WORK/seq.pnm" | awk '{ print $2 }' | tr '\n' ' ') || true
+  expected=$(pnm_tool headers "$WORK/seq.pnm" | awk '{ printf "#%d ", NR - 1 }') || true
   [ "$n" = "$expected" ] && pass "$name: --call-nos=no numbers images 0, 1, ..." ||
     fail "$name: --call-nos=no comments: $n"
 done
 # tri_glsl: a trace both replayers draw alike (glxdemo's first frame, apitrace's is black)
-timeout 120 glretrace -s - --snapshot-format=MD5 "$corpus/tri_glsl.trace" >"$WORK/a.md5" 2>/dev/null
-timeout 120 "$ours" -s - --snapshot-format=MD5 "$corpus/tri_glsl.trace" >"$WORK/g.md5" 2>/dev/null
+run_ours "$WORK/g.md5" -s - --snapshot-format=MD5 "$corpus/tri_glsl.trace"
+for try in 1 2; do # apitrace's glretrace has been seen to fail now and then under load
+  timeout 120 glretrace -s - --snapshot-format=MD5 "$corpus/tri_glsl.trace" >"$WORK/a.md5" 2>/dev/null || true
+  cmp -s "$WORK/a.md5" "$WORK/g.md5" && break
+  [ "$try" -eq 1 ] && echo "    note: apitrace's glretrace: other MD5 lines on the first try" >&2
+done
 compare_files "tri_glsl: MD5 lines as apitrace's glretrace prints them" "$WORK/a.md5" "$WORK/g.md5"
 
 # ---- file names, alpha, --sb, --ignore-calls ---------------------------------------------------
 t="$corpus/glxgears.trace"
 rm -rf "$WORK/seq"
-timeout 120 "$ours" -s "$WORK/seq/" --call-nos=no -S 1-400 "$t" >/dev/null 2>&1
-first=$(ls "$WORK/seq" | head -2 | tr '\n' ' ')
+run_ours /dev/null -s "$WORK/seq/" --call-nos=no -S 1-400 "$t"
+first=$(ls "$WORK/seq" 2>/dev/null | head -2 | tr '\n' ' ') || true
 [ "$first" = "0000000000.png 0000000001.png " ] && pass "--call-nos=no: PNGs named 0, 1, ..." ||
   fail "--call-nos=no: PNGs named $first"
 rm -rf "$WORK/alpha"
-timeout 120 "$ours" -s "$WORK/alpha/" --snapshot-alpha "$corpus/glxdemo.trace" >/dev/null 2>&1
-[ "$(pnm_tool png-type "$(ls "$WORK"/alpha/*.png | head -1)")" = 6 ] &&
+run_ours /dev/null -s "$WORK/alpha/" --snapshot-alpha "$corpus/glxdemo.trace"
+[ "$(pnm_tool png-type "$(ls "$WORK"/alpha/*.png | head -1)" 2>/dev/null)" = 6 ] &&
   pass "--snapshot-alpha: RGBA PNG" || fail "--snapshot-alpha: not an RGBA PNG"
 for name in glxdemo glxgears; do
-  timeout 120 "$ours" --sb -s - --snapshot-format=MD5 "$corpus/$name.trace" >"$WORK/sb.md5" 2>/dev/null
-  timeout 120 "$ours" -s - --snapshot-format=MD5 "$corpus/$name.trace" >"$WORK/db.md5" 2>/dev/null
+  run_ours "$WORK/sb.md5" --sb -s - --snapshot-format=MD5 "$corpus/$name.trace"
+  run_ours "$WORK/db.md5" -s - --snapshot-format=MD5 "$corpus/$name.trace"
   compare_files "$name: --sb (front buffer) gives the double-buffered images" "$WORK/db.md5" "$WORK/sb.md5"
 done
-timeout 120 "$ours" -s - "$corpus/glxdemo.trace" >"$WORK/all.pnm" 2>/dev/null
-timeout 120 "$ours" -s - --ignore-calls=9 "$corpus/glxdemo.trace" >"$WORK/ign.pnm" 2>/dev/null
-y_all=$(pnm_tool yellow "$WORK/all.pnm")
-y_ign=$(pnm_tool yellow "$WORK/ign.pnm")
+run_ours "$WORK/all.pnm" -s - "$corpus/glxdemo.trace"
+run_ours "$WORK/ign.pnm" -s - --ignore-calls=9 "$corpus/glxdemo.trace"
+y_all=$(pnm_tool yellow "$WORK/all.pnm") || y_all=0
+y_ign=$(pnm_tool yellow "$WORK/ign.pnm") || y_ign=-1
 [ "$y_all" -gt 0 ] && [ "$y_ign" -eq 0 ] && pass "--ignore-calls=9: no glRectf drawn" ||
   fail "--ignore-calls=9: yellow pixels $y_all with, $y_ign without"
 
 # ---- pacing and -w -------------------------------------------------------------------------
-secs=$(timeout 120 "$ours" -b --call-limit=2000 --min-frame-duration=50000 "$t" |
-  sed -n 's/^Rendered \([0-9]*\) frames in \([0-9.e+-]*\) secs.*/\1 \2/p')
+run_ours "$WORK/paced.out" -b --call-limit=2000 --min-frame-duration=50000 "$t"
+secs=$(sed -n 's/^Rendered \([0-9]*\) frames in \([0-9.e+-]*\) secs.*/\1 \2/p' "$WORK/paced.out")
 if awk -v s="$secs" 'BEGIN { split(s, a, " "); exit !(a[1] > 5 && a[2] >= a[1] * 0.05 * 0.95) }'; then
   pass "--min-frame-duration=50000: $secs (frames, seconds)"
 else fail "--min-frame-duration=50000: frames and seconds $secs"; fi

@@ -1,0 +1,16 @@
+/* Where gltrace finds the libraries it loads into other processes or into itself: the
+ * recording library (libgltrace.so, preloaded into the program) and the replayer
+ * (libgltrace_replay.so, loaded by convert and dump-images). */
+#ifndef LIB_PATH_H
+#define LIB_PATH_H
+
+#include <stddef.h>
+
+#include "gt_error.h"
+
+/* $ENV_VAR when set, else NAME in ../lib/gltrace/ beside this executable (an installed
+ * prefix or package), else in ../lib/ (the build tree): its real path into OUT. 0, or
+ * -1 with err set ("cannot find ... (set ENV_VAR to its path)"). */
+int gltrace_find_lib(const char *env_var, const char *name, char *out, size_t size, gt_error *err);
+
+#endif
