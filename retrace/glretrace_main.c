@@ -25,6 +25,7 @@ static void usage(FILE *f)
           "      --snapshot-format=FMT stdout snapshots as PNM (default), RGB or MD5\n"
           "      --snapshot-alpha      PNG snapshots keep the alpha channel\n"
           "      --call-nos[=BOOL]     name snapshots by call number (default), else 0, 1, ...\n"
+          "      --snapshot-interval=N snapshot the end of every Nth frame only (0, N, 2N, ...)\n"
           "      --headless            replay without an X server (SDL's offscreen driver)\n"
           "      --sb                  single-buffered visuals (snapshots read the front buffer)\n"
           "      --db                  double-buffered visuals (default)\n"
@@ -68,6 +69,7 @@ enum {
     OPT_PER_FRAME_DELAY,
     OPT_DRIVER,
     OPT_SINGLETHREAD,
+    OPT_SNAPSHOT_INTERVAL,
 };
 
 static const struct option long_options[] = {
@@ -78,6 +80,7 @@ static const struct option long_options[] = {
     {"snapshot-format", required_argument, 0, OPT_SNAPSHOT_FORMAT},
     {"snapshot-alpha", no_argument, 0, OPT_SNAPSHOT_ALPHA},
     {"call-nos", optional_argument, 0, OPT_CALL_NOS},
+    {"snapshot-interval", required_argument, 0, OPT_SNAPSHOT_INTERVAL},
     {"headless", no_argument, 0, OPT_HEADLESS},
     {"sb", no_argument, 0, OPT_SB},
     {"db", no_argument, 0, OPT_DB},
@@ -184,6 +187,13 @@ static int parse_option(cli *c, int opt, const char *arg)
     case 'S': c->have_S = true; return merge_set("-S", &c->snapshot_calls, arg);
     case OPT_SNAPSHOT_FORMAT: return parse_format(arg, &o->snapshot_format);
     case OPT_SNAPSHOT_ALPHA: o->snapshot_alpha = true; return 1;
+    case OPT_SNAPSHOT_INTERVAL: {
+        uint64_t n;
+        if (!parse_count("--snapshot-interval", arg, &n))
+            return 0;
+        o->snapshot_interval = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+        return 1;
+    }
     case OPT_CALL_NOS:
         if ((b = gt_parse_bool(arg)) < 0)
             fprintf(stderr, "glretrace: --call-nos: yes or no, not \"%s\"\n", arg);

@@ -169,7 +169,7 @@ static bool wants_snapshot(const gt_call *c)
 /* The window system's hooks (ws_hooks, glretrace.h). */
 static void before_swap(const gt_call *call)
 {
-    if (wants_snapshot(call))
+    if (wants_snapshot(call) && (!m.o.snapshot_interval || m.frames % m.o.snapshot_interval == 0))
         take_snapshot(call, false);
 }
 

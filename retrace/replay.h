@@ -34,6 +34,7 @@ typedef struct replay_options {
     snapshot_format snapshot_format;  /* with the prefix "-" */
     bool snapshot_alpha;              /* PNG files keep the alpha channel */
     bool snapshot_seq;                /* numbered 0, 1, 2... instead of by call number */
+    uint32_t snapshot_interval;       /* frame ends: only every Nth frame's (0, N, 2N...) */
     const gt_callset *ignore_calls;   /* calls not replayed; NULL: none */
     uint64_t call_limit;              /* replay no call numbered above it; UINT64_MAX: all */
     long loop;       /* replay the last whole frame this many more times; < 0: forever */

@@ -5,7 +5,8 @@
 #    (the same headers as apitrace's glretrace for the same trace, and, for a trace both
 #    replayers draw alike, the same MD5 lines); our PNM images are our PNG snapshots and
 #    our MD5 lines digest our PNM images; no summary line among the images.
-#  - --call-nos=no names PNG snapshots 0, 1, 2...; --snapshot-alpha writes RGBA PNGs.
+#  - --call-nos=no names PNG snapshots 0, 1, 2...; --snapshot-alpha writes RGBA PNGs;
+#    --snapshot-interval=3 takes frames 0, 3, 6... (as apitrace's glretrace).
 #  - --sb replays single-buffered (snapshots from the front buffer) to the same images.
 #  - --ignore-calls skips calls (glxdemo without its glRectf is all clear colour).
 #  - --min-frame-duration makes frames last at least that long (a lower bound only).
@@ -128,6 +129,17 @@ for try in 1 2; do # apitrace's glretrace has been seen to fail now and then und
   [ "$try" -eq 1 ] && echo "    note: apitrace's glretrace: other MD5 lines on the first try" >&2
 done
 compare_files "tri_glsl: MD5 lines as apitrace's glretrace prints them" "$WORK/a.md5" "$WORK/g.md5"
+
+# --snapshot-interval=3: frames 0, 3, 6, ... (apitrace's glretrace draws glxgears' first
+# frame otherwise: its later ones are compared)
+run_ours "$WORK/all.md5" -s - --snapshot-format=MD5 "$corpus/glxgears.trace"
+run_ours "$WORK/int.md5" -s - --snapshot-format=MD5 --snapshot-interval=3 "$corpus/glxgears.trace"
+compare_files "--snapshot-interval=3: every third frame's snapshot" \
+  <(awk 'NR % 3 == 1' "$WORK/all.md5") "$WORK/int.md5"
+timeout 120 glretrace -s - --snapshot-format=MD5 --snapshot-interval=3 "$corpus/glxgears.trace" \
+  2>/dev/null | sed -n 2,40p >"$WORK/a.int.md5" || true
+compare_files "--snapshot-interval=3: as apitrace's glretrace (its frames 3 to 117)" "$WORK/a.int.md5" \
+  <(sed -n 2,40p "$WORK/int.md5")
 
 # ---- file names, alpha, --sb, --ignore-calls ---------------------------------------------------
 t="$corpus/glxgears.trace"
