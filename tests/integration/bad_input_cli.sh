@@ -31,8 +31,10 @@ mkdir -p "$D"
 # budget_for SOURCE: sets BUDGET_MS for damaged copies of the corpus trace SOURCE: 5
 # times its intact dump's time, plus 2 s
 BUDGET_MS=20000
+BUDGET_SOURCE=
 budget_for() {
   local t0 t1
+  BUDGET_SOURCE=$1
   t0=$(date +%s%N)
   "$gltrace" dump --color=never "$1" >/dev/null 2>&1 || true
   t1=$(date +%s%N)
@@ -42,12 +44,27 @@ budget_for() {
 # run_dump FILE: gltrace dump --color=never FILE; sets RC, output in $WORK/out.txt,
 # stderr in $WORK/err.txt; returns 1 (after recording a failure) on a crash or hang,
 # or when it took more than BUDGET_MS.
-run_dump() {
-  local f=$1 t0 t1
+# timed_dump FILE: run_timed of gltrace dump; sets MS
+timed_dump() {
+  local t0 t1
   t0=$(date +%s%N)
-  run_timed "$WORK/out.txt" "$WORK/err.txt" "$gltrace" dump --color=never "$f"
+  run_timed "$WORK/out.txt" "$WORK/err.txt" "$gltrace" dump --color=never "$1"
   t1=$(date +%s%N)
-  local ms=$(((t1 - t0) / 1000000))
+  MS=$(((t1 - t0) / 1000000))
+}
+
+run_dump() {
+  local f=$1 ms
+  timed_dump "$f"
+  ms=$MS
+  if [ "$ms" -gt "$BUDGET_MS" ] && [ "$RC" -lt 124 ] && [ -n "$BUDGET_SOURCE" ]; then
+    # a loaded machine slows one run now and then: measure both again; a dump that is
+    # really slow on damaged input stays over
+    echo "    note: $(basename "$f"): $ms ms, over $BUDGET_MS: measured again" >&2
+    budget_for "$BUDGET_SOURCE"
+    timed_dump "$f"
+    ms=$MS
+  fi
   if [ "$RC" -eq 124 ] || [ "$RC" -eq 137 ]; then
     fail "$(basename "$f"): gltrace dump hung (killed after 20 s)"
     return 1
