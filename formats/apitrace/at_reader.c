@@ -151,17 +151,26 @@ static int push_pending(at_reader *r, gt_call *c)
     return 1;
 }
 
+/* The pending calls are numbered as they entered, so in increasing order: a binary
+ * search finds a leave's call in O(log n) however many calls a killed or damaged trace
+ * leaves open (a leave that names no open call too), and calls mostly leave in the
+ * reverse order they entered, so the removal moves little. */
 static gt_call *take_pending(at_reader *r, uint64_t no)
 {
-    for (unsigned i = 0; i < r->npending; ++i) {
-        if (r->pending[i]->no == no) {
-            gt_call *c = r->pending[i];
-            memmove(&r->pending[i], &r->pending[i + 1], (r->npending - i - 1) * sizeof c);
-            r->npending--;
-            return c;
-        }
+    unsigned lo = r->pending_head, hi = r->npending;
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if (r->pending[mid]->no < no)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    return NULL;
+    if (lo == r->npending || r->pending[lo]->no != no)
+        return NULL;
+    gt_call *c = r->pending[lo];
+    memmove(&r->pending[lo], &r->pending[lo + 1], (r->npending - lo - 1) * sizeof c);
+    r->npending--;
+    return c;
 }
 
 static void note_thread(at_reader *r, uint32_t t)
@@ -322,10 +331,8 @@ gt_call *at_reader_next(at_reader *r)
     }
     if (r->failed)
         return NULL;
-    if (r->npending) {
-        gt_call *c = r->pending[0];
-        memmove(&r->pending[0], &r->pending[1], (r->npending - 1) * sizeof c);
-        r->npending--;
+    if (r->pending_head < r->npending) { /* the calls never left, oldest first */
+        gt_call *c = r->pending[r->pending_head++];
         c->flags |= GT_CALL_FLAG_INCOMPLETE;
         r->stats.incomplete++;
         return finish(r, c);
@@ -423,7 +430,7 @@ void at_reader_close(at_reader *r)
 {
     if (!r)
         return;
-    for (unsigned i = 0; i < r->npending; ++i)
+    for (unsigned i = r->pending_head; i < r->npending; ++i)
         at_reader_release(r, r->pending[i]);
     if (r->scratch)
         at_reader_release(r, r->scratch);

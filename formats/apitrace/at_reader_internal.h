@@ -39,8 +39,9 @@ struct at_reader {
     sig_table funcs, enums, bitmasks, structs, frames;
     const gt_func_sig *get_error_sig;
     uint32_t next_call_no;
-    gt_call **pending;
+    gt_call **pending; /* calls entered and not yet left, in the order they entered */
     unsigned npending, pending_cap;
+    unsigned pending_head; /* at the end: the incomplete calls before it were returned */
     gt_call *pool[POOL_MAX];
     unsigned npool;
     gt_call *scratch; /* leave events of calls we never saw enter */
