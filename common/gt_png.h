@@ -1,5 +1,5 @@
-/* A small PNG encoder (8-bit RGB or RGBA, no interlace, one IDAT made with zlib's
- * compress2) for glretrace's snapshots, and a decoder (gt_png_read.c: 8-bit grey, RGB,
+/* A small PNG encoder (8-bit grey, RGB or RGBA, no interlace, one IDAT made with zlib's
+ * compress2) for glretrace's snapshots and state dumps, and a decoder (gt_png_read.c: 8-bit grey, RGB,
  * palette, grey+alpha and RGBA, not interlaced) for the image tools. */
 #ifndef GT_PNG_H
 #define GT_PNG_H
@@ -9,7 +9,13 @@
 #include <stdint.h>
 
 #include "gt_error.h"
+#include "gt_strbuf.h"
 
+/* Appends the PNG of height rows of width*channels bytes (channels 1: grey, 3: RGB,
+ * 4: RGBA), consecutive rows stride bytes apart, to OUT. bottom_up: the first row in
+ * memory is the bottom of the image (as glReadPixels returns it). 0, or -1 with err. */
+int gt_png_encode(gt_strbuf *out, const uint8_t *pixels, unsigned width, unsigned height,
+                  unsigned channels, size_t stride, bool bottom_up, gt_error *err);
 /* Writes height rows of width*channels bytes (channels 3 or 4), consecutive rows
  * stride bytes apart, to path. bottom_up: the first row in memory is the bottom of
  * the image (as glReadPixels returns it). Returns 0, or -1 with err set. */

@@ -48,6 +48,20 @@ struct gl_avail *ws_current_avail(unsigned n);
 /* Size of the current drawable in pixels; 0 when none is current. */
 void ws_current_size(int *w, int *h);
 
+/* ---- reading pixels (read_state.c) ---- */
+/* The read state a snapshot or a state dump changes and puts back: pack parameters,
+ * the pixel pack buffer, the read framebuffer and its read buffer (where the GL has
+ * them). */
+typedef struct read_state {
+    bool has_fbo, has_pbo;
+    int pack_align, row_len, skip_px, skip_rows, pbo, read_fbo, draw_fbo, read_buf; /* GLint */
+} read_state;
+void read_state_save(read_state *s);
+/* Tightly packed reads into client memory from FBO (0: the window's back buffer, or
+ * its front buffer when FRONT). */
+void read_state_set(const read_state *s, int fbo, bool front);
+void read_state_restore(const read_state *s);
+
 /* ---- snapshots (snapshot.c) ---- */
 typedef struct snapshot_spec {
     const char *prefix;     /* "-": stdout, in format */

@@ -37,6 +37,10 @@ static void usage(FILE *f)
           "      --per-frame-delay=US  wait US microseconds more after each frame\n"
           "      --driver=DRIVER       hw (default), sw (Mesa's software rasterizer), dgpu, igpu\n"
           "      --singlethread        accepted: calls of all threads always replay on one\n"
+          "  -D, --dump-state=CALL     write the GL state after CALL as JSON on stdout (apitrace's\n"
+          "                            layout: parameters, shaders, uniforms, buffers, textures,\n"
+          "                            framebuffer) and stop; `frame`: after the first frame\n"
+          "      --dump-format=FORMAT  json (the only format; apitrace's ubjson is not written)\n"
           "  -v, --verbose             print each call as it is replayed\n"
           "      --pcpu                CPU time of each call (monotonic clock)\n"
           "      --pgpu                GPU time of each call doing GPU work (timer queries)\n"
@@ -70,6 +74,7 @@ enum {
     OPT_DRIVER,
     OPT_SINGLETHREAD,
     OPT_SNAPSHOT_INTERVAL,
+    OPT_DUMP_FORMAT,
 };
 
 static const struct option long_options[] = {
@@ -92,6 +97,8 @@ static const struct option long_options[] = {
     {"per-frame-delay", required_argument, 0, OPT_PER_FRAME_DELAY},
     {"driver", required_argument, 0, OPT_DRIVER},
     {"singlethread", no_argument, 0, OPT_SINGLETHREAD},
+    {"dump-state", required_argument, 0, 'D'},
+    {"dump-format", required_argument, 0, OPT_DUMP_FORMAT},
     {"verbose", no_argument, 0, 'v'},
     {"pcpu", no_argument, 0, OPT_PCPU},
     {"pgpu", no_argument, 0, OPT_PGPU},
@@ -199,6 +206,19 @@ static int parse_option(cli *c, int opt, const char *arg)
             fprintf(stderr, "glretrace: --call-nos: yes or no, not \"%s\"\n", arg);
         o->snapshot_seq = b == 0;
         return b >= 0;
+    case 'D':
+        o->dump_state = true;
+        if (!strcmp(arg, "frame")) {
+            o->dump_state_frame = true;
+            return 1;
+        }
+        return parse_count("-D", arg, &o->dump_state_call);
+    case OPT_DUMP_FORMAT:
+        if (strcmp(arg, "json")) {
+            fprintf(stderr, "glretrace: --dump-format: only json is written, not \"%s\"\n", arg);
+            return 0;
+        }
+        return 1;
     case 'v': o->verbose++; return 1;
     case 'w': o->wait = true; return 1;
     case OPT_HEADLESS: o->headless = true; return 1;
@@ -236,7 +256,7 @@ static int parse_option(cli *c, int opt, const char *arg)
 static int parse_args(int argc, char **argv, cli *c)
 {
     int opt;
-    while ((opt = getopt_long(argc, argv, "hbs:S:vw", long_options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "hbs:S:vwD:", long_options, NULL)) != -1) {
         if (opt == 'h') {
             usage(stdout);
             return 0;
@@ -273,7 +293,8 @@ static int run(const replay_options *o)
     if (replay_run(o, &res, &err) != 0) {
         fprintf(stderr, "glretrace: error: %s\n", err.msg);
         status = 1;
-    } else if (!o->snapshot_prefix || strcmp(o->snapshot_prefix, "-") || o->benchmark) {
+    } else if (!o->dump_state &&
+               (!o->snapshot_prefix || strcmp(o->snapshot_prefix, "-") || o->benchmark)) {
         double fps = res.secs > 0 ? (double)res.frames / res.secs : 0.0;
         printf("Rendered %llu frames in %g secs, average of %g fps\n",
                (unsigned long long)res.frames, res.secs, fps);

@@ -26,6 +26,7 @@
 #include "gt_strbuf.h"
 #include "replay.h"
 #include "retrace_gen.h"
+#include "state_dump.h"
 #include "timeline_replay.h"
 
 enum {
@@ -47,6 +48,7 @@ typedef struct dispatch {
 } dispatch;
 
 static double now(void);
+static void dump_state(const gt_call *c);
 
 /* The state of the replay running now (one at a time: replay.h). */
 static struct {
@@ -66,6 +68,9 @@ static struct {
     gt_strbuf verbose_out;
     at_dump_options dump_opt;
     bool profiling;
+    uint64_t last_call; /* the last call read */
+    bool state_done; /* -D: written, or failed (state_err) */
+    gt_error state_err;
 } m;
 
 retrace_fn retrace_lookup(const char *name)
@@ -267,6 +272,25 @@ static void replay_call(gt_call *c)
         check_gl_error(c);
     if (!(c->flags & GT_CALL_FLAG_END_FRAME) && wants_snapshot(c))
         take_snapshot(c, true);
+    if (m.o.dump_state && ws_has_current() &&
+        (m.o.dump_state_frame ? (c->flags & GT_CALL_FLAG_END_FRAME) != 0
+                              : c->no >= m.o.dump_state_call))
+        dump_state(c);
+}
+
+/* -D: the state after C, the first call at or after the one asked for that leaves a
+ * context current; the replay stops after it. */
+static void dump_state(const gt_call *c)
+{
+    m.state_done = true;
+    if (m.in_begin_end) {
+        gt_error_set(&m.state_err, "call %u is inside glBegin/glEnd, where GL state cannot be "
+                     "read: dump a call before glBegin or after glEnd", c->no);
+        return;
+    }
+    if (state_dump(stdout, c, m.o.single_buffer, &m.state_err) != 0)
+        return;
+    m.o.call_limit = 0; /* stop */
 }
 
 /* --loop: the calls of the last complete frame are kept (not released) */
@@ -349,11 +373,14 @@ static int replay_trace(at_reader *r, uint64_t *ncalls, gt_error *err)
     gt_progress_start(&prog, "glretrace", at_input_file_size(at_reader_input(r)), false);
     gt_call *call;
     while ((call = at_reader_next(r))) {
+        m.last_call = call->no;
         if (call->no > m.o.call_limit) {
             at_reader_release(r, call);
             break;
         }
         replay_call(call);
+        if (m.state_done)
+            m.o.call_limit = 0;
         prog.frames = m.frames;
         gt_progress_update(&prog, at_input_file_pos(at_reader_input(r)), ++*ncalls);
         if (m.o.loop)
@@ -370,7 +397,21 @@ static int replay_trace(at_reader *r, uint64_t *ncalls, gt_error *err)
         /* a cut file is worth a word; calls merely left open by a killed program
          * replay silently, as in apitrace */
         fprintf(stderr, "warning: %s\n", at_reader_warning(r));
-    if (m.o.loop && m.nprev) {
+    if (m.o.dump_state && !m.state_done && m.o.dump_state_frame) {
+        gt_error_set(err, "-D frame: the trace has no frame end with a current context");
+        return -1;
+    }
+    if (m.o.dump_state && !m.state_done) {
+        gt_error_set(err, "-D %llu: the trace ends at call %llu before any call numbered %llu or "
+                     "later with a current context", (unsigned long long)m.o.dump_state_call,
+                     (unsigned long long)m.last_call, (unsigned long long)m.o.dump_state_call);
+        return -1;
+    }
+    if (m.state_err.set) {
+        *err = m.state_err;
+        return -1;
+    }
+    if (m.o.loop && m.nprev && !m.o.dump_state) {
         for (long i = 0; m.o.loop < 0 || i < m.o.loop; ++i)
             for (size_t k = 0; k < m.nprev; ++k)
                 replay_call(m.prev[k]);
@@ -463,6 +504,7 @@ int replay_run(const replay_options *o, replay_result *res, gt_error *err)
     res->frames = m.frames;
     res->snapshots = m.snapshots;
     res->snapshot_failures = m.snapshot_failures;
+    res->state_dumped = m.state_done && !m.state_err.set;
     shut_down();
     return rc;
 }

@@ -47,6 +47,11 @@ typedef struct replay_options {
     bool pcpu, pgpu, text_profile;
     int64_t min_cpu_ns; /* text profile: calls faster than this are left out */
     const char *fxt_path, *chrome_path;
+    /* -D: the GL state after the first call numbered dump_state_call or later that
+     * leaves a context current, as apitrace's JSON on stdout; the replay stops there */
+    bool dump_state;
+    uint64_t dump_state_call;
+    bool dump_state_frame; /* instead: after the first frame's last call (its swap) */
 } replay_options;
 
 /* Defaults: no snapshots, no call limit, no loop, no timings, min_cpu_ns 1000. */
@@ -57,9 +62,11 @@ typedef struct replay_result {
     uint64_t calls;  /* calls read from the trace */
     uint64_t snapshots, snapshot_failures; /* taken, and failed (warned about) */
     double secs;     /* wall-clock time of the replay itself */
+    bool state_dumped; /* dump_state: the state was written */
 } replay_result;
 
-/* Replays o->trace. Warnings about calls go to stderr as apitrace words them (not
+/* Replays o->trace. With dump_state, a trace that ends before the call, or a call
+ * inside glBegin/glEnd (where GL state cannot be read), is an error. Warnings about calls go to stderr as apitrace words them (not
  * with benchmark). Returns 0, or -1 with err set when the trace cannot be opened or
  * read to its end, the window system cannot start, or a timeline output fails; res
  * (may be NULL) holds what was replayed either way. */
@@ -68,7 +75,7 @@ int replay_run(const replay_options *o, replay_result *res, gt_error *err);
 /* The replayer as a loadable module (libgltrace_replay.so, replay_module.c): the gltrace
  * command loads it only when it replays (convert, dump-images), so its other commands do
  * not load SDL2, libepoxy and what they pull in (sound, Wayland, D-Bus...). */
-#define REPLAY_API_VERSION 1
+#define REPLAY_API_VERSION 2
 typedef struct replay_api {
     unsigned version; /* REPLAY_API_VERSION: the module and its user were built together */
     void (*options_init)(replay_options *o, const char *trace);

@@ -3,7 +3,8 @@
  * PREFIX%010u.png (RGB, or RGBA with alpha; "Wrote PATH" on stdout), or to stdout with the prefix "-": PNM (P6,
  * a comment with the number), raw RGB rows, or the MD5 digest of those rows in upper-case
  * hex, byte for byte as apitrace's glretrace writes them. The replayed program's
- * pixel-pack state and read bindings are saved and restored around the read. */
+ * pixel-pack state and read bindings are saved and restored around the read
+ * (read_state.c). */
 #include <epoxy/gl.h>
 #include <errno.h>
 #include <stdio.h>
@@ -31,65 +32,6 @@ static void make_prefix_dir(const char *prefix)
             *s = '/';
         }
     free(p);
-}
-
-/* The read state a snapshot changes and puts back: pack parameters, the pixel pack
- * buffer, the read framebuffer and its read buffer (where the GL has them). */
-typedef struct read_state {
-    bool has_fbo, has_pbo;
-    GLint pack_align, row_len, skip_px, skip_rows, pbo, read_fbo, draw_fbo, read_buf;
-} read_state;
-
-static void read_state_save(read_state *s)
-{
-    bool desktop = epoxy_is_desktop_gl();
-    int ver = epoxy_gl_version();
-    *s = (read_state){.has_fbo = ver >= 30, .has_pbo = desktop ? ver >= 21 : ver >= 30,
-                      .pack_align = 4};
-    glGetIntegerv(GL_PACK_ALIGNMENT, &s->pack_align);
-    if (s->has_pbo) {
-        glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &s->pbo);
-        glGetIntegerv(GL_PACK_ROW_LENGTH, &s->row_len);
-        glGetIntegerv(GL_PACK_SKIP_PIXELS, &s->skip_px);
-        glGetIntegerv(GL_PACK_SKIP_ROWS, &s->skip_rows);
-    }
-    if (s->has_fbo) {
-        glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &s->read_fbo);
-        glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &s->draw_fbo);
-        glGetIntegerv(GL_READ_BUFFER, &s->read_buf);
-    }
-}
-
-/* Tightly packed reads into client memory from FBO (0: the window's back buffer, or
- * its front buffer when FRONT: single-buffered visuals). */
-static void read_state_set(const read_state *s, GLint fbo, bool front)
-{
-    if (s->has_fbo) {
-        glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)fbo);
-        glReadBuffer(fbo ? GL_COLOR_ATTACHMENT0 : front ? GL_FRONT : GL_BACK);
-    }
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    if (s->has_pbo) {
-        glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-        glPixelStorei(GL_PACK_ROW_LENGTH, 0);
-        glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
-        glPixelStorei(GL_PACK_SKIP_ROWS, 0);
-    }
-}
-
-static void read_state_restore(const read_state *s)
-{
-    glPixelStorei(GL_PACK_ALIGNMENT, s->pack_align);
-    if (s->has_pbo) {
-        glBindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)s->pbo);
-        glPixelStorei(GL_PACK_ROW_LENGTH, s->row_len);
-        glPixelStorei(GL_PACK_SKIP_PIXELS, s->skip_px);
-        glPixelStorei(GL_PACK_SKIP_ROWS, s->skip_rows);
-    }
-    if (s->has_fbo) {
-        glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)s->read_fbo);
-        glReadBuffer((GLenum)s->read_buf);
-    }
 }
 
 /* The RGB rows of an RGBA image read bottom-up (glReadPixels), top row first: what PNM,

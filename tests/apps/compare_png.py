@@ -29,7 +29,11 @@ def paeth(a, b, c):
 def decode_png(path):
     """Returns (width, height, rows) with rows a list of bytes objects, RGB8 top-down."""
     with open(path, "rb") as f:
-        data = f.read()
+        return decode_png_bytes(f.read())
+
+
+def decode_png_bytes(data):
+    """decode_png of a PNG in memory."""
     if data[:8] != SIGNATURE:
         raise ValueError("not a PNG")
     pos, idat, palette, ihdr = 8, [], None, None

@@ -1,0 +1,37 @@
+/* The GL state after a call, as apitrace's `glretrace -D CALL` writes it (JSON that
+ * qapitrace and apitrace's scripts read): "parameters" (state_params.c), "shaders",
+ * "uniforms", "buffers" and "shaderstoragebufferblocks" (state_program.c), "textures"
+ * and "framebuffer" (state_images.c). Reads the context current now; the replayed
+ * program's state it touches to read (active texture unit, pack state, read
+ * framebuffer, buffer bindings) is put back. Internal to the replayer. */
+#ifndef RETRACE_STATE_DUMP_H
+#define RETRACE_STATE_DUMP_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "gt_error.h"
+#include "gt_model.h"
+#include "state_json.h"
+
+/* Writes the state JSON after CALL (named in messages) to OUT.
+ * single_buffer: the window's colour is its front buffer. 0, or -1 with err set. */
+int state_dump(FILE *out, const gt_call *call, bool single_buffer, gt_error *err);
+
+/* ---- shared by the sections ---- */
+/* Whether the current context provides the GL function NAME (one of specs/state.txt's
+ * [functions]); calling one it lacks would make libepoxy abort. */
+bool state_has(const char *name);
+/* The GLenum name of V, or NULL. */
+const char *state_enum_name(unsigned v);
+/* Writes V as its enum name, or as a number when it has none. */
+void state_write_enum(sj *w, unsigned v);
+/* Empties GL's error flags; then whether a query raised one. */
+void state_clear_errors(void);
+bool state_failed(void);
+
+void state_write_parameters(sj *w);
+void state_write_program(sj *w);
+void state_write_images(sj *w, bool single_buffer);
+
+#endif
