@@ -120,5 +120,12 @@ void retrace_hook_map_named_buffer_range(const gt_call *call, void *ret);
 void retrace_hook_unmap_buffer(const gt_call *call, void *ret);
 void retrace_hook_unmap_named_buffer(const gt_call *call, void *ret);
 void retrace_hook_pixel_store(const gt_call *call, void *ret);
+void retrace_hook_link_program(const gt_call *call, void *ret);
+void retrace_hook_link_program_arb(const gt_call *call, void *ret);
+
+/* The shader sources PROGRAM (a replayed name) had when it was last linked
+ * (retrace_programs.c): how many, with each one's type (GL_VERTEX_SHADER...). */
+size_t retrace_program_sources(unsigned program, const unsigned **types, char *const **sources);
+void retrace_programs_free(void);
 
 #endif

@@ -559,6 +559,7 @@ static void map_free(name_map *m)
 
 void retrace_values_free(void)
 {
+    retrace_programs_free();
     retrace_scratch_reset();
     free(scratch.block);
     scratch.block = NULL;

@@ -1,5 +1,5 @@
-/* The program sections of the state dump: "shaders" (each attached shader's source by
- * stage), "uniforms" (each active uniform outside blocks, arrays element by element as
+/* The program sections of the state dump: "shaders" (the source of each stage the
+ * program was linked with), "uniforms" (each active uniform outside blocks, arrays element by element as
  * "name[i]", matrices as arrays of columns), "buffers" (desktop GL: "vertices", every
  * vertex the bound attribute buffers hold, by attribute name) and
  * "shaderstoragebufferblocks" (empty: not dumped yet). Built-in names (gl_*) are left
@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "retrace_gen.h"
 #include "state_dump.h"
 
 /* How a GLSL type is read and laid out: element type, columns, rows. */
@@ -161,12 +162,24 @@ static void write_uniforms(sj *w, GLuint program)
     state_clear_errors();
 }
 
+/* The sources the program was linked with (kept at its link: retrace_programs.c), or
+ * where the replay did not link it, those of its attached shaders. */
 static void write_shaders(sj *w, GLuint program)
 {
     sj_member(w, "shaders");
     sj_begin_object(w);
+    const unsigned *types;
+    char *const *sources;
+    size_t kept = program ? retrace_program_sources(program, &types, &sources) : 0;
+    for (size_t i = 0; i < kept; ++i) {
+        const char *stage = state_enum_name(types[i]);
+        if (stage) {
+            sj_member(w, stage);
+            sj_cstring(w, sources[i]);
+        }
+    }
     GLint n = 0;
-    if (program)
+    if (program && !kept)
         glGetProgramiv(program, GL_ATTACHED_SHADERS, &n);
     GLuint shaders[64];
     GLsizei got = 0;

@@ -583,6 +583,18 @@ static bool fbo_bound(void)
     return fbo != 0;
 }
 
+/* The scissor box starts as the size of the window a context is first bound to: the
+ * traced program's window had its full size then, ours grows only now. A box still at
+ * the old size (the default; a program rarely sets exactly that) grows with the window,
+ * as in the traced program and in apitrace's replay. */
+static void grow_default_scissor(int old_w, int old_h, int w, int h)
+{
+    GLint box[4] = {-1, -1, -1, -1};
+    glGetIntegerv(GL_SCISSOR_BOX, box);
+    if (box[0] == 0 && box[1] == 0 && box[2] == old_w && box[3] == old_h)
+        glScissor(0, 0, w, h);
+}
+
 /* glViewport(x, y, width, height): grows the current window to hold the viewport
  * (the recorder's fake glViewport gives each drawable its size), then replays it. */
 static void gl_viewport(const gt_call *call)
@@ -594,11 +606,13 @@ static void gl_viewport(const gt_call *call)
     ws_drawable *d = ws.cur->draw;
     if (d && d->win && !d->pbuffer && x >= 0 && y >= 0 && w > 0 && h > 0 && w <= 16384 &&
         h <= 16384 && (x + w > d->w || y + h > d->h) && !fbo_bound()) {
+        int old_w = d->w, old_h = d->h;
         if (x + w > d->w)
             d->w = x + w;
         if (y + h > d->h)
             d->h = y + h;
         resize_window(d);
+        grow_default_scissor(old_w, old_h, d->w, d->h);
         if (ws.headless)
             goto done;
         /* Mesa's software GLX reads a drawable's size again only after a swap or

@@ -7,69 +7,10 @@
 
 /* ---- pname counts --------------------------------------------------------------- */
 
-typedef struct {
-    unsigned pname;
-    unsigned char count;
-} pname_count;
-
-/* Parameters with more than one value; every other pname has one. Sorted. */
-static const pname_count multi[] = {
-    {0x0B00, 4},  /* GL_CURRENT_COLOR */
-    {0x0B02, 3},  /* GL_CURRENT_NORMAL */
-    {0x0B03, 4},  /* GL_CURRENT_TEXTURE_COORDS */
-    {0x0B04, 4},  /* GL_CURRENT_RASTER_COLOR */
-    {0x0B06, 4},  /* GL_CURRENT_RASTER_TEXTURE_COORDS */
-    {0x0B07, 4},  /* GL_CURRENT_RASTER_POSITION */
-    {0x0B12, 2},  /* GL_POINT_SIZE_RANGE */
-    {0x0B22, 2},  /* GL_LINE_WIDTH_RANGE */
-    {0x0B40, 2},  /* GL_POLYGON_MODE */
-    {0x0B53, 4},  /* GL_LIGHT_MODEL_AMBIENT */
-    {0x0B66, 4},  /* GL_FOG_COLOR */
-    {0x0B70, 2},  /* GL_DEPTH_RANGE */
-    {0x0B80, 4},  /* GL_ACCUM_CLEAR_VALUE */
-    {0x0BA2, 4},  /* GL_VIEWPORT */
-    {0x0BA6, 16}, /* GL_MODELVIEW_MATRIX */
-    {0x0BA7, 16}, /* GL_PROJECTION_MATRIX */
-    {0x0BA8, 16}, /* GL_TEXTURE_MATRIX */
-    {0x0C10, 4},  /* GL_SCISSOR_BOX */
-    {0x0C22, 4},  /* GL_COLOR_CLEAR_VALUE */
-    {0x0C23, 4},  /* GL_COLOR_WRITEMASK */
-    {0x0D3A, 2},  /* GL_MAX_VIEWPORT_DIMS */
-    {0x0DD0, 2},  /* GL_MAP1_GRID_DOMAIN */
-    {0x0DD2, 4},  /* GL_MAP2_GRID_DOMAIN */
-    {0x0DD3, 2},  /* GL_MAP2_GRID_SEGMENTS */
-    {0x1004, 4},  /* GL_TEXTURE_BORDER_COLOR */
-    {0x1200, 4},  /* GL_AMBIENT */
-    {0x1201, 4},  /* GL_DIFFUSE */
-    {0x1202, 4},  /* GL_SPECULAR */
-    {0x1203, 4},  /* GL_POSITION */
-    {0x1204, 3},  /* GL_SPOT_DIRECTION */
-    {0x1600, 4},  /* GL_EMISSION */
-    {0x1602, 4},  /* GL_AMBIENT_AND_DIFFUSE */
-    {0x1603, 3},  /* GL_COLOR_INDEXES */
-    {0x2201, 4},  /* GL_TEXTURE_ENV_COLOR */
-    {0x2501, 4},  /* GL_OBJECT_PLANE */
-    {0x2502, 4},  /* GL_EYE_PLANE */
-    {0x8005, 4},  /* GL_BLEND_COLOR */
-    {0x80B1, 16}, /* GL_COLOR_MATRIX */
-    {0x8129, 3},  /* GL_POINT_DISTANCE_ATTENUATION */
-    {0x8459, 4},  /* GL_CURRENT_SECONDARY_COLOR */
-    {0x846D, 2},  /* GL_ALIASED_POINT_SIZE_RANGE */
-    {0x846E, 2},  /* GL_ALIASED_LINE_WIDTH_RANGE */
-    {0x84E3, 16}, /* GL_TRANSPOSE_MODELVIEW_MATRIX */
-    {0x84E4, 16}, /* GL_TRANSPOSE_PROJECTION_MATRIX */
-    {0x84E5, 16}, /* GL_TRANSPOSE_TEXTURE_MATRIX */
-    {0x84E6, 16}, /* GL_TRANSPOSE_COLOR_MATRIX */
-    {0x8891, 2},  /* GL_DEPTH_BOUNDS_EXT */
-    {0x8E46, 4},  /* GL_TEXTURE_SWIZZLE_RGBA */
-};
-
-/* Lists whose length is another parameter's value: (list, count pname). */
-static const unsigned counted[][2] = {
-    {0x86A3, 0x86A2}, /* GL_COMPRESSED_TEXTURE_FORMATS, GL_NUM_COMPRESSED_TEXTURE_FORMATS */
-    {0x87FF, 0x87FE}, /* GL_PROGRAM_BINARY_FORMATS, GL_NUM_PROGRAM_BINARY_FORMATS */
-    {0x8DF8, 0x8DF9}, /* GL_SHADER_BINARY_FORMATS, GL_NUM_SHADER_BINARY_FORMATS */
-};
+/* gtsz_counts (pnames with more than one value, sorted) and gtsz_counted (lists whose
+ * length is another pname's value), generated from specs/state.txt, whose values the
+ * state dump writes with the same counts. */
+#include "pname_counts.gen.h"
 
 /* The count as the program was told it (hook_answers.c: hidden program binary formats
  * read 0), so a list is recorded with the length the program's buffer has. */
@@ -80,19 +21,19 @@ static int get_integer(unsigned pname)
 
 long long gtsz_pname(unsigned pname)
 {
-    unsigned lo = 0, hi = sizeof multi / sizeof *multi;
+    unsigned lo = 0, hi = sizeof gtsz_counts / sizeof *gtsz_counts;
     while (lo < hi) {
         unsigned mid = (lo + hi) / 2;
-        if (multi[mid].pname < pname)
+        if (gtsz_counts[mid].pname < pname)
             lo = mid + 1;
         else
             hi = mid;
     }
-    if (lo < sizeof multi / sizeof *multi && multi[lo].pname == pname)
-        return multi[lo].count;
-    for (unsigned i = 0; i < sizeof counted / sizeof *counted; ++i)
-        if (counted[i][0] == pname) /* the program asked for the list: the count is valid */
-            return get_integer(counted[i][1]);
+    if (lo < sizeof gtsz_counts / sizeof *gtsz_counts && gtsz_counts[lo].pname == pname)
+        return gtsz_counts[lo].count;
+    for (unsigned i = 0; i < sizeof gtsz_counted / sizeof *gtsz_counted; ++i)
+        if (gtsz_counted[i][0] == pname) /* the program asked for the list: the count is valid */
+            return get_integer(gtsz_counted[i][1]);
     return 1;
 }
 

@@ -29,10 +29,6 @@ TOLERATED = [
      "makes the contexts the trace asked for"),
     (r"parameters/GL_VERTEX_ATTRIB_ARRAY\d+/GL_VERTEX_ATTRIB_ARRAY_POINTER$",
      "an attribute in client memory points into each replayer's own copy of the data"),
-    (r"parameters/GL_SCISSOR_BOX$",
-     "the initial scissor box is the window's size when the context is first bound: "
-     "apitrace's windows start at the trace's size, ours at 32x32 until glViewport "
-     "resizes them (a scissor box the program set compares equal)"),
 ]
 FRACTION = 0.001
 

@@ -1,19 +1,18 @@
 #!/usr/bin/env bash
 # state_dump: `glretrace -D CALL` side by side with apitrace 11's `apitrace replay -D`.
-#  - On 11 corpus traces (GLX and EGL/GLES, fixed function and GLSL, FBOs, textures), at
-#    three draw calls each (a quarter, half and three quarters through the draws after
-#    the first frame), state_compare.py finds the same keys and values in every
-#    section (parameters, shaders, uniforms, buffers, textures, framebuffer), images
-#    within 0.1% of pixels, but for the tolerated differences it lists with reasons.
-#    The first frame is left out: apitrace's replay reads its window before X maps it
-#    there (black colour, undefined depth), where ours reads what was drawn.
+#  - On 13 corpus traces (GLX and EGL/GLES, fixed function and GLSL, FBOs, textures, two
+#    threads, shaders deleted after linking), at three draw calls each (a quarter, half
+#    and three quarters through the draws after every window's first frame; fewer where
+#    there are fewer), state_compare.py finds the same keys and
+#    values in every section (parameters, shaders, uniforms, buffers, textures,
+#    framebuffer), images within 0.1% of pixels, but for the tolerated differences it
+#    lists with reasons. A window's first frame is left out: there apitrace's replay
+#    reads the window before X maps it (black after a glClear to another colour,
+#    undefined depth), where ours reads what was drawn.
 #  - apitrace's own jsondiff.py reads our JSON (ours against itself: no difference).
 #  - -D frame dumps after the first frame; --dump-format=json is accepted, ubjson is
 #    refused (exit 2); a call past the end, or one inside glBegin/glEnd, is a clear
 #    error with exit 1 and no JSON on stdout.
-# Left out, with reasons: tri_glsl (its shaders are detached and deleted after linking:
-# apitrace keeps each program's sources from its link, ours reads the attached ones) and
-# glthreads (two threads' windows in one frame).
 #   usage: state_dump.sh BIN_DIR CORPUS_DIR
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,29 +30,30 @@ jsondiff=/usr/lib/apitrace/scripts/jsondiff.py
 require_file "$jsondiff" "Debian's apitrace package ships it"
 start_xvfb
 
-# calls TRACE: three drawing calls (glDraw*, glCallList, glEnd) after the first frame,
-# from the corpus dump text
+# calls TRACE: three drawing calls (glDraw*, glCallList, glEnd) after every window's
+# first frame (the first swap of each drawable), from the corpus dump text
 calls() {
   python3 - "$1.dump.txt" <<'EOF'
 import re, sys
-draws, first_swap = [], None
+calls, first_swap = [], {}
 for line in open(sys.argv[1], errors='replace'):
-    m = re.match(r'(\d+) (\w+)\(', line)
-    if not m:
-        continue
-    no, name = int(m.group(1)), m.group(2)
-    if first_swap is None and 'SwapBuffers' in name:
-        first_swap = no
-    elif first_swap is not None and (name.startswith('glDraw') or
-                                     name in ('glCallList', 'glCallLists', 'glEnd')):
-        draws.append(no)
+    m = re.match(r'(\d+) (\w+)\((.*)', line)
+    if m:
+        calls.append((int(m.group(1)), m.group(2)))
+        d = re.search(r'(?:drawable|surface) = (\w+)', m.group(3))
+        if 'SwapBuffers' in m.group(2) and d:
+            first_swap.setdefault(d.group(1), int(m.group(1)))
+start = max(first_swap.values(), default=None)
+draws = [no for no, name in calls if start is not None and no > start and
+         (name.startswith('glDraw') or name in ('glCallList', 'glCallLists', 'glEnd'))]
 if draws:
-    print(' '.join(str(draws[int(len(draws) * f)]) for f in (0.25, 0.5, 0.75)))
+    print(' '.join(sorted({str(draws[int(len(draws) * f)]) for f in (0.25, 0.5, 0.75)})))
 EOF
 }
 
 traces="es2gears_x11 glmark2_buffersub glmark2_build glmark2_conditionals glmark2_desktop
-        glmark2_effect2d glmark2_shading glmark2_texture glxgears keithel_glxgears glxsimple"
+        glmark2_effect2d glmark2_shading glmark2_texture glxgears keithel_glxgears glxsimple
+        glthreads tri_glsl"
 compared=0
 for t in $traces; do
   trace="$corpus/$t.trace"
