@@ -1,6 +1,7 @@
 /* gltrace dump-images: apitrace's dump-images. The trace is replayed here, headless, by
  * the replayer (retrace/replay.h, loaded: replay_loader.h), which writes a PNG per frame (or per call
- * of --calls) named PREFIX%010u.png and says "Wrote PATH" for each. */
+ * of --calls) named PREFIX%010u.png (with -m, one per colour buffer, depth and stencil,
+ * PREFIX%010u-mrtI.png, -z.png, -s.png) and says "Wrote PATH" for each. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,9 @@ static void usage(FILE *f)
           "      --calls=CALLSET   the calls to snapshot (default: each frame's end)\n"
           "      --call-nos[=BOOL] name images by call number (default), else 0, 1, ...\n"
           "  -o, --output=PREFIX   images are PREFIX%010u.png (default: TRACE's name without\n"
-          "                        its folder and extension, then a dot)\n",
+          "                        its folder and extension, then a dot)\n"
+          "  -m, --mrt             every colour buffer drawn to (PREFIXN-mrtI.png), depth\n"
+          "                        (-z.png) and stencil (-s.png)\n",
           f);
 }
 
@@ -76,10 +79,7 @@ static int parse_args(int argc, char **argv, replay_options *o, gt_callset *call
             o->snapshot_seq = !b;
             break;
         case 'o': o->snapshot_prefix = optarg; break;
-        case 'm':
-            fprintf(stderr, "gltrace dump-images: -m (every render target, depth and stencil) "
-                            "is not supported yet\n");
-            return 2;
+        case 'm': o->snapshot_mrt = true; break;
         default: usage(stderr); return 2;
         }
     }

@@ -68,6 +68,7 @@ typedef struct snapshot_spec {
     snapshot_format format;
     bool alpha;             /* PNG files: RGBA */
     bool front;             /* read the window's front buffer (single-buffered visuals) */
+    bool mrt;               /* PNG files: every colour buffer drawn to, depth, stencil */
 } snapshot_spec;
 /* Reads the current drawable (the window's back buffer, or the bound draw framebuffer
  * when from_draw_fbo) and writes snapshot NUMBER as SPEC says. 0, or -1 with err set. */

@@ -24,6 +24,8 @@ static void usage(FILE *f)
           "  -S, --snapshot=CALLSET    calls to snapshot (default is every frame)\n"
           "      --snapshot-format=FMT stdout snapshots as PNM (default), RGB or MD5\n"
           "      --snapshot-alpha      PNG snapshots keep the alpha channel\n"
+          "  -m, --mrt                 PNG snapshots of every colour buffer drawn to (-mrtI),\n"
+          "                            depth (-z) and stencil (-s)\n"
           "      --call-nos[=BOOL]     name snapshots by call number (default), else 0, 1, ...\n"
           "      --snapshot-interval=N snapshot the end of every Nth frame only (0, N, 2N, ...)\n"
           "      --headless            replay without an X server (SDL's offscreen driver)\n"
@@ -84,6 +86,7 @@ static const struct option long_options[] = {
     {"snapshot", required_argument, 0, 'S'},
     {"snapshot-format", required_argument, 0, OPT_SNAPSHOT_FORMAT},
     {"snapshot-alpha", no_argument, 0, OPT_SNAPSHOT_ALPHA},
+    {"mrt", no_argument, 0, 'm'},
     {"call-nos", optional_argument, 0, OPT_CALL_NOS},
     {"snapshot-interval", required_argument, 0, OPT_SNAPSHOT_INTERVAL},
     {"headless", no_argument, 0, OPT_HEADLESS},
@@ -194,6 +197,7 @@ static int parse_option(cli *c, int opt, const char *arg)
     case 'S': c->have_S = true; return merge_set("-S", &c->snapshot_calls, arg);
     case OPT_SNAPSHOT_FORMAT: return parse_format(arg, &o->snapshot_format);
     case OPT_SNAPSHOT_ALPHA: o->snapshot_alpha = true; return 1;
+    case 'm': o->snapshot_mrt = true; return 1;
     case OPT_SNAPSHOT_INTERVAL: {
         uint64_t n;
         if (!parse_count("--snapshot-interval", arg, &n))
@@ -256,7 +260,7 @@ static int parse_option(cli *c, int opt, const char *arg)
 static int parse_args(int argc, char **argv, cli *c)
 {
     int opt;
-    while ((opt = getopt_long(argc, argv, "hbs:S:vwD:", long_options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "hbms:S:vwD:", long_options, NULL)) != -1) {
         if (opt == 'h') {
             usage(stdout);
             return 0;

@@ -157,7 +157,8 @@ static void take_snapshot(const gt_call *c, bool from_draw_fbo)
     if (!ws_has_current())
         return;
     snapshot_spec spec = {.prefix = m.o.snapshot_prefix, .format = m.o.snapshot_format,
-                          .alpha = m.o.snapshot_alpha, .front = m.o.single_buffer};
+                          .alpha = m.o.snapshot_alpha, .front = m.o.single_buffer,
+                          .mrt = m.o.snapshot_mrt};
     uint32_t number = m.o.snapshot_seq ? m.snapshots : c->no;
     m.snapshots++;
     if (snapshot_write(&spec, number, from_draw_fbo, &err) != 0) {

@@ -33,6 +33,8 @@ typedef struct replay_options {
     const gt_callset *snapshot_calls; /* which calls to snapshot; NULL: each frame's end */
     snapshot_format snapshot_format;  /* with the prefix "-" */
     bool snapshot_alpha;              /* PNG files keep the alpha channel */
+    bool snapshot_mrt; /* PNG files: PREFIXN-mrtI.png per colour buffer drawn to, -z.png
+                        * (depth) and -s.png (stencil) as 8-bit grey, as apitrace's -m */
     bool snapshot_seq;                /* numbered 0, 1, 2... instead of by call number */
     uint32_t snapshot_interval;       /* frame ends: only every Nth frame's (0, N, 2N...) */
     const gt_callset *ignore_calls;   /* calls not replayed; NULL: none */

@@ -80,25 +80,27 @@ static int write_stream(const snapshot_spec *sp, uint32_t number, const uint8_t 
     return 0;
 }
 
-/* Writes PREFIX%010u.png (RGB, or RGBA with alpha): 0, or -1 with err set. */
-static int write_png(const snapshot_spec *sp, uint32_t number, uint8_t *px, int w, int h,
-                     gt_error *err)
+/* Writes PREFIX%010uSUFFIX.png: RGB, or RGBA with alpha, from RGBA pixels (CHANNELS
+ * 4), or grey (CHANNELS 1). 0, or -1 with err set. */
+static int write_png(const snapshot_spec *sp, uint32_t number, const char *suffix, uint8_t *px,
+                     int w, int h, unsigned channels, gt_error *err)
 {
-    size_t stride = (size_t)w * 4;
-    unsigned channels = sp->alpha ? 4 : 3;
-    if (!sp->alpha) /* RGBA -> RGB in place */
+    size_t stride = (size_t)w * channels;
+    if (channels == 4 && !sp->alpha) { /* RGBA -> RGB in place */
         for (size_t y = 0; y < (size_t)h; ++y) {
             uint8_t *row = px + y * stride;
             for (size_t x = 0; x < (size_t)w; ++x)
                 memmove(row + x * 3, row + x * 4, 3);
         }
-    char *path = malloc(strlen(sp->prefix) + 16);
+        channels = 3;
+    }
+    char *path = malloc(strlen(sp->prefix) + strlen(suffix) + 16);
     if (!path) {
         gt_error_set(err, "out of memory");
         return -1;
     }
     make_prefix_dir(sp->prefix);
-    sprintf(path, "%s%010u.png", sp->prefix, number);
+    sprintf(path, "%s%010u%s.png", sp->prefix, number, suffix);
     int rc = gt_png_write(path, px, (unsigned)w, (unsigned)h, channels, stride, true, err);
     if (rc == 0) /* as apitrace's glretrace says it; scripts read these lines */
         printf("Wrote %s\n", path);
@@ -106,9 +108,10 @@ static int write_png(const snapshot_spec *sp, uint32_t number, uint8_t *px, int 
     return rc;
 }
 
-/* Reads W x H pixels from the read framebuffer and writes them as SP says: 0, or -1
- * with err set. */
-static int read_and_write(const snapshot_spec *sp, uint32_t number, int w, int h, gt_error *err)
+/* Reads W x H pixels from the read framebuffer and writes them as SP says (a PNG file
+ * name ends with SUFFIX): 0, or -1 with err set. */
+static int read_and_write(const snapshot_spec *sp, uint32_t number, const char *suffix, int w,
+                          int h, gt_error *err)
 {
     size_t stride = (size_t)w * 4;
     uint8_t *px = calloc((size_t)h, stride); /* what GL leaves unwritten reads as black */
@@ -124,8 +127,56 @@ static int read_and_write(const snapshot_spec *sp, uint32_t number, int w, int h
     else if (!strcmp(sp->prefix, "-"))
         rc = write_stream(sp, number, px, w, h, err);
     else
-        rc = write_png(sp, number, px, w, h, err);
+        rc = write_png(sp, number, suffix, px, w, h, 4, err);
     free(px);
+    return rc;
+}
+
+/* -m: the read framebuffer's depth (FORMAT GL_DEPTH_COMPONENT, "-z") or stencil
+ * (GL_STENCIL_INDEX, "-s") as 8-bit grey, as apitrace writes them; nothing where the
+ * framebuffer has none (the read fails). */
+static void read_grey(const snapshot_spec *sp, uint32_t number, const char *suffix, GLenum format,
+                      int w, int h)
+{
+    uint8_t *px = calloc((size_t)h, (size_t)w);
+    if (!px)
+        return;
+    glReadPixels(0, 0, w, h, format, GL_UNSIGNED_BYTE, px);
+    gt_error err;
+    gt_error_clear(&err);
+    if (glGetError() == GL_NO_ERROR && write_png(sp, number, suffix, px, w, h, 1, &err) != 0)
+        fprintf(stderr, "warning: %s\n", err.msg);
+    free(px);
+}
+
+/* -m: every colour buffer drawn to ("-mrtI", I the draw buffer's index; the window's
+ * colour is mrt0), then depth and stencil. 0, or -1 with err set when no colour buffer
+ * could be written. */
+static int write_mrt(const snapshot_spec *sp, uint32_t number, GLint fbo, int w, int h,
+                     gt_error *err)
+{
+    int rc = -1, written = 0;
+    GLint n = 1;
+    if (fbo)
+        glGetIntegerv(GL_MAX_DRAW_BUFFERS, &n);
+    for (GLint i = 0; i < n && i < 32; ++i) {
+        GLint buf = GL_NONE;
+        glGetIntegerv(GL_DRAW_BUFFER0 + (GLenum)i, &buf);
+        if (fbo && (buf < GL_COLOR_ATTACHMENT0 || buf > GL_COLOR_ATTACHMENT0 + 31))
+            continue;
+        if (fbo)
+            glReadBuffer((GLenum)buf);
+        char suffix[16];
+        snprintf(suffix, sizeof suffix, "-mrt%d", i);
+        if (read_and_write(sp, number, suffix, w, h, err) == 0)
+            written++;
+    }
+    if (written)
+        rc = 0;
+    while (glGetError() != GL_NO_ERROR)
+        ;
+    read_grey(sp, number, "-z", GL_DEPTH_COMPONENT, w, h);
+    read_grey(sp, number, "-s", GL_STENCIL_INDEX, w, h);
     return rc;
 }
 
@@ -151,7 +202,8 @@ int snapshot_write(const snapshot_spec *sp, uint32_t number, bool from_draw_fbo,
     read_state_set(&saved, target_fbo, sp->front);
     while (glGetError() != GL_NO_ERROR) /* errors of the trace's calls were reported */
         ;
-    int rc = read_and_write(sp, number, w, h, err);
+    int rc = sp->mrt && strcmp(sp->prefix, "-") ? write_mrt(sp, number, target_fbo, w, h, err)
+                                               : read_and_write(sp, number, "", w, h, err);
     read_state_restore(&saved);
     while (glGetError() != GL_NO_ERROR)
         ;

@@ -78,6 +78,9 @@ timeout 120 "$gltrace" dump-images -o seq/ --call-nos=no "$corpus/glthreads.trac
 timeout 120 "$gltrace" dump-images -o calls/ --calls=15,25 "$corpus/glthreads.trace" >/dev/null 2>&1 || true
 [ "$(ls calls | tr '\n' ' ')" = "0000000015.png 0000000025.png " ] &&
   pass "dump-images --calls=15,25" || fail "dump-images --calls=15,25: $(ls calls | tr '\n' ' ')"
+timeout 120 "$gltrace" dump-images -m -o mrt/ --calls=3635 "$corpus/glmark2_shading.trace" >/dev/null 2>&1 || true
+[ "$(ls mrt | tr '\n' ' ')" = "0000003635-mrt0.png 0000003635-s.png 0000003635-z.png " ] &&
+  pass "dump-images -m: colour, depth and stencil" || fail "dump-images -m: $(ls mrt | tr '\n' ' ')"
 timeout 120 "$gltrace" dump-images -o ours/tri. "$corpus/tri_glsl.trace" >/dev/null 2>&1 || true
 timeout 120 apitrace dump-images -o theirs/tri. "$corpus/tri_glsl.trace" >/dev/null 2>&1 || true
 if timeout 120 "$gltrace" diff-images -o tri.html ours/tri. theirs/tri. >tri.txt 2>&1 &&

@@ -12,6 +12,8 @@
 #  - --min-frame-duration makes frames last at least that long (a lower bound only).
 #  - -w keeps the window until it is closed (SIGINT, as a window manager's close does
 #    through SDL), then exits 0; headless it returns at once.
+#  - -m writes what apitrace's -m writes: the same files (-mrtI per colour buffer drawn to,
+#    -z depth, -s stencil) with the same pixels, for a GLX window, an FBO and GLES.
 #   usage: retrace_options.sh BIN_DIR CORPUS_DIR
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -190,5 +192,27 @@ fi
 if timeout 20 "$ours" --headless -w "$corpus/glxdemo.trace" >/dev/null 2>&1; then
   pass "-w --headless: returns at once"
 else fail "-w --headless: did not return"; fi
+
+# ---- -m: every colour buffer drawn to, depth and stencil, as apitrace's -m ----------------
+# a window with depth and stencil (GLX), an FBO's colour attachment, GLES (no depth reads)
+for tc in glxgears:21544 glmark2_shading:3635 glmark2_desktop:16323 es2gears_x11:10244; do
+  tr=${tc%:*} c=${tc#*:}
+  ref="$WORK/mrt-ref-$tr/" got="$WORK/mrt-$tr/"
+  mkdir -p "$ref" "$got"
+  timeout 120 glretrace -m -s "$ref" -S "$c" "$corpus/$tr.trace" >/dev/null 2>&1 || true
+  run_ours "$WORK/mrt.out" -m -s "$got" -S "$c" "$corpus/$tr.trace"
+  names_ref=$(cd "$ref" && ls | tr '\n' ' ') names_got=$(cd "$got" && ls | tr '\n' ' ')
+  if [ -n "$names_ref" ] && [ "$names_ref" = "$names_got" ]; then
+    pass "-m $tr: the same files as apitrace's ($names_got)"
+  else
+    fail "-m $tr: apitrace wrote $names_ref, we wrote $names_got"
+  fi
+  for f in "$ref"*.png; do
+    [ -f "$got$(basename "$f")" ] || continue
+    python3 "$APPS_DIR/compare_png.py" "$f" "$got$(basename "$f")" >/dev/null &&
+      pass "-m $tr $(basename "$f"): as apitrace's" ||
+      fail "-m $tr $(basename "$f"): $(python3 "$APPS_DIR/compare_png.py" "$f" "$got$(basename "$f")")"
+  done
+done
 
 it_finish
