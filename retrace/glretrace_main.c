@@ -46,6 +46,8 @@ static void usage(FILE *f)
           "  -v, --verbose             print each call as it is replayed\n"
           "      --pcpu                CPU time of each call (monotonic clock)\n"
           "      --pgpu                GPU time of each call doing GPU work (timer queries)\n"
+          "      --pframe-times        when each frame's rendering finished (the text profile's\n"
+          "                            rendering_finished lines)\n"
           "      --fxt=FILE            write the calls' timeline as Fuchsia trace format (FXT)\n"
           "      --chrome=FILE         write the calls' timeline as Chrome trace JSON\n"
           "                            (--fxt and --chrome imply --pcpu)\n"
@@ -77,6 +79,7 @@ enum {
     OPT_SINGLETHREAD,
     OPT_SNAPSHOT_INTERVAL,
     OPT_DUMP_FORMAT,
+    OPT_PFRAME_TIMES,
 };
 
 static const struct option long_options[] = {
@@ -105,6 +108,7 @@ static const struct option long_options[] = {
     {"verbose", no_argument, 0, 'v'},
     {"pcpu", no_argument, 0, OPT_PCPU},
     {"pgpu", no_argument, 0, OPT_PGPU},
+    {"pframe-times", no_argument, 0, OPT_PFRAME_TIMES},
     {"fxt", required_argument, 0, OPT_FXT},
     {"chrome", required_argument, 0, OPT_CHROME},
     {"min-cpu-time", required_argument, 0, OPT_MIN_CPU_TIME},
@@ -244,6 +248,7 @@ static int parse_option(cli *c, int opt, const char *arg)
     case OPT_PER_FRAME_DELAY: return parse_count("--per-frame-delay", arg, &o->per_frame_delay_us);
     case OPT_PCPU: o->pcpu = true; return 1;
     case OPT_PGPU: o->pgpu = true; return 1;
+    case OPT_PFRAME_TIMES: o->pframe_times = true; return 1;
     case OPT_FXT: o->fxt_path = arg; return 1;
     case OPT_CHROME: o->chrome_path = arg; return 1;
     case OPT_TEXT_PROFILE: o->text_profile = true; return 1;

@@ -14,6 +14,7 @@ typedef struct record {
     uint32_t no, program;
     bool pending;
     int64_t cpu_start, cpu_dur, gpu_start, gpu_dur;
+    int64_t finished; /* frame_end with --pframe-times: when its rendering finished */
 } record;
 
 static struct {
@@ -44,6 +45,8 @@ static void print_record(const record *r)
 {
     if (!r->name) {
         fputs("frame_end\n", p.out);
+        if (r->finished) /* an absolute time, as apitrace prints it */
+            fprintf(p.out, "rendering_finished %" PRId64 "\n", r->finished);
         return;
     }
     int64_t gs = 0, gd = 0, cs = 0, cd = 0;
@@ -149,13 +152,15 @@ void profile_text_commit(void)
     print_ready(false);
 }
 
-void profile_text_frame_end(void)
+void profile_text_frame_end(int64_t finished_ns)
 {
     if (!p.on)
         return;
     record *r = add();
-    if (r)
+    if (r) {
         r->name = NULL;
+        r->finished = finished_ns;
+    }
     profile_text_commit();
 }
 

@@ -5,6 +5,7 @@
  *   # call no gpu_start gpu_dura cpu_start cpu_dura vsize_start vsize_dura rss_start rss_dura pixels program name
  *   call NO GPU_START GPU_DURA CPU_START CPU_DURA 0 0 0 0 0 PROGRAM NAME
  *   frame_end
+ *   rendering_finished NS      (--pframe-times: when the frame's rendering finished)
  *
  * Times in ns from the start of the replay; columns of what was not asked for are 0;
  * vsize/rss and pixels (--pmem, --ppd) are not measured (0). Calls whose CPU time is
@@ -31,8 +32,9 @@ void profile_text_set_cpu(uint64_t rec, int64_t cpu_dur);
 void profile_text_gpu(uint64_t rec, bool valid, int64_t start, int64_t dur);
 /* A switch of traced thread: what is recorded so far will be printed. */
 void profile_text_commit(void);
-/* Frame end: commits and adds "frame_end". */
-void profile_text_frame_end(void);
+/* Frame end: commits and adds "frame_end", then "rendering_finished FINISHED_NS" when
+ * FINISHED_NS is not 0 (an absolute CPU-clock time, as apitrace's --pframe-times). */
+void profile_text_frame_end(int64_t finished_ns);
 /* Prints what is committed (GPU times never come for pending ones: 0) and frees. */
 void profile_text_finish(void);
 

@@ -331,10 +331,12 @@ static int start_profiling(const at_reader *r, gt_error *err)
     tlr_options o = {.pcpu = ro->pcpu, .pgpu = ro->pgpu, .text = ro->text_profile,
                      .min_cpu_ns = ro->min_cpu_ns, .fxt_path = ro->fxt_path,
                      .chrome_path = ro->chrome_path, .input_path = ro->trace,
-                     .verbose = ro->verbose > 0};
+                     .verbose = ro->verbose > 0, .frame_times = ro->pframe_times};
     if (o.fxt_path || o.chrome_path)
         o.pcpu = true;
     else if (o.pcpu || o.pgpu)
+        o.text = true;
+    if (o.frame_times)
         o.text = true;
     if (!o.pcpu && !o.pgpu && !o.text)
         return 0;

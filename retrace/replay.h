@@ -47,6 +47,7 @@ typedef struct replay_options {
      * timelines (FXT, Chrome JSON; either implies pcpu) or as apitrace's text profile on
      * stdout (text_profile; pcpu or pgpu without a timeline file imply it) */
     bool pcpu, pgpu, text_profile;
+    bool pframe_times; /* the text profile with "rendering_finished NS" after each frame end */
     int64_t min_cpu_ns; /* text profile: calls faster than this are left out */
     const char *fxt_path, *chrome_path;
     /* -D: the GL state after the first call numbered dump_state_call or later that

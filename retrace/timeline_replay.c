@@ -649,7 +649,7 @@ static void end_frame(int64_t t1)
     if (t.o.pgpu)
         timing_gpu_poll();
     if (t.o.text)
-        profile_text_frame_end();
+        profile_text_frame_end(t.o.frame_times ? timing_finished_ns() : 0);
     frame_counters(t1 - t.base);
     t.frame++;
     frame_instant(t1 - t.base);

@@ -16,6 +16,12 @@ int64_t timing_now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+int64_t timing_finished_ns(void)
+{
+    glFinish();
+    return timing_now_ns();
+}
+
 enum {
     MODE_UNKNOWN = 0,
     MODE_NONE,

@@ -34,6 +34,9 @@
 #define TIMING_MAX_BATCHES 8
 
 int64_t timing_now_ns(void);
+/* When the current context has finished what was issued (glFinish, then the clock):
+ * --pframe-times' "rendering_finished". */
+int64_t timing_finished_ns(void);
 
 typedef struct timing_gpu_result {
     uint64_t tag;

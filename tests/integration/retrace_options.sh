@@ -12,6 +12,8 @@
 #  - --min-frame-duration makes frames last at least that long (a lower bound only).
 #  - -w keeps the window until it is closed (SIGINT, as a window manager's close does
 #    through SDL), then exits 0; headless it returns at once.
+#  - --pframe-times prints apitrace's lines (every call with zero times, frame_end),
+#    each frame end followed by a rendering_finished time that never decreases.
 #  - -m writes what apitrace's -m writes: the same files (-mrtI per colour buffer drawn to,
 #    -z depth, -s stencil) with the same pixels, for a GLX window, an FBO and GLES.
 #   usage: retrace_options.sh BIN_DIR CORPUS_DIR
@@ -192,6 +194,21 @@ fi
 if timeout 20 "$ours" --headless -w "$corpus/glxdemo.trace" >/dev/null 2>&1; then
   pass "-w --headless: returns at once"
 else fail "-w --headless: did not return"; fi
+
+# ---- --pframe-times: apitrace's lines, rendering_finished after each frame end -----------
+timeout 120 glretrace --pframe-times "$corpus/glxgears.trace" 2>/dev/null |
+  grep -v -e '^rendering_finished' -e '^Rendered' >"$WORK/pft.ref" || true
+run_ours "$WORK/pft.out" --pframe-times "$corpus/glxgears.trace"
+grep -v -e '^rendering_finished' -e '^Rendered' "$WORK/pft.out" >"$WORK/pft.ours"
+frames=$(grep -c '^frame_end' "$WORK/pft.out" || true)
+finished=$(grep -c '^rendering_finished' "$WORK/pft.out" || true)
+if [ -s "$WORK/pft.ref" ] && cmp -s "$WORK/pft.ref" "$WORK/pft.ours" && [ "$frames" -gt 100 ] &&
+   [ "$finished" = "$frames" ] &&
+   awk '/^rendering_finished/ { if (p && $2 < p) bad = 1; p = $2 } END { exit bad }' "$WORK/pft.out"; then
+  pass "--pframe-times: apitrace's call and frame lines; $finished rendering_finished, increasing"
+else
+  fail "--pframe-times: $(first_diff "$WORK/pft.ref" "$WORK/pft.ours" 2>/dev/null | head -3); frames $frames, finished $finished"
+fi
 
 # ---- -m: every colour buffer drawn to, depth and stencil, as apitrace's -m ----------------
 # a window with depth and stencil (GLX), an FBO's colour attachment, GLES (no depth reads)
