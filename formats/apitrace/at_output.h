@@ -23,6 +23,7 @@ typedef struct at_output {
     size_t mark;     /* end of the last complete record in buf (at_output_commit) */
     uint8_t *cbuf;   /* compressed chunk + its 4-byte length */
     size_t ccap;
+    uint16_t *table; /* at_snappy_encode's hash table */
     int fd;
     int failed;
     uint64_t stream_bytes, file_bytes;
@@ -44,11 +45,13 @@ int at_output_open_fd(at_output *o, int fd, const char *name, gt_error *err);
 void at_output_write_slow(at_output *o, const void *p, size_t n);
 /* Compresses and writes the pending bytes as one chunk (no-op when empty). */
 int at_output_flush(at_output *o);
-/* The same as a stored (literal-only) Snappy block: no allocation, for signal
- * handlers. Snappy's worst case (n + n/6 + 32) leaves room for its 9-byte head. */
-int at_output_flush_uncompressed(at_output *o);
+/* The same without libsnappy, which allocates (at_snappy_encode.h): for signal
+ * handlers and exit paths that hold the lock guarding o, so a trace cut by a signal
+ * is compressed like the rest. */
+int at_output_flush_signal_safe(at_output *o);
 /* For a process about to die, from a signal handler, without the lock that guards
- * o: writes the complete records (up to the mark) as a stored chunk, or finishes
+ * o: writes the complete records (up to the mark) as a chunk (compressed when the
+ * lock's holder is the caller's own thread, else stored), or finishes
  * the chunk the caller's own thread was writing when owner_is_caller, then seals
  * the file (every later flush writes nothing). Async-signal-safe: write(2) only, no
  * allocation. Returns 1 when the file holds every complete record. */

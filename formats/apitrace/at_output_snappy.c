@@ -1,4 +1,5 @@
 #include "at_output.h"
+#include "at_snappy_encode.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,12 +36,15 @@ int at_output_open_fd(at_output *o, int fd, const char *name, gt_error *err)
     o->fd = fd;
     o->path = name;
     gt_error_clear(&o->err);
-    o->ccap = 4 + snappy_max_compressed_length(AT_OUTPUT_CHUNK);
+    size_t bound = snappy_max_compressed_length(AT_OUTPUT_CHUNK);
+    o->ccap = 4 + (bound > at_snappy_bound(AT_OUTPUT_CHUNK) ? bound : at_snappy_bound(AT_OUTPUT_CHUNK));
     o->buf = malloc(AT_OUTPUT_CHUNK);
     o->cbuf = malloc(o->ccap);
-    if (!o->buf || !o->cbuf) {
+    o->table = malloc(AT_SNAPPY_TABLE_SIZE * sizeof *o->table);
+    if (!o->buf || !o->cbuf || !o->table) {
         free(o->buf);
         free(o->cbuf);
+        free(o->table);
         close(fd);
         gt_error_set(err, "%s: out of memory", name);
         return 0;
@@ -65,9 +69,9 @@ int at_output_open(at_output *o, const char *path, gt_error *err)
 }
 
 /* A Snappy block of one literal: the length as a varint, the literal tag with a
- * 4-byte length, the bytes. Valid for every Snappy decoder, and made without the
- * library, which allocates working memory: a signal handler may have interrupted
- * malloc itself. Returns the block's length (its head's alone when src is NULL). */
+ * 4-byte length, the bytes: the dying flush's, written without its lock (so without
+ * cbuf or the encoder's table, which the lock's holder may be using). Returns the
+ * block's length (its head's alone when src is NULL). */
 static size_t literal_block(uint8_t *dst, const uint8_t *src, size_t n)
 {
     size_t k = 0;
@@ -119,8 +123,8 @@ static int flush_chunk(at_output *o, size_t n, int compress)
         return !o->failed;
     }
     size_t clen = o->ccap - 4;
-    if (!compress) {
-        clen = literal_block(o->cbuf + 4, o->buf, n);
+    if (!compress) { /* no allocation: a signal handler may have interrupted malloc */
+        clen = at_snappy_encode(o->buf, n, o->cbuf + 4, o->table);
     } else if (snappy_compress((const char *)o->buf, n, (char *)o->cbuf + 4, &clen) != SNAPPY_OK) {
         gt_error_set(&o->err, "%s: Snappy compression failed", o->path);
         o->failed = 1;
@@ -149,7 +153,7 @@ static int flush_chunk(at_output *o, size_t n, int compress)
 
 int at_output_flush(at_output *o) { return flush_chunk(o, o->len, 1); }
 
-int at_output_flush_uncompressed(at_output *o) { return flush_chunk(o, o->len, 0); }
+int at_output_flush_signal_safe(at_output *o) { return flush_chunk(o, o->len, 0); }
 
 /* Full buffer: the complete records go, the one in progress stays for a crash to
  * find whole (unless it alone fills the buffer). */
@@ -174,14 +178,21 @@ static int raw_write(int fd, const uint8_t *p, size_t n)
     return 1;
 }
 
-/* The complete records as a stored chunk: its head built on the stack, the bytes
- * straight from buf, so neither cbuf (perhaps in use by the lock's holder) nor
- * memory of any other kind is needed. */
-static int write_records(at_output *o)
+/* The complete records as a chunk. Compressed into cbuf when the lock's holder is this
+ * thread (OWN: what it was doing with cbuf is abandoned, the process is going); else
+ * stored, its head built on the stack and the bytes straight from buf, since the
+ * holder, another thread, may be using cbuf. */
+static int write_records(at_output *o, int own)
 {
     size_t n = o->mark;
     if (n == 0)
         return 1;
+    if (own) {
+        size_t clen = at_snappy_encode(o->buf, n, o->cbuf + 4, o->table);
+        for (int i = 0; i < 4; i++)
+            o->cbuf[i] = (uint8_t)(clen >> (8 * i));
+        return raw_write(o->fd, o->cbuf, 4 + clen);
+    }
     uint8_t head[4 + 16];
     size_t k = literal_block(head + 4, NULL, n);
     size_t clen = k + n;
@@ -224,7 +235,7 @@ int at_output_flush_dying(at_output *o, int owner_is_caller)
         ok = raw_write(o->fd, o->cbuf + o->chunk_len - rest, rest);
     }
     else
-        ok = write_records(o);
+        ok = write_records(o, owner_is_caller);
     atomic_store(&o->sealed, AT_SEAL_WROTE);
     return ok;
 }
@@ -255,6 +266,8 @@ int at_output_close(at_output *o)
     o->fd = -1;
     free(o->buf);
     free(o->cbuf);
+    free(o->table);
     o->buf = o->cbuf = NULL;
+    o->table = NULL;
     return !o->failed;
 }

@@ -119,7 +119,7 @@ int at_writer_try_flush_in_signal(at_writer *w)
 {
     if (pthread_mutex_trylock(&w->lock) != 0)
         return 0;
-    int ok = at_output_flush_uncompressed(&w->out);
+    int ok = at_output_flush_signal_safe(&w->out);
     pthread_mutex_unlock(&w->lock);
     return ok;
 }
@@ -136,7 +136,7 @@ int at_writer_flush_in_signal(at_writer *w)
 {
     if (held_by_caller(w) || !lock_bounded(w))
         return 0;
-    int ok = at_output_flush_uncompressed(&w->out);
+    int ok = at_output_flush_signal_safe(&w->out);
     pthread_mutex_unlock(&w->lock);
     return ok;
 }
@@ -148,7 +148,7 @@ int at_writer_flush_dying(at_writer *w)
 {
     int mine = held_by_caller(w);
     if (!mine && lock_bounded(w))
-        return at_output_flush_uncompressed(&w->out);
+        return at_output_flush_signal_safe(&w->out);
     return at_output_flush_dying(&w->out, mine);
 }
 
@@ -156,7 +156,7 @@ int at_writer_hold_flushed(at_writer *w)
 {
     if (held_by_caller(w) || !lock_bounded(w))
         return 0;
-    at_output_flush_uncompressed(&w->out);
+    at_output_flush_signal_safe(&w->out);
     return 1;
 }
 
