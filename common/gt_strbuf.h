@@ -33,7 +33,12 @@ static inline void gt_strbuf_put(gt_strbuf *b, const char *s, size_t n)
         return;
     if (b->cap - b->len < n && gt_strbuf_reserve(b, n) < 0)
         return;
-    memcpy(b->data + b->len, s, n);
+    if (n <= 16) { /* most pieces are a few bytes: no call to memcpy */
+        for (size_t i = 0; i < n; ++i)
+            b->data[b->len + i] = s[i];
+    } else {
+        memcpy(b->data + b->len, s, n);
+    }
     b->len += n;
 }
 

@@ -14,10 +14,20 @@ static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
 
 static double scale(double d, int k) { return k >= 0 ? d * p10[k] : d / p10[-k]; }
 
+/* floor(log10(d)) for d > 0, or one less: from the binary exponent (d lies in
+ * [2^(b-1), 2^b)), times log10(2) = 78913 / 2^18 to 6 digits; digits7 corrects it. */
+static int exp10_estimate(double d)
+{
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    int b = (int)((bits >> 52) & 0x7ff) - 1022; /* a float's value: a normal double */
+    return ((b - 1) * 78913) >> 18;             /* arithmetic shift: floor */
+}
+
 /* The 7 rounded digits of d (> 0) and its decimal exponent; 0 when unsure. */
 static int digits7(double d, char dig[7], int *exp10)
 {
-    int e = (int)floor(log10(d));
+    int e = exp10_estimate(d);
     int k = 6 - e;
     if (k > 22 || k < -22)
         return 0;
@@ -31,7 +41,7 @@ static int digits7(double d, char dig[7], int *exp10)
     x = scale(d, k);
     if (x < 1e6 || x >= 1e7)
         return 0;
-    double fl = floor(x), frac = x - fl;
+    double fl = (double)(uint32_t)x, frac = x - fl; /* x in [1e6, 1e7) */
     if (fabs(frac - 0.5) < 1e-6)
         return 0;
     uint32_t q = (uint32_t)fl + (frac > 0.5);
