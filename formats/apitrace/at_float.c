@@ -14,7 +14,7 @@ static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
 
 static double scale(double d, int k) { return k >= 0 ? d * p10[k] : d / p10[-k]; }
 
-/* floor(log10(d)) for d > 0, or one less: from the binary exponent (d lies in
+/* floor(log10(d)) for d > 0, or one off: from the binary exponent (d lies in
  * [2^(b-1), 2^b)), times log10(2) = 78913 / 2^18 to 6 digits; digits7 corrects it. */
 static int exp10_estimate(double d)
 {
@@ -32,13 +32,17 @@ static int digits7(double d, char dig[7], int *exp10)
     if (k > 22 || k < -22)
         return 0;
     double x = scale(d, k);
-    if (x < 1e6) /* log10 can be off by one next to powers of ten */
+    if (x < 1e6) { /* the estimate may be one off either way */
         k++, e--;
-    else if (x >= 1e7)
+        if (k > 22)
+            return 0;
+        x = scale(d, k);
+    } else if (x >= 1e7) {
         k--, e++;
-    if (k > 22 || k < -22)
-        return 0;
-    x = scale(d, k);
+        if (k < -22)
+            return 0;
+        x = scale(d, k);
+    }
     if (x < 1e6 || x >= 1e7)
         return 0;
     double fl = (double)(uint32_t)x, frac = x - fl; /* x in [1e6, 1e7) */
