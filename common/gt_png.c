@@ -85,6 +85,15 @@ out:
     return rc;
 }
 
+void gt_png_rgba_to_rgb(uint8_t *px, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) {
+        px[3 * i] = px[4 * i];
+        px[3 * i + 1] = px[4 * i + 1];
+        px[3 * i + 2] = px[4 * i + 2];
+    }
+}
+
 int gt_png_write(const char *path, const uint8_t *pixels, unsigned width, unsigned height,
                  unsigned channels, size_t stride, bool bottom_up, gt_error *err)
 {

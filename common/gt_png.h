@@ -16,6 +16,9 @@
  * memory is the bottom of the image (as glReadPixels returns it). 0, or -1 with err. */
 int gt_png_encode(gt_strbuf *out, const uint8_t *pixels, unsigned width, unsigned height,
                   unsigned channels, size_t stride, bool bottom_up, gt_error *err);
+/* Packs N RGBA pixels into N RGB pixels in place (alpha dropped): a read-back's
+ * GL_RGBA bytes as an RGB image. */
+void gt_png_rgba_to_rgb(uint8_t *px, size_t n);
 /* Writes height rows of width*channels bytes (channels 3 or 4), consecutive rows
  * stride bytes apart, to path. bottom_up: the first row in memory is the bottom of
  * the image (as glReadPixels returns it). Returns 0, or -1 with err set. */

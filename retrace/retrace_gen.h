@@ -123,8 +123,12 @@ void retrace_hook_pixel_store(const gt_call *call, void *ret);
 void retrace_hook_link_program(const gt_call *call, void *ret);
 void retrace_hook_link_program_arb(const gt_call *call, void *ret);
 
-/* The shader sources PROGRAM (a replayed name) had when it was last linked
- * (retrace_programs.c): how many, with each one's type (GL_VERTEX_SHADER...). */
+/* Keeps the sources of PROGRAM's attached shaders (a replayed name), replacing what an
+ * earlier link kept: the link hooks call it, and the state dump for a program the
+ * replay did not link (retrace_programs.c). */
+void retrace_program_keep(unsigned program);
+/* The shader sources PROGRAM had when it was last kept: how many, with each one's
+ * type (GL_VERTEX_SHADER...). */
 size_t retrace_program_sources(unsigned program, const unsigned **types, char *const **sources);
 void retrace_programs_free(void);
 

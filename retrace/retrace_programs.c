@@ -54,8 +54,7 @@ static char *shader_source(GLuint shader)
     return src;
 }
 
-/* Keeps PROGRAM's attached shaders' sources, replacing what an earlier link kept. */
-static void keep(unsigned program)
+void retrace_program_keep(unsigned program)
 {
     /* glGetAttachedShaders: GL 2.0, GLES 2.0; no query that could raise an error, which
      * would hide the traced call's own from the check after it */
@@ -90,14 +89,14 @@ void retrace_hook_link_program(const gt_call *call, void *ret)
 {
     (void)ret;
     if (call->num_args >= 1)
-        keep((unsigned)retrace_map_get("program", retrace_uint(&call->args[0])));
+        retrace_program_keep((unsigned)retrace_map_get("program", retrace_uint(&call->args[0])));
 }
 
 void retrace_hook_link_program_arb(const gt_call *call, void *ret)
 {
     (void)ret;
     if (call->num_args >= 1)
-        keep((unsigned)retrace_map_get("handleARB", retrace_uint(&call->args[0])));
+        retrace_program_keep((unsigned)retrace_map_get("handleARB", retrace_uint(&call->args[0])));
 }
 
 size_t retrace_program_sources(unsigned program, const unsigned **types, char *const **sources)

@@ -85,15 +85,11 @@ static int write_stream(const snapshot_spec *sp, uint32_t number, const uint8_t 
 static int write_png(const snapshot_spec *sp, uint32_t number, const char *suffix, uint8_t *px,
                      int w, int h, unsigned channels, gt_error *err)
 {
-    size_t stride = (size_t)w * channels;
-    if (channels == 4 && !sp->alpha) { /* RGBA -> RGB in place */
-        for (size_t y = 0; y < (size_t)h; ++y) {
-            uint8_t *row = px + y * stride;
-            for (size_t x = 0; x < (size_t)w; ++x)
-                memmove(row + x * 3, row + x * 4, 3);
-        }
+    if (channels == 4 && !sp->alpha) {
+        gt_png_rgba_to_rgb(px, (size_t)w * (size_t)h);
         channels = 3;
     }
+    size_t stride = (size_t)w * channels;
     char *path = malloc(strlen(sp->prefix) + strlen(suffix) + 16);
     if (!path) {
         gt_error_set(err, "out of memory");

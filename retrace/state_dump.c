@@ -72,6 +72,15 @@ bool state_failed(void)
     return failed;
 }
 
+int state_get_int(unsigned pname, int dflt)
+{
+    GLint v = dflt;
+    state_clear_errors();
+    if (state_has("glGetIntegerv"))
+        glGetIntegerv(pname, &v);
+    return state_failed() ? dflt : v;
+}
+
 int state_dump(FILE *out, const gt_call *call, bool single_buffer, gt_error *err)
 {
     memset(provided, 0, sizeof provided);

@@ -26,6 +26,8 @@ bool state_has(const char *name);
 const char *state_enum_name(unsigned v);
 /* Writes V as its enum name, or as a number when it has none. */
 void state_write_enum(sj *w, unsigned v);
+/* glGetIntegerv(PNAME), or DFLT when the context lacks the value (the query fails). */
+int state_get_int(unsigned pname, int dflt);
 /* Empties GL's error flags; then whether a query raised one. */
 void state_clear_errors(void);
 bool state_failed(void);

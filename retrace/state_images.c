@@ -32,14 +32,11 @@ static int encode(gt_strbuf *out, img_kind kind, const uint8_t *px, int w, int h
     }
     if (kind == IMG_STENCIL)
         return gt_png_encode(out, px, (unsigned)w, (unsigned)h, 1, (size_t)w, true, &err);
-    size_t stride = (size_t)w * 4;
-    if (!alpha) { /* RGBA -> RGB in place */
-        uint8_t *p = (uint8_t *)px;
-        for (size_t i = 0, n = (size_t)w * (size_t)h; i < n; ++i)
-            memmove(p + i * 3, p + i * 4, 3);
-        stride = (size_t)w * 3;
-    }
-    return gt_png_encode(out, px, (unsigned)w, (unsigned)h, alpha ? 4 : 3, stride, true, &err);
+    if (!alpha)
+        gt_png_rgba_to_rgb((uint8_t *)px, (size_t)w * (size_t)h);
+    unsigned channels = alpha ? 4 : 3;
+    return gt_png_encode(out, px, (unsigned)w, (unsigned)h, channels, (size_t)w * channels, true,
+                         &err);
 }
 
 static void write_image(sj *w, const char *key, const char *format, int width, int height,
@@ -97,15 +94,8 @@ static void read_buffer(sj *w, const char *key, img_kind kind, int width, int he
     free(px);
 }
 
-static GLint get_int(GLenum pname)
-{
-    GLint v = 0;
-    state_clear_errors();
-    glGetIntegerv(pname, &v);
-    return state_failed() ? 0 : v;
-}
-
-static GLint attachment_type(GLint fbo, GLenum att)
+/* The kind of object attached at ATT of the read framebuffer; GL_NONE when none. */
+static GLint attachment_type(GLenum att)
 {
     GLint type = GL_NONE;
     if (!state_has("glGetFramebufferAttachmentParameteriv"))
@@ -113,26 +103,25 @@ static GLint attachment_type(GLint fbo, GLenum att)
     state_clear_errors();
     glGetFramebufferAttachmentParameteriv(GL_READ_FRAMEBUFFER, att,
                                           GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
-    (void)fbo;
     return state_failed() ? GL_NONE : type;
 }
 
 /* A framebuffer object bound for drawing: its colour attachments, depth, stencil. */
-static void write_fbo(sj *w, const read_state *saved, int width, int height)
+static void write_fbo(sj *w, int width, int height)
 {
-    GLint colors = get_int(GL_MAX_COLOR_ATTACHMENTS);
+    GLint colors = state_get_int(GL_MAX_COLOR_ATTACHMENTS, 0);
     for (GLint i = 0; i < colors && i < 64; ++i) {
         GLenum att = GL_COLOR_ATTACHMENT0 + (GLenum)i;
-        if (attachment_type(saved->draw_fbo, att) == GL_NONE)
+        if (attachment_type(att) == GL_NONE)
             continue;
         char key[40];
         snprintf(key, sizeof key, "GL_COLOR_ATTACHMENT%d", i);
         glReadBuffer(att);
         read_buffer(w, key, IMG_COLOR, width, height);
     }
-    if (attachment_type(saved->draw_fbo, GL_DEPTH_ATTACHMENT) != GL_NONE)
+    if (attachment_type(GL_DEPTH_ATTACHMENT) != GL_NONE)
         read_buffer(w, "GL_DEPTH_COMPONENT", IMG_DEPTH, width, height);
-    if (attachment_type(saved->draw_fbo, GL_STENCIL_ATTACHMENT) != GL_NONE)
+    if (attachment_type(GL_STENCIL_ATTACHMENT) != GL_NONE)
         read_buffer(w, "GL_STENCIL_INDEX", IMG_STENCIL, width, height);
 }
 
@@ -154,14 +143,14 @@ static void write_framebuffer(sj *w, bool single_buffer)
     }
     read_state_set(&saved, saved.draw_fbo, single_buffer);
     if (saved.draw_fbo) {
-        write_fbo(w, &saved, width, height);
+        write_fbo(w, width, height);
     } else if (width > 0 && height > 0) {
-        GLint draw = get_int(GL_DRAW_BUFFER);
+        GLint draw = state_get_int(GL_DRAW_BUFFER, 0);
         const char *name = state_enum_name((unsigned)(draw ? draw : GL_BACK));
         read_buffer(w, name ? name : "GL_BACK", IMG_COLOR, width, height);
-        if (get_int(GL_DEPTH_BITS) > 0)
+        if (state_get_int(GL_DEPTH_BITS, 0) > 0)
             read_buffer(w, "GL_DEPTH_COMPONENT", IMG_DEPTH, width, height);
-        if (get_int(GL_STENCIL_BITS) > 0)
+        if (state_get_int(GL_STENCIL_BITS, 0) > 0)
             read_buffer(w, "GL_STENCIL_INDEX", IMG_STENCIL, width, height);
     }
     read_state_restore(&saved);
@@ -215,12 +204,12 @@ static void write_textures(sj *w)
         read_state saved;
         read_state_save(&saved);
         read_state_set(&saved, saved.read_fbo, false);
-        GLint active = get_int(GL_ACTIVE_TEXTURE);
-        GLint units = get_int(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS);
+        GLint active = state_get_int(GL_ACTIVE_TEXTURE, 0);
+        GLint units = state_get_int(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, 0);
         for (GLint u = 0; u < units && u < 1024; ++u) {
             glActiveTexture(GL_TEXTURE0 + (GLenum)u);
             for (size_t k = 0; k < sizeof targets / sizeof *targets; ++k)
-                if (get_int(targets[k].binding) > 0)
+                if (state_get_int(targets[k].binding, 0) > 0)
                     write_texture_levels(w, u, targets[k].target, targets[k].name);
         }
         glActiveTexture(active ? (GLenum)active : GL_TEXTURE0);

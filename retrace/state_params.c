@@ -93,14 +93,8 @@ static int value_count(const struct state_value *v)
 {
     if (v->count)
         return v->count;
-    GLint n = 0;
-    state_clear_errors();
-    if (!state_has("glGetIntegerv"))
-        return -1;
-    glGetIntegerv(v->count_pname, &n);
-    if (state_failed() || n < 0)
-        return -1;
-    return n > MAX_VALUES ? MAX_VALUES : n;
+    int n = state_get_int(v->count_pname, -1);
+    return n > MAX_VALUES ? MAX_VALUES : n; /* -1: the context lacks the count */
 }
 
 /* Reads V into OUT: false when the context lacks the query or it raised an error. */
@@ -193,16 +187,6 @@ static void list_object(sj *w, const char *name, const struct state_list *l, con
     sj_splice(w, name, &c, keep_empty);
 }
 
-/* One integer of glGetIntegerv, or DFLT when the query fails. */
-static GLint get_int(GLenum pname, GLint dflt)
-{
-    GLint v = dflt;
-    state_clear_errors();
-    if (state_has("glGetIntegerv"))
-        glGetIntegerv(pname, &v);
-    return state_failed() ? dflt : v;
-}
-
 static void write_materials_and_lights(sj *w)
 {
     static const GLenum faces[] = {GL_FRONT, GL_BACK};
@@ -210,7 +194,7 @@ static void write_materials_and_lights(sj *w)
         query q = {.kind = Q_MATERIAL, .target = faces[i]};
         list_object(w, state_enum_name(faces[i]), &state_material, &q, false);
     }
-    GLint lights = get_int(GL_MAX_LIGHTS, 0);
+    GLint lights = state_get_int(GL_MAX_LIGHTS, 0);
     for (GLint i = 0; i < lights && i < 64; ++i) {
         state_clear_errors();
         if (!glIsEnabled(GL_LIGHT0 + (GLenum)i) || state_failed())
@@ -224,7 +208,7 @@ static void write_materials_and_lights(sj *w)
 
 static void write_vertex_attribs(sj *w)
 {
-    GLint n = get_int(GL_MAX_VERTEX_ATTRIBS, 0);
+    GLint n = state_get_int(GL_MAX_VERTEX_ATTRIBS, 0);
     for (GLint i = 0; i < n && i < 256; ++i) {
         char name[48];
         snprintf(name, sizeof name, "GL_VERTEX_ATTRIB_ARRAY%d", i);
@@ -236,7 +220,7 @@ static void write_vertex_attribs(sj *w)
 /* The "i" array of a target's indexed bindings. */
 static void write_indexed(sj *w, const struct state_buffer_target *t)
 {
-    GLint n = get_int(t->max, 0);
+    GLint n = state_get_int(t->max, 0);
     if (n <= 0 || !state_has("glGetIntegeri_v") || !state_has("glGetInteger64i_v"))
         return;
     sj_member(w, "i");
@@ -264,7 +248,7 @@ static void write_buffer_targets(sj *w)
 {
     for (unsigned k = 0; k < state_buffer_target_count; ++k) {
         const struct state_buffer_target *t = &state_buffer_targets[k];
-        GLint bound = get_int(t->binding, 0); /* every target is written, as apitrace */
+        GLint bound = state_get_int(t->binding, 0); /* every target is written, as apitrace */
         sj c;
         gt_strbuf b;
         sj_child(w, &c, &b);
@@ -309,7 +293,7 @@ static void write_texture_unit(sj *w, GLint unit, bool fixed)
         list_object(&c, state_texture_envs[k].name, state_texture_envs[k].values, &q, false);
     }
     for (unsigned k = 0; k < state_texture_target_count; ++k)
-        if (get_int(state_texture_targets[k].binding, 0) > 0)
+        if (state_get_int(state_texture_targets[k].binding, 0) > 0)
             write_bound_texture(&c, &state_texture_targets[k]);
     sj_splice(w, name, &c, true);
 }
@@ -318,15 +302,15 @@ static void write_texture_units(sj *w)
 {
     if (!state_has("glActiveTexture"))
         return;
-    GLint active = get_int(GL_ACTIVE_TEXTURE, GL_TEXTURE0);
-    GLint n = get_int(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, 0);
+    GLint active = state_get_int(GL_ACTIVE_TEXTURE, GL_TEXTURE0);
+    GLint n = state_get_int(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, 0);
     if (n <= 0)
-        n = get_int(GL_MAX_TEXTURE_UNITS, 1);
+        n = state_get_int(GL_MAX_TEXTURE_UNITS, 1);
     /* the units with fixed-function state: texture coordinate sets, else units, else
      * (GLES 2 and later, which have neither) 8, as apitrace counts them */
-    GLint fixed = get_int(GL_MAX_TEXTURE_COORDS, -1);
+    GLint fixed = state_get_int(GL_MAX_TEXTURE_COORDS, -1);
     if (fixed < 0)
-        fixed = get_int(GL_MAX_TEXTURE_UNITS, 8);
+        fixed = state_get_int(GL_MAX_TEXTURE_UNITS, 8);
     for (GLint u = 0; u < n && u < 1024; ++u) {
         glActiveTexture(GL_TEXTURE0 + (GLenum)u);
         write_texture_unit(w, u, u < fixed);
@@ -338,12 +322,12 @@ static void write_texture_units(sj *w)
 /* A bound framebuffer object's attachments. */
 static void write_framebuffer(sj *w, GLenum target, GLenum binding)
 {
-    if (get_int(binding, 0) <= 0 || !state_has("glGetFramebufferAttachmentParameteriv"))
+    if (state_get_int(binding, 0) <= 0 || !state_has("glGetFramebufferAttachmentParameteriv"))
         return;
     sj c;
     gt_strbuf b;
     sj_child(w, &c, &b);
-    GLint colors = get_int(GL_MAX_COLOR_ATTACHMENTS, 1);
+    GLint colors = state_get_int(GL_MAX_COLOR_ATTACHMENTS, 1);
     for (GLint i = -2; i < colors && i < 64; ++i) {
         GLenum att = i == -2 ? GL_DEPTH_ATTACHMENT : i == -1 ? GL_STENCIL_ATTACHMENT
                                                              : GL_COLOR_ATTACHMENT0 + (GLenum)i;

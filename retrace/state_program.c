@@ -170,36 +170,17 @@ static void write_shaders(sj *w, GLuint program)
     sj_begin_object(w);
     const unsigned *types;
     char *const *sources;
-    size_t kept = program ? retrace_program_sources(program, &types, &sources) : 0;
-    for (size_t i = 0; i < kept; ++i) {
+    size_t n = 0;
+    if (program && !(n = retrace_program_sources(program, &types, &sources))) {
+        retrace_program_keep(program);
+        n = retrace_program_sources(program, &types, &sources);
+    }
+    for (size_t i = 0; i < n; ++i) {
         const char *stage = state_enum_name(types[i]);
         if (stage) {
             sj_member(w, stage);
             sj_cstring(w, sources[i]);
         }
-    }
-    GLint n = 0;
-    if (program && !kept)
-        glGetProgramiv(program, GL_ATTACHED_SHADERS, &n);
-    GLuint shaders[64];
-    GLsizei got = 0;
-    if (n > 0)
-        glGetAttachedShaders(program, 64, &got, shaders);
-    for (GLsizei i = 0; i < got; ++i) {
-        GLint type = 0, len = 0;
-        glGetShaderiv(shaders[i], GL_SHADER_TYPE, &type);
-        glGetShaderiv(shaders[i], GL_SHADER_SOURCE_LENGTH, &len);
-        const char *stage = state_enum_name((unsigned)type);
-        char *src = len > 0 ? malloc((size_t)len + 1) : NULL;
-        if (!stage || !src) {
-            free(src);
-            continue;
-        }
-        GLsizei got_len = 0;
-        glGetShaderSource(shaders[i], len + 1, &got_len, src);
-        sj_member(w, stage);
-        sj_string(w, src, (size_t)got_len);
-        free(src);
     }
     sj_end_object(w);
     state_clear_errors();

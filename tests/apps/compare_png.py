@@ -96,6 +96,19 @@ def decode_png_bytes(data):
     return width, height, rows
 
 
+def count_differing(rows_a, rows_b, width, tolerance):
+    """(pixels where an RGB channel differs by more than TOLERANCE, the largest channel
+    difference) of two decoded images of WIDTH."""
+    differ, max_diff = 0, 0
+    for row_a, row_b in zip(rows_a, rows_b):
+        for x in range(0, 3 * width, 3):
+            d = max(abs(row_a[x + c] - row_b[x + c]) for c in range(3))
+            max_diff = max(max_diff, d)
+            if d > tolerance:
+                differ += 1
+    return differ, max_diff
+
+
 def main(argv):
     args, tolerance, max_fraction = [], 2, 0.001
     it = iter(argv[1:])
@@ -121,13 +134,7 @@ def main(argv):
     if (wa, ha) != (wb, hb):
         print("%s %s: sizes differ (%dx%d vs %dx%d)" % (args[0], args[1], wa, ha, wb, hb))
         return 1
-    differ, max_diff = 0, 0
-    for row_a, row_b in zip(ra, rb):
-        for x in range(0, 3 * wa, 3):
-            d = max(abs(row_a[x + c] - row_b[x + c]) for c in range(3))
-            max_diff = max(max_diff, d)
-            if d > tolerance:
-                differ += 1
+    differ, max_diff = count_differing(ra, rb, wa, tolerance)
     total = wa * ha
     print("%s %s: %d of %d pixels differ (%.4f%%), max channel difference %d"
           % (args[0], args[1], differ, total, 100.0 * differ / total, max_diff))

@@ -19,7 +19,7 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "apps"))
-from compare_png import decode_png_bytes  # noqa: E402
+from compare_png import count_differing, decode_png_bytes  # noqa: E402
 
 # (path pattern, reason): values of the replayer itself, not of the traced program
 TOLERATED = [
@@ -72,8 +72,7 @@ def compare_images(path, a, b, out):
     if ka == "pfm":
         bad = sum(1 for x, y in zip(pa, pb) if abs(x - y) > 1e-6)
     else:
-        bad = sum(1 for ra, rb in zip(pa, pb) for i in range(0, len(ra), 3)
-                  if max(abs(ra[i + c] - rb[i + c]) for c in range(3)) > 2)
+        bad, _ = count_differing(pa, pb, wa, 2)
     if bad > FRACTION * wa * ha:
         out.append(f"{path}: {bad} of {wa * ha} pixels differ")
 
