@@ -36,10 +36,14 @@ void ws_wait_closed(void);
 void ws_shutdown(void);
 /* The replayer of a GLX or EGL function (and of glViewport, which resizes windows), or NULL. */
 retrace_fn ws_lookup(const char *name);
-/* Makes the traced thread's current context (if any) current: calls of every traced
- * thread replay serialised on one thread, each traced thread keeping its own
- * current context and drawable (in its replay_thread). */
+/* Makes the traced thread's current context (if any) current on the calling thread:
+ * each traced thread keeps its own current context and drawable (in its
+ * replay_thread); calls replay one at a time, on one OS thread or several. */
 void ws_switch_thread(replay_thread *t);
+/* On an OS thread that replayed calls, as it ends: leaves no context current there. */
+void ws_thread_exit(void);
+/* After the replay's threads ended: the next ws_switch_thread binds again. */
+void ws_forget_current(void);
 /* Whether a GL context is current for the replayed thread. */
 bool ws_has_current(void);
 /* The current context's cache of which functions it provides (gl_avail.h), made at

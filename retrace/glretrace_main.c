@@ -38,7 +38,7 @@ static void usage(FILE *f)
           "      --min-frame-duration=US  make each frame last at least US microseconds\n"
           "      --per-frame-delay=US  wait US microseconds more after each frame\n"
           "      --driver=DRIVER       hw (default), sw (Mesa's software rasterizer), dgpu, igpu\n"
-          "      --singlethread        accepted: calls of all threads always replay on one\n"
+          "      --singlethread        replay the calls of all traced threads on one thread\n"
           "  -D, --dump-state=CALL     write the GL state after CALL as JSON on stdout (apitrace's\n"
           "                            layout: parameters, shaders, uniforms, buffers, textures,\n"
           "                            framebuffer) and stop; `frame`: after the first frame\n"
@@ -232,7 +232,7 @@ static int parse_option(cli *c, int opt, const char *arg)
     case OPT_HEADLESS: o->headless = true; return 1;
     case OPT_SB: o->single_buffer = true; return 1;
     case OPT_DB: o->single_buffer = false; return 1;
-    case OPT_SINGLETHREAD: return 1;
+    case OPT_SINGLETHREAD: o->single_thread = true; return 1;
     case OPT_DRIVER: return set_driver(arg);
     case OPT_LOOP:
         n = 1;

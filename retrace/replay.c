@@ -10,6 +10,7 @@
  * The loop drives; the window system, snapshots and the timeline are called and never
  * call back, except through the ws_hooks handed to ws_init. */
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@
 #include "gt_progress.h"
 #include "gt_strbuf.h"
 #include "replay.h"
+#include "replay_workers.h"
 #include "retrace_gen.h"
 #include "state_dump.h"
 #include "timeline_replay.h"
@@ -72,6 +74,11 @@ static struct {
     bool state_done; /* -D: written, or failed (state_err) */
     gt_error state_err;
 } m;
+
+/* What the workers tell the main loop while they run (replay_workers.h): the replay is
+ * to stop (-D done), and the frames replayed so far (progress). */
+static atomic_bool stop_replay;
+static atomic_uint_fast64_t frames_replayed;
 
 retrace_fn retrace_lookup(const char *name)
 {
@@ -192,6 +199,7 @@ static void after_swap(const gt_call *call)
 {
     (void)call;
     ++m.frames;
+    atomic_store_explicit(&frames_replayed, m.frames, memory_order_relaxed);
     if (m.o.min_frame_us || m.o.per_frame_delay_us) {
         int64_t took = (int64_t)((now() - m.frame_start) * 1e6);
         sleep_us((int64_t)m.o.min_frame_us - took);
@@ -213,7 +221,7 @@ static void skip_call(const gt_call *c)
 
 static void replay_call(gt_call *c)
 {
-    if (!c->sig)
+    if (!c->sig || atomic_load_explicit(&stop_replay, memory_order_relaxed))
         return;
     replay_thread *th = replay_thread_get(c->thread);
     dispatch *d = th ? resolve(c) : NULL;
@@ -284,19 +292,22 @@ static void replay_call(gt_call *c)
 static void dump_state(const gt_call *c)
 {
     m.state_done = true;
+    atomic_store(&stop_replay, true);
     if (m.in_begin_end) {
         gt_error_set(&m.state_err, "call %u is inside glBegin/glEnd, where GL state cannot be "
                      "read: dump a call before glBegin or after glEnd", c->no);
         return;
     }
-    if (state_dump(stdout, c, m.o.single_buffer, &m.state_err) != 0)
-        return;
-    m.o.call_limit = 0; /* stop */
+    state_dump(stdout, c, m.o.single_buffer, &m.state_err);
 }
 
 /* --loop: the calls of the last complete frame are kept (not released) */
 static void hold(gt_call *c)
 {
+    if (atomic_load(&stop_replay)) {
+        at_reader_release(m.reader, c);
+        return;
+    }
     if (GT_GROW(m.held, m.capheld, m.nheld + 1, 1024) != 0) {
         at_reader_release(m.reader, c);
         return;
@@ -370,28 +381,62 @@ static int finish_profiling(gt_error *err)
 
 /* Replays every call of R (up to the call limit, then the loop's repeats of the last
  * frame): 0, or -1 with err set when the trace could not be read to its end. */
-static int replay_trace(at_reader *r, uint64_t *ncalls, gt_error *err)
+/* A replay thread ends: nothing of it stays current or allocated. */
+static void worker_exit(void)
+{
+    ws_thread_exit();
+    retrace_scratch_free();
+}
+
+static void call_done(gt_call *c, bool keep)
+{
+    if (keep)
+        return;
+    if (m.o.loop)
+        hold(c);
+    else
+        at_reader_release(m.reader, c);
+}
+
+/* After the last call: the workers end, each leaving no context current on its thread,
+ * so that the main thread may bind them (GPU timings, shutdown). */
+static void stop_workers(void)
+{
+    rw_stop();
+    ws_forget_current();
+}
+
+/* Reads the calls and queues them for the workers until the trace ends, the call limit
+ * or -D stops it; then waits until they have all run. 0, or -1 with err set when no
+ * worker could start. */
+static int read_calls(at_reader *r, uint64_t *ncalls, gt_error *err)
 {
     gt_progress prog; /* on a terminal only: frames, calls/s */
     gt_progress_start(&prog, "glretrace", at_input_file_size(at_reader_input(r)), false);
     gt_call *call;
+    int rc = 0;
     while ((call = at_reader_next(r))) {
         m.last_call = call->no;
-        if (call->no > m.o.call_limit) {
+        if (call->no > m.o.call_limit || atomic_load_explicit(&stop_replay, memory_order_relaxed)) {
             at_reader_release(r, call);
             break;
         }
-        replay_call(call);
-        if (m.state_done)
-            m.o.call_limit = 0;
-        prog.frames = m.frames;
-        gt_progress_update(&prog, at_input_file_pos(at_reader_input(r)), ++*ncalls);
-        if (m.o.loop)
-            hold(call);
-        else
+        if (rw_push(call, false, err) != 0) {
             at_reader_release(r, call);
+            rc = -1;
+            break;
+        }
+        prog.frames = atomic_load_explicit(&frames_replayed, memory_order_relaxed);
+        gt_progress_update(&prog, at_input_file_pos(at_reader_input(r)), ++*ncalls);
     }
+    rw_drain();
     gt_progress_end(&prog);
+    return rc;
+}
+
+/* After the calls were read: the reader's end, -D's outcome. 0, or -1 with err set. */
+static int check_end(at_reader *r, gt_error *err)
+{
     if (at_reader_error(r)) {
         gt_error_set(err, "%s", at_reader_error(r));
         return -1;
@@ -414,12 +459,35 @@ static int replay_trace(at_reader *r, uint64_t *ncalls, gt_error *err)
         *err = m.state_err;
         return -1;
     }
-    if (m.o.loop && m.nprev && !m.o.dump_state) {
-        for (long i = 0; m.o.loop < 0 || i < m.o.loop; ++i)
-            for (size_t k = 0; k < m.nprev; ++k)
-                replay_call(m.prev[k]);
-    }
     return 0;
+}
+
+/* --loop: the last whole frame again, o.loop times (< 0: forever). 0, or -1 with err. */
+static int replay_loop(gt_error *err)
+{
+    if (!m.o.loop || !m.nprev || m.o.dump_state)
+        return 0;
+    for (long i = 0; m.o.loop < 0 || i < m.o.loop; ++i)
+        for (size_t k = 0; k < m.nprev; ++k)
+            if (rw_push(m.prev[k], true, err) != 0)
+                return -1;
+    return 0;
+}
+
+/* Replays every call of R (up to the call limit, then the loop's repeats of the last
+ * frame): 0, or -1 with err set when the trace could not be read to its end. */
+static int replay_trace(at_reader *r, uint64_t *ncalls, gt_error *err)
+{
+    rw_callbacks cb = {replay_call, call_done, worker_exit};
+    if (rw_start(&cb, m.o.single_thread, err) != 0)
+        return -1;
+    int rc = read_calls(r, ncalls, err);
+    if (rc == 0)
+        rc = check_end(r, err);
+    if (rc == 0)
+        rc = replay_loop(err);
+    stop_workers();
+    return rc;
 }
 
 /* Frees all the replay made: kept calls, the window system, the maps, the trace. */
@@ -455,6 +523,8 @@ static int set_options(const replay_options *o, gt_error *err)
 {
     memset(&m, 0, sizeof m);
     m.o = *o;
+    atomic_store(&stop_replay, false);
+    atomic_store(&frames_replayed, 0);
     if (m.o.benchmark) /* as apitrace: -b takes no snapshots */
         m.o.snapshot_prefix = NULL;
     if (gt_callset_init_all(&m.frame_ends) != 0) {

@@ -35,6 +35,8 @@ void retrace_memcpy(const gt_call *call);
  * this thread starts (each starts with retrace_scratch_reset). Never NULL. */
 void *retrace_scratch(size_t size);
 void retrace_scratch_reset(void);
+/* Frees this thread's scratch (a replay thread as it ends; retrace_values_free too). */
+void retrace_scratch_free(void);
 
 /* Client memory the GL reads after the call (vertex arrays given as blobs): a copy that
  * outlives the call, kept until enough later ones replace it (a draw's arrays are

@@ -87,6 +87,13 @@ void retrace_scratch_reset(void)
     }
 }
 
+void retrace_scratch_free(void)
+{
+    retrace_scratch_reset();
+    free(scratch.block);
+    scratch.block = NULL;
+}
+
 /* ---- pointers -------------------------------------------------------------------------- */
 
 static void store(void *dst, const gt_value *item, int kind, unsigned size)
@@ -560,9 +567,7 @@ static void map_free(name_map *m)
 void retrace_values_free(void)
 {
     retrace_programs_free();
-    retrace_scratch_reset();
-    free(scratch.block);
-    scratch.block = NULL;
+    retrace_scratch_free();
     for (; kept.n; kept.n--, kept.first = (kept.first + 1) % KEEP_MAX)
         free(kept.p[kept.first]);
     memset(&kept, 0, sizeof kept);

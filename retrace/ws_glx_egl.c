@@ -12,11 +12,13 @@
  * creating call) and EGL_NO_SURFACE (surfaceless) are hidden windows. A separate read
  * drawable (glXMakeContextCurrent, eglMakeCurrent) is bound through ws_read.c.
  *
- * Threads are serialised: calls replay in trace order on one thread; each traced
- * thread keeps its own current context and drawable (its replay_thread, which the main
- * loop hands to ws_switch_thread), made current again when the trace switches threads. That keeps the trace's global order (which recorders
- * fixed with their locks) without any cross-thread synchronisation, and one SDL
- * context is never current on two OS threads. */
+ * Threads: calls replay in trace order, one at a time; each traced thread keeps its own
+ * current context and drawable (its replay_thread, which the main loop hands to
+ * ws_switch_thread) and replays on an OS thread of its own (replay_workers.h), where its
+ * context stays current as in the traced program. When traced threads share an OS
+ * thread (--singlethread), a switch binds the new one's context again. The binding SDL
+ * has on each OS thread is tracked per thread (os below), and one SDL context is never
+ * current on two OS threads at once, as the traced program's were not. */
 #include <SDL.h>
 #include <epoxy/gl.h>
 #include <stdint.h>
@@ -44,6 +46,10 @@ typedef struct ws_context {
     uint64_t share; /* traced share context, 0 none */
     ws_profile prof;
     SDL_GLContext ctx; /* NULL until first made current */
+    /* a share group's first context: one more context of its group, never left
+     * current, from which the group's later contexts are made on any thread (SDL
+     * shares with the current context, and the others may be current elsewhere) */
+    SDL_GLContext anchor;
     gl_avail *avail;   /* which functions it provides, asked as calls come */
     bool dead;
 } ws_context;
@@ -63,13 +69,18 @@ static struct {
     ws_drawable **draws;
     size_t ndraw, capdraw;
     replay_thread *cur;      /* the replayed traced thread (replay_threads.h) */
-    SDL_GLContext sdl_ctx;   /* what SDL has current now */
-    SDL_Window *sdl_win;
-    bool read_split;         /* SDL's binding was redone with another read drawable */
     int egl_api;             /* per process here: eglBindAPI's last value; 0 = ES */
     SDL_Window *helper; /* hidden 1x1, for rebinding after resizes */
     ws_hooks hooks;     /* the main loop's (ws_init) */
 } ws;
+
+/* What SDL has current on this OS thread: the replay runs traced threads on threads of
+ * their own (replay_workers.h), each keeping its binding. */
+static _Thread_local struct {
+    SDL_GLContext ctx;
+    SDL_Window *win;
+    bool read_split; /* SDL's binding was redone with another read drawable */
+} os;
 
 /* ---- values ---------------------------------------------------------------------- */
 
@@ -201,16 +212,64 @@ static int ensure_window(ws_drawable *d, const ws_profile *p)
 
 static int sdl_make_current(SDL_Window *win, SDL_GLContext ctx)
 {
-    if (win == ws.sdl_win && ctx == ws.sdl_ctx && !ws.read_split)
+    if (win == os.win && ctx == os.ctx && !os.read_split)
         return 1;
-    if (ws.read_split) { /* SDL still thinks (win, ctx) bound: it would skip the bind */
-        SDL_GL_MakeCurrent(ws.sdl_win, NULL);
-        ws.read_split = false;
+    if (os.read_split) { /* SDL still thinks (win, ctx) bound: it would skip the bind */
+        SDL_GL_MakeCurrent(os.win, NULL);
+        os.read_split = false;
     }
     if (SDL_GL_MakeCurrent(win, ctx) != 0)
         return 0;
-    ws.sdl_win = win;
-    ws.sdl_ctx = ctx;
+    os.win = win;
+    os.ctx = ctx;
+    return 1;
+}
+
+/* The first context of c's share group (the end of its chain of share contexts). */
+static ws_context *share_root(const ws_context *c)
+{
+    const ws_context *root = c;
+    for (int i = 0; root && root->share && i < 64; ++i) {
+        const ws_context *s = find_ctx(root->share);
+        if (!s || s == root)
+            break;
+        root = s;
+    }
+    return (ws_context *)root;
+}
+
+/* The hidden 1x1 window that anchors are current on, and that resized windows' contexts
+ * visit (gl_viewport); NULL when it cannot be made. */
+static SDL_Window *helper_window(const ws_profile *prof)
+{
+    if (!ws.helper) {
+        set_gl_attributes(prof);
+        ws.helper = SDL_CreateWindow("glretrace", SDL_WINDOWPOS_UNDEFINED,
+                                     SDL_WINDOWPOS_UNDEFINED, 1, 1,
+                                     SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN);
+    }
+    return ws.helper;
+}
+
+/* Makes current the context the next SDL_GL_CreateContext is to share with: share's
+ * group anchor, or, for a group's first context c, a new anchor (on the helper window:
+ * binding it to c's window would keep that window's old size in Mesa's GLX). 1 when
+ * the next context is to share, 0 when it starts a group of its own. */
+static int bind_share(ws_context *c, ws_context *share, SDL_Window *win)
+{
+    ws_context *root = share ? share_root(share) : NULL;
+    SDL_Window *helper = helper_window(&c->prof);
+    if (root && root->anchor && helper)
+        return sdl_make_current(helper, root->anchor);
+    if (root) /* no anchor: share itself, if it is not current on another thread */
+        return share->ctx && sdl_make_current(win, share->ctx);
+    set_gl_attributes(&c->prof);
+    SDL_GL_SetAttribute(SDL_GL_SHARE_WITH_CURRENT_CONTEXT, 0);
+    c->anchor = helper ? SDL_GL_CreateContext(helper) : NULL;
+    if (!c->anchor)
+        return 0;
+    os.win = helper; /* SDL_GL_CreateContext makes it current */
+    os.ctx = c->anchor;
     return 1;
 }
 
@@ -223,22 +282,20 @@ static int ensure_context(ws_context *c, ws_drawable *d)
     ws_context *share = c->share ? find_ctx(c->share) : NULL;
     if (share && share != c && !ensure_context(share, d))
         share = NULL;
+    if (share == c)
+        share = NULL;
     if (!ensure_window(d, &c->prof))
         return 0;
     set_gl_attributes(&c->prof);
-    if (share && share->ctx) {
-        if (!sdl_make_current(d->win, share->ctx))
-            share = NULL;
-        SDL_GL_SetAttribute(SDL_GL_SHARE_WITH_CURRENT_CONTEXT, share ? 1 : 0);
-    }
+    SDL_GL_SetAttribute(SDL_GL_SHARE_WITH_CURRENT_CONTEXT, bind_share(c, share, d->win));
     c->ctx = SDL_GL_CreateContext(d->win);
     if (!c->ctx) {
         fprintf(stderr, "glretrace: warning: cannot create a GL%s %d.%d context: %s\n",
                 c->prof.api ? " ES" : "", c->prof.major, c->prof.minor, SDL_GetError());
         return 0;
     }
-    ws.sdl_win = d->win; /* SDL_GL_CreateContext makes it current */
-    ws.sdl_ctx = c->ctx;
+    os.win = d->win; /* SDL_GL_CreateContext makes it current */
+    os.ctx = c->ctx;
     SDL_GL_SetSwapInterval(0);
     return 1;
 }
@@ -248,13 +305,7 @@ static int ensure_context(ws_context *c, ws_drawable *d)
  * (FBOs, VAOs, ...) per context. */
 static void note_context(const ws_context *c)
 {
-    const ws_context *root = c;
-    for (int i = 0; root && root->share && i < 64; ++i) {
-        const ws_context *s = find_ctx(root->share);
-        if (!s || s == root)
-            break;
-        root = s;
-    }
+    const ws_context *root = share_root(c);
     retrace_map_context(c ? c->traced : 0, root ? root->traced : 0);
 }
 
@@ -262,7 +313,7 @@ static int bind_thread(replay_thread *t)
 {
     note_context(t->ctx);
     if (!t->ctx || !t->draw)
-        return sdl_make_current(ws.sdl_win, NULL);
+        return sdl_make_current(os.win, NULL);
     if (!ensure_context(t->ctx, t->draw))
         return 0;
     /* a context moves between drawables (Qt: a window, then a pbuffer, then windows
@@ -273,9 +324,9 @@ static int bind_thread(replay_thread *t)
         return sdl_make_current(t->draw->win, t->ctx->ctx);
     if (!ensure_window(t->read, &t->ctx->prof))
         return 0;
-    ws.read_split = true; /* whatever happens, SDL's binding is not what ws says */
-    ws.sdl_win = t->draw->win;
-    ws.sdl_ctx = t->ctx->ctx;
+    os.read_split = true; /* whatever happens, SDL's binding is not what ws says */
+    os.win = t->draw->win;
+    os.ctx = t->ctx->ctx;
     return ws_read_bind(t->draw->win, t->read->win, t->ctx->ctx);
 }
 
@@ -303,7 +354,7 @@ static void make_current(const gt_call *call, uint64_t draw, uint64_t read, uint
         t->ctx = NULL;
         t->draw = NULL;
         t->read = NULL;
-        sdl_make_current(ws.sdl_win, NULL);
+        sdl_make_current(os.win, NULL);
         return;
     }
     ws_context *c = find_ctx(ctx);
@@ -468,8 +519,8 @@ static void destroy_drawable(uint64_t traced)
         if (drawable_in_use(d))
             return; /* still current: EGL destroys it when released */
         if (d->win) {
-            if (ws.sdl_win == d->win)
-                sdl_make_current(d->win, NULL), ws.sdl_win = NULL;
+            if (os.win == d->win)
+                sdl_make_current(d->win, NULL), os.win = NULL;
             SDL_DestroyWindow(d->win);
         }
         free(d);
@@ -494,8 +545,8 @@ static void destroy_context(const gt_call *call)
         return; /* current somewhere: GLX/EGL destroy it once released; keep it */
     if (c->ctx) {
         ws.hooks.context_destroyed(c->ctx);
-        if (ws.sdl_ctx == c->ctx)
-            sdl_make_current(ws.sdl_win, NULL);
+        if (os.ctx == c->ctx)
+            sdl_make_current(os.win, NULL);
         SDL_GL_DeleteContext(c->ctx);
         c->ctx = NULL;
     }
@@ -543,9 +594,9 @@ static void resize_window(ws_drawable *d)
             return;
         SDL_Window *old = d->win;
         d->win = win;
-        if (ws.sdl_win == old) {
-            ws.sdl_win = NULL; /* force the bind */
-            sdl_make_current(win, ws.sdl_ctx);
+        if (os.win == old) {
+            os.win = NULL; /* force the bind */
+            sdl_make_current(win, os.ctx);
         }
         SDL_DestroyWindow(old);
         return;
@@ -619,16 +670,10 @@ static void gl_viewport(const gt_call *call)
          * when a context comes to it from another drawable (apitrace's glretrace
          * does neither: it draws the frame before the first swap at its old size):
          * bind a hidden helper window, then the resized one again. */
-        if (!ws.helper) {
-            set_gl_attributes(&ws.cur->ctx->prof);
-            ws.helper = SDL_CreateWindow("glretrace", SDL_WINDOWPOS_UNDEFINED,
-                                         SDL_WINDOWPOS_UNDEFINED, 1, 1,
-                                         SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN);
-        }
-        if (ws.helper && SDL_GL_MakeCurrent(ws.helper, ws.sdl_ctx) == 0) {
-            SDL_GL_MakeCurrent(d->win, ws.sdl_ctx);
-            if (ws.read_split) /* the helper's bind dropped the read drawable */
-                ws_read_bind(d->win, ws.cur->read->win, ws.sdl_ctx);
+        if (helper_window(&ws.cur->ctx->prof) && SDL_GL_MakeCurrent(ws.helper, os.ctx) == 0) {
+            SDL_GL_MakeCurrent(d->win, os.ctx);
+            if (os.read_split) /* the helper's bind dropped the read drawable */
+                ws_read_bind(d->win, ws.cur->read->win, os.ctx);
         }
     }
 done:
@@ -782,6 +827,8 @@ void ws_shutdown(void)
     for (size_t i = 0; i < ws.nctx; ++i) {
         if (ws.ctxs[i]->ctx)
             SDL_GL_DeleteContext(ws.ctxs[i]->ctx);
+        if (ws.ctxs[i]->anchor)
+            SDL_GL_DeleteContext(ws.ctxs[i]->anchor);
         gl_avail_free(ws.ctxs[i]->avail);
         free(ws.ctxs[i]);
     }
@@ -795,8 +842,18 @@ void ws_shutdown(void)
     free(ws.ctxs);
     free(ws.draws);
     memset(&ws, 0, sizeof ws);
+    memset(&os, 0, sizeof os);
     SDL_Quit();
 }
+
+void ws_thread_exit(void)
+{
+    if (os.ctx || os.read_split)
+        SDL_GL_MakeCurrent(os.win, NULL);
+    memset(&os, 0, sizeof os);
+}
+
+void ws_forget_current(void) { ws.cur = NULL; }
 
 void ws_switch_thread(replay_thread *t)
 {
@@ -806,13 +863,13 @@ void ws_switch_thread(replay_thread *t)
     if (t->ctx && t->draw)
         bind_thread(t);
     else
-        sdl_make_current(ws.sdl_win, NULL);
+        sdl_make_current(os.win, NULL);
 }
 
 bool ws_has_current(void)
 {
     return ws.cur && ws.cur->ctx && ws.cur->ctx->ctx && ws.cur->draw && ws.cur->draw->win &&
-           ws.sdl_ctx == ws.cur->ctx->ctx;
+           os.ctx == ws.cur->ctx->ctx;
 }
 
 gl_avail *ws_current_avail(unsigned n)
