@@ -18,11 +18,12 @@
 #include "replay_workers.h"
 
 enum {
-    RING = 256,       /* calls queued at most */
+    RING = 1024,      /* calls queued at most */
     MAX_WORKERS = 64, /* beyond, traced threads share workers */
     PUBLISH = 16,     /* a worker publishes done at least every PUBLISH calls */
-    MAIN_BATCH = 64,  /* a blocked main thread waits for this many calls to finish */
-    SPIN = 6000,       /* polls before sleeping: a switch is often immediate */
+    MAIN_BATCH = 256, /* a blocked main thread waits for this many calls to finish */
+    SOON = 64,        /* a worker spins only when one of these next calls is its own */
+    SPIN = 2000,       /* polls before sleeping: a switch is often immediate */
 };
 
 typedef struct worker {
@@ -96,9 +97,20 @@ static bool all_done(void)
     return atomic_load(&rw.finished) && atomic_load(&rw.done) == atomic_load(&rw.head);
 }
 
+/* Whether one of the SOON calls from the baton on is w's: its turn comes soon, so
+ * polling beats sleeping (a wake-up costs a system call and a reschedule). */
+static bool mine_soon(const worker *w)
+{
+    uint64_t d = atomic_load(&rw.done), h = atomic_load(&rw.head);
+    for (uint64_t i = d; i < h && i < d + SOON; ++i)
+        if (rw.owner[i % RING] == w->idx)
+            return true;
+    return d == h; /* nothing queued: the next call may well be w's */
+}
+
 static void wait_turn(worker *w)
 {
-    for (int i = 0; i < SPIN; ++i) {
+    for (int i = 0; i < SPIN && mine_soon(w); ++i) {
         if (my_turn(w) || all_done())
             return;
         if (i % 64 == 63)
@@ -231,10 +243,12 @@ int rw_push(gt_call *c, bool keep, gt_error *err)
     if (w < 0)
         return -1;
     uint64_t h = atomic_load(&rw.head);
-    collect();
-    if (h - rw.released >= RING) {
-        wait_done(rw.released + MAIN_BATCH);
+    if (h - rw.released >= RING) { /* handed back in batches: done is the workers' line */
         collect();
+        if (h - rw.released >= RING) {
+            wait_done(rw.released + MAIN_BATCH);
+            collect();
+        }
     }
     rw.ring[h % RING] = c;
     rw.owner[h % RING] = (unsigned char)w;

@@ -121,6 +121,28 @@ at_input *at_input_open(const char *path, gt_error *err)
     return in;
 }
 
+int at_input_seek_chunk(at_input *in, uint64_t file_pos, uint64_t stream_off, uint64_t skip)
+{
+    if (!in->seek) {
+        gt_error_at(&in->err, in->path, file_pos, "cannot seek in a %s container", in->container);
+        return 0;
+    }
+    return in->seek(in, file_pos, stream_off, skip);
+}
+
+void at_input_init_raw(at_input *in, const uint8_t *p, size_t n, uint64_t off, const char *name)
+{
+    memset(in, 0, sizeof *in);
+    in->cur = in->block = p;
+    in->end = p + n;
+    in->block_offset = off;
+    in->status = AT_INPUT_END; /* all there is: the parser bounds lengths by it */
+    in->container = "raw";
+    in->path = name;
+    in->refill = no_more;
+    gt_error_clear(&in->err);
+}
+
 void at_input_close(at_input *in)
 {
     if (!in)

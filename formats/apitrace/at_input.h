@@ -31,8 +31,14 @@ struct at_input {
     const char *container;    /* "snappy", "zlib", "brotli" */
     const char *path;         /* for messages */
     gt_error err;
+    /* Optional, for the frame index (at_index.c): told of every non-empty chunk as it
+     * is decoded, with its file offset and the stream offset of its first byte. Only
+     * the Snappy container has chunks to seek to. */
+    void (*on_chunk)(void *ctx, uint64_t file_pos, uint64_t stream_off);
+    void *on_chunk_ctx;
     /* private to the container implementation */
     at_refill_fn refill;
+    int (*seek)(at_input *in, uint64_t file_pos, uint64_t stream_off, uint64_t skip);
     void (*close)(at_input *in);
     void *impl;
     const uint8_t *src;       /* whole file, mapped or in memory */
@@ -46,6 +52,18 @@ at_input *at_input_open(const char *path, gt_error *err);
 /* Same over a caller-owned buffer (tests, fuzzing); name is used in messages. */
 at_input *at_input_open_mem(const void *data, size_t size, const char *name, gt_error *err);
 void at_input_close(at_input *in);
+
+/* Restarts reading at the chunk that starts at file offset file_pos, whose first
+ * decompressed byte is stream offset stream_off, skip bytes into that chunk (the
+ * frame index gives all three). Snappy only: the other containers are one
+ * compressed stream with no point to restart from. Returns 1, or 0 with in->err set
+ * (the input is then unusable). */
+int at_input_seek_chunk(at_input *in, uint64_t file_pos, uint64_t stream_off, uint64_t skip);
+
+/* A plain input over n bytes already decompressed, numbered from stream offset off
+ * (no container, nothing to close): how the index feeds stored signatures back to
+ * the parser. */
+void at_input_init_raw(at_input *in, const uint8_t *p, size_t n, uint64_t off, const char *name);
 
 /* Makes more bytes available. Returns 1 when [cur, end) is non-empty, 0 when
  * no more data will come (see status). */

@@ -91,7 +91,13 @@ static size_t decode_prefix(const uint8_t *src, size_t n, uint8_t *out, size_t c
     return o;
 }
 
-static int cut_chunk(at_input *in, const uint8_t *src, size_t n)
+static void tell_chunk(at_input *in, size_t pos)
+{
+    if (in->on_chunk && in->end > in->block)
+        in->on_chunk(in->on_chunk_ctx, pos, in->block_offset);
+}
+
+static int cut_chunk(at_input *in, size_t pos, const uint8_t *src, size_t n)
 {
     snappy_state *s = in->impl;
     size_t ulen;
@@ -106,6 +112,7 @@ static int cut_chunk(at_input *in, const uint8_t *src, size_t n)
     size_t got = decode_prefix(src, n, s->buf, ulen);
     in->block = in->cur = s->buf;
     in->end = s->buf + got;
+    tell_chunk(in, pos);
     return got > 0;
 }
 
@@ -128,7 +135,7 @@ static int next_chunk(at_input *in)
     const uint8_t *p = in->src + pos;
     size_t clen = (size_t)p[0] | (size_t)p[1] << 8 | (size_t)p[2] << 16 | (size_t)p[3] << 24;
     if (clen > left - 4)
-        return cut_chunk(in, p + 4, left - 4); /* the writer was cut off inside this chunk */
+        return cut_chunk(in, pos, p + 4, left - 4); /* the writer was cut off inside this chunk */
     size_t ulen;
     if (clen == 0 || snappy_uncompressed_length((const char *)p + 4, clen, &ulen) != SNAPPY_OK)
         return fail(in, pos, "corrupt Snappy chunk header");
@@ -145,6 +152,7 @@ static int next_chunk(at_input *in)
         in->status = AT_INPUT_END; /* known now, so the parser can bound lengths */
     in->block = in->cur = s->buf;
     in->end = s->buf + ulen;
+    tell_chunk(in, pos);
     return ulen > 0 ? 1 : -1;
 }
 
@@ -154,6 +162,29 @@ static int snappy_refill(at_input *in)
     while ((rc = next_chunk(in)) < 0)
         ;
     return rc;
+}
+
+/* Decodes the chunk at file_pos as if reading had just reached it. The position comes
+ * from an index, so everything is checked: a chunk header out of the file, or a skip
+ * beyond the chunk, is an error at that file offset. */
+static int snappy_seek(at_input *in, uint64_t file_pos, uint64_t stream_off, uint64_t skip)
+{
+    snappy_state *s = in->impl;
+    if (file_pos < 2 || file_pos >= in->src_size)
+        return fail(in, file_pos, "index points beyond the Snappy chunks");
+    in->status = AT_INPUT_OK;
+    in->src_pos = (size_t)file_pos;
+    in->block = in->cur = in->end = s->buf;
+    in->block_offset = stream_off;
+    if (!snappy_refill(in)) {
+        if (in->status != AT_INPUT_ERROR)
+            fail(in, file_pos, "index points at no Snappy chunk");
+        return 0;
+    }
+    if (skip >= (uint64_t)(in->end - in->cur))
+        return fail(in, file_pos, "index offset lies beyond its Snappy chunk");
+    in->cur += skip;
+    return 1;
 }
 
 static void snappy_close(at_input *in)
@@ -174,6 +205,7 @@ int at_input_snappy_init(at_input *in)
     if (!reserve(in, 4096)) /* never NULL, even for chunks that hold nothing */
         return fail(in, 0, "out of memory");
     in->refill = snappy_refill;
+    in->seek = snappy_seek;
     in->container = "snappy";
     in->src_pos = 2;
     return 1;

@@ -62,4 +62,40 @@ typedef struct at_reader_stats {
 } at_reader_stats;
 void at_reader_get_stats(const at_reader *r, at_reader_stats *st);
 
+/* ---- the frame index (at_index.c) ----------------------------------------------------
+ * A signature is written in full at its first use and by id afterwards, so reading
+ * from the middle of a stream needs the definitions that came before. */
+typedef enum at_sig_kind {
+    AT_SIG_FUNCTION, AT_SIG_ENUM, AT_SIG_BITMASK, AT_SIG_STRUCT, AT_SIG_FRAME, AT_SIG_KINDS
+} at_sig_kind;
+
+/* Called once per signature as it is defined, with the stream offset of its id and the
+ * gt_func_sig, gt_enum_sig, gt_bitmask_sig, gt_struct_sig or gt_frame it became. */
+typedef void (*at_sig_hook)(void *ctx, at_sig_kind kind, const void *sig, uint64_t off);
+void at_reader_set_sig_hook(at_reader *r, at_sig_hook fn, void *ctx);
+
+/* One signature definition in the stream's own encoding (id first), as the index
+ * stores it, defined at stream offset off. */
+typedef struct at_sig_def {
+    at_sig_kind kind;
+    uint64_t off;
+    const uint8_t *bytes;
+    uint32_t len;
+} at_sig_def;
+
+/* Where to start reading: the enter event of call call_no at stream offset stream_off,
+ * skip bytes into the Snappy chunk at file offset chunk_pos (stream offset
+ * chunk_off = stream_off - skip). */
+typedef struct at_seek_point {
+    uint64_t stream_off, chunk_pos, chunk_off;
+    uint32_t call_no;
+} at_seek_point;
+
+/* Restarts a reader that has returned no call yet at p: defines the signatures of
+ * defs (in stream order) that come before p, then reads on from p. Calls that entered
+ * before p and leave after it are not returned. Snappy containers only. Returns 1, or
+ * 0 with err set; after 0 the reader is unusable (close it and reopen). */
+int at_reader_seek(at_reader *r, const at_sig_def *defs, size_t ndefs, const at_seek_point *p,
+                   gt_error *err);
+
 #endif

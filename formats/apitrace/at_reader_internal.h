@@ -16,7 +16,7 @@
 #define MAX_DEPTH 64   /* nesting of arrays, structs and reprs */
 #define MAX_ARGS 65536 /* argument index bound */
 #define ID_SLACK 65536 /* how far a new signature id may run ahead of those defined */
-#define POOL_MAX 320 /* the replay keeps up to 256 calls queued (replay_workers.c) */
+#define POOL_MAX 1100 /* the replay keeps up to 1024 calls queued (replay_workers.c) */
 /* Sizes no real trace declares: beyond them a length is corruption, not truncation. */
 #define MAX_STRING (UINT64_C(1) << 30)
 #define MAX_BLOB (UINT64_C(1) << 36)
@@ -57,6 +57,8 @@ struct at_reader {
     int has_warning;
     uint8_t *thread_seen;
     at_reader_stats stats;
+    at_sig_hook sig_hook; /* the index builder's, else NULL */
+    void *sig_hook_ctx;
 };
 
 /* ---- at_reader_prim.c */

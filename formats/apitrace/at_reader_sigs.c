@@ -20,9 +20,13 @@ static void *table_get(const sig_table *t, uint64_t id)
     return id < t->cap ? t->items[id] : NULL;
 }
 
+static const char *const kind_names[AT_SIG_KINDS] = {"function", "enum", "bitmask", "struct",
+                                                     "backtrace frame"};
+
 static int table_put(at_reader *r, sig_table *t, uint64_t id, void *item, uint64_t off,
-                     const char *kind)
+                     at_sig_kind k)
 {
+    const char *kind = kind_names[k];
     if (id >= t->cap) {
         if (id >= (uint64_t)t->count * 2 + ID_SLACK)
             return atr_fail(r, off, "%s signature id %llu is far beyond the %u defined so far", kind,
@@ -35,6 +39,8 @@ static int table_put(at_reader *r, sig_table *t, uint64_t id, void *item, uint64
     }
     t->items[id] = item;
     t->count++;
+    if (r->sig_hook) /* once per definition: not on the hot path */
+        r->sig_hook(r->sig_hook_ctx, k, item, off);
     return 1;
 }
 
@@ -76,7 +82,7 @@ int atr_parse_func_sig(at_reader *r, const gt_func_sig **out)
     sig->flags = gt_callflags_lookup(sig->name);
     if (sig->num_args == 0 && strcmp(sig->name, "glGetError") == 0)
         r->get_error_sig = sig;
-    if (!table_put(r, &r->funcs, id, sig, off, "function"))
+    if (!table_put(r, &r->funcs, id, sig, off, AT_SIG_FUNCTION))
         return 0;
     *out = sig;
     return 1;
@@ -117,7 +123,7 @@ int atr_parse_enum_sig(at_reader *r, const gt_enum_sig **out)
     sig->by_value = NULL;
     if (sig->num_values > 16 && !gt_enum_index(sig, sig_alloc, r))
         return atr_fail(r, off, "out of memory");
-    if (!table_put(r, &r->enums, id, sig, off, "enum"))
+    if (!table_put(r, &r->enums, id, sig, off, AT_SIG_ENUM))
         return 0;
     *out = sig;
     return 1;
@@ -149,7 +155,7 @@ int atr_parse_bitmask_sig(at_reader *r, const gt_bitmask_sig **out)
             !atr_rd_uint(r, &sig->flags[i].value))
             return 0;
     }
-    if (!table_put(r, &r->bitmasks, id, sig, off, "bitmask"))
+    if (!table_put(r, &r->bitmasks, id, sig, off, AT_SIG_BITMASK))
         return 0;
     *out = sig;
     return 1;
@@ -173,7 +179,7 @@ int atr_parse_struct_sig(at_reader *r, const gt_struct_sig **out)
         !atr_rd_u32(r, &sig->num_members, "struct member count") ||
         !rd_names(r, sig->num_members, &sig->member_names, off))
         return 0;
-    if (!table_put(r, &r->structs, id, sig, off, "struct"))
+    if (!table_put(r, &r->structs, id, sig, off, AT_SIG_STRUCT))
         return 0;
     *out = sig;
     return 1;
@@ -210,7 +216,7 @@ int atr_parse_frame(at_reader *r, const gt_frame **out)
         default: return atr_fail(r, doff, "unknown backtrace frame detail 0x%02x", c);
         }
     }
-    if (!table_put(r, &r->frames, id, f, off, "backtrace frame"))
+    if (!table_put(r, &r->frames, id, f, off, AT_SIG_FRAME))
         return 0;
     *out = f;
     return 1;
