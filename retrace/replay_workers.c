@@ -86,10 +86,23 @@ static void wake(void)
     }
 }
 
-static bool my_turn(const worker *w)
+/* Whether w holds the baton, and where: done is d, the call at d is w's. done is read
+ * again after the owner: a worker that stalled between the two reads could otherwise
+ * see an old done and the owner of a newer call in the same slot. Once the baton is
+ * w's, only w moves done. */
+static bool baton(const worker *w, uint64_t *at)
 {
     uint64_t d = atomic_load(&rw.done), h = atomic_load(&rw.head);
-    return d < h && rw.owner[d % RING] == w->idx;
+    if (d >= h || rw.owner[d % RING] != w->idx || atomic_load(&rw.done) != d)
+        return false;
+    *at = d;
+    return true;
+}
+
+static bool my_turn(const worker *w)
+{
+    uint64_t d;
+    return baton(w, &d);
 }
 
 static bool all_done(void)
@@ -129,7 +142,9 @@ static void wait_turn(worker *w)
 /* Runs this worker's calls from the baton on, publishing done as it goes. */
 static void run_turn(const worker *w)
 {
-    uint64_t d = atomic_load(&rw.done);
+    uint64_t d;
+    if (!baton(w, &d))
+        return;
     for (;;) {
         uint64_t h = atomic_load(&rw.head);
         unsigned n = 0;
