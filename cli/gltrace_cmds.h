@@ -4,6 +4,7 @@
 
 int cmd_dump(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_index(int argc, char **argv);
 int cmd_repack(int argc, char **argv);
 int cmd_trim(int argc, char **argv);
 int cmd_sed(int argc, char **argv);

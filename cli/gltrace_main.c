@@ -24,6 +24,7 @@ static void usage(FILE *f)
           "commands:\n"
           "  dump FILE...   print the calls of apitrace-format traces (as `apitrace dump`)\n"
           "  info FILE...   print facts about traces as JSON (as `apitrace info`)\n"
+          "  index FILE...  write FILE.idx, a frame index for fast info and dump --frames\n"
           "  repack IN OUT  rewrite a trace as a version 6 Snappy trace with our writer\n"
           "  trim TRACE     a new trace of some calls or frames, and what they depend on\n"
           "  sed TRACE      a new trace with strings or enums replaced (s/SEARCH/REPLACE/)\n"
@@ -72,6 +73,8 @@ int main(int argc, char **argv)
         return stdout_written(cmd_dump(argc - 1, argv + 1));
     if (!strcmp(cmd, "info"))
         return stdout_written(cmd_info(argc - 1, argv + 1));
+    if (!strcmp(cmd, "index"))
+        return cmd_index(argc - 1, argv + 1);
     if (!strcmp(cmd, "repack"))
         return cmd_repack(argc - 1, argv + 1);
     if (!strcmp(cmd, "trim"))

@@ -5,14 +5,21 @@
 #include <snappy-c.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* Snappy's best case expands 3 bytes into 64: anything claiming more is corrupt. */
 #define MAX_RATIO 22
 #define MAX_BLOCK (64u << 20)
 
+/* Pages of the mapped file already decoded are handed back every so often: otherwise
+ * they stay resident and a 2 GB trace read once costs 2 GB of RSS. */
+#define RELEASE_STEP (8u << 20)
+
 typedef struct {
     uint8_t *buf;
     size_t cap;
+    size_t released; /* file bytes before this were given back (page aligned) */
 } snappy_state;
 
 static int fail(at_input *in, size_t at, const char *what)
@@ -97,6 +104,19 @@ static void tell_chunk(at_input *in, size_t pos)
         in->on_chunk(in->on_chunk_ctx, pos, in->block_offset);
 }
 
+/* MADV_DONTNEED on a private read-only file mapping only drops pages: touching them
+ * again (a seek back) reads them from the file anew. */
+static void release_behind(at_input *in, snappy_state *s)
+{
+    if (!in->src_mapped || in->src_pos < s->released + RELEASE_STEP)
+        return;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t end = in->src_pos / page * page;
+    if (end > s->released)
+        madvise((void *)(in->src + s->released), end - s->released, MADV_DONTNEED);
+    s->released = end;
+}
+
 static int cut_chunk(at_input *in, size_t pos, const uint8_t *src, size_t n)
 {
     snappy_state *s = in->impl;
@@ -148,6 +168,7 @@ static int next_chunk(at_input *in)
         out != ulen)
         return fail(in, pos, "corrupt Snappy data");
     in->src_pos = pos + 4 + clen;
+    release_behind(in, s);
     if (in->src_pos == in->src_size)
         in->status = AT_INPUT_END; /* known now, so the parser can bound lengths */
     in->block = in->cur = s->buf;
@@ -174,6 +195,7 @@ static int snappy_seek(at_input *in, uint64_t file_pos, uint64_t stream_off, uin
         return fail(in, file_pos, "index points beyond the Snappy chunks");
     in->status = AT_INPUT_OK;
     in->src_pos = (size_t)file_pos;
+    s->released = in->src_pos / (size_t)sysconf(_SC_PAGESIZE) * (size_t)sysconf(_SC_PAGESIZE);
     in->block = in->cur = in->end = s->buf;
     in->block_offset = stream_off;
     if (!snappy_refill(in)) {
