@@ -60,5 +60,7 @@ if [ "$fuzz_seconds" -gt 0 ]; then
   fuzz fuzz_retrace "$half" "$corpus/apitrace" '*.trace'
   # PNG decoding (diff-images), seeded with tests/fuzz/regressions_png
   fuzz fuzz_png "$half" "$top/tests/fuzz/regressions_png" '*.png'
+  # the frame index's contents (gltrace index), seeded with tests/fuzz/regressions_index
+  fuzz fuzz_index "$half" "$top/tests/fuzz/regressions_index" '*'
 fi
 exit $status

@@ -503,11 +503,34 @@ static int read_index(const char *path, uint8_t **out, size_t *len, gt_error *er
     return 1;
 }
 
+static int parse_contents(cursor *c, at_index *ix)
+{
+    return get_totals(c, ix) && get_props(c, ix) && get_frames(c, ix) && get_sigs(c, ix);
+}
+
 static int parse(cursor *c, at_index *ix, const stamp *s)
 {
     ix->container_size = s->size;
-    return check_head(c, s) && get_totals(c, ix) && get_props(c, ix) && get_frames(c, ix) &&
-           get_sigs(c, ix);
+    return check_head(c, s) && parse_contents(c, ix);
+}
+
+int at_index_parse_contents(const uint8_t *data, size_t n, at_index **out, gt_error *err)
+{
+    *out = NULL;
+    at_index *ix = calloc(1, sizeof *ix);
+    if (!ix || !(ix->file = malloc(n ? n : 1))) {
+        free(ix);
+        gt_error_set(err, "out of memory");
+        return -1;
+    }
+    memcpy(ix->file, data, n);
+    cursor c = {ix->file, n, 0, "index", err, 0};
+    if (!parse_contents(&c, ix)) {
+        at_index_free(ix);
+        return -1;
+    }
+    *out = ix;
+    return 0;
 }
 
 int at_index_load(const char *trace, at_index **out, gt_error *err)

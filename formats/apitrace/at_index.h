@@ -75,6 +75,10 @@ int at_index_write(const at_index *ix, const char *trace, gt_error *err);
  * damaged, another format version; err says why, naming the file and offset). */
 int at_index_load(const char *trace, at_index **out, gt_error *err);
 
+/* An index's contents after its head (no stamp, no checksum), for fuzzing what a
+ * crafted index with a valid checksum could hold: 0 with *out set, or -1 with err. */
+int at_index_parse_contents(const uint8_t *data, size_t n, at_index **out, gt_error *err);
+
 void at_index_free(at_index *ix);
 
 /* The warning line a full read would print ("PATH: offset ..."), or NULL. */
