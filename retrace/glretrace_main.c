@@ -43,6 +43,9 @@ static void usage(FILE *f)
           "                            layout: parameters, shaders, uniforms, buffers, textures,\n"
           "                            framebuffer) and stop; `frame`: after the first frame\n"
           "      --dump-format=FORMAT  json (the only format; apitrace's ubjson is not written)\n"
+          "      --state-server        -D for each call number read from stdin, one per line,\n"
+          "                            answered on stdout (`gltrace view` uses it; see\n"
+          "                            retrace/state_server.h)\n"
           "  -v, --verbose             print each call as it is replayed\n"
           "      --pcpu                CPU time of each call (monotonic clock)\n"
           "      --pgpu                GPU time of each call doing GPU work (timer queries)\n"
@@ -77,6 +80,7 @@ enum {
     OPT_PER_FRAME_DELAY,
     OPT_DRIVER,
     OPT_SINGLETHREAD,
+    OPT_STATE_SERVER,
     OPT_SNAPSHOT_INTERVAL,
     OPT_DUMP_FORMAT,
     OPT_PFRAME_TIMES,
@@ -105,6 +109,7 @@ static const struct option long_options[] = {
     {"singlethread", no_argument, 0, OPT_SINGLETHREAD},
     {"dump-state", required_argument, 0, 'D'},
     {"dump-format", required_argument, 0, OPT_DUMP_FORMAT},
+    {"state-server", no_argument, 0, OPT_STATE_SERVER},
     {"verbose", no_argument, 0, 'v'},
     {"pcpu", no_argument, 0, OPT_PCPU},
     {"pgpu", no_argument, 0, OPT_PGPU},
@@ -221,6 +226,7 @@ static int parse_option(cli *c, int opt, const char *arg)
             return 1;
         }
         return parse_count("-D", arg, &o->dump_state_call);
+    case OPT_STATE_SERVER: o->state_server = true; return 1;
     case OPT_DUMP_FORMAT:
         if (strcmp(arg, "json")) {
             fprintf(stderr, "glretrace: --dump-format: only json is written, not \"%s\"\n", arg);
@@ -302,7 +308,7 @@ static int run(const replay_options *o)
     if (replay_run(o, &res, &err) != 0) {
         fprintf(stderr, "glretrace: error: %s\n", err.msg);
         status = 1;
-    } else if (!o->dump_state &&
+    } else if (!o->dump_state && !o->state_server &&
                (!o->snapshot_prefix || strcmp(o->snapshot_prefix, "-") || o->benchmark)) {
         double fps = res.secs > 0 ? (double)res.frames / res.secs : 0.0;
         printf("Rendered %llu frames in %g secs, average of %g fps\n",

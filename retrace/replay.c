@@ -29,6 +29,7 @@
 #include "replay_workers.h"
 #include "retrace_gen.h"
 #include "state_dump.h"
+#include "state_server.h"
 #include "timeline_replay.h"
 
 enum {
@@ -285,6 +286,9 @@ static void replay_call(gt_call *c)
         (m.o.dump_state_frame ? (c->flags & GT_CALL_FLAG_END_FRAME) != 0
                               : c->no >= m.o.dump_state_call))
         dump_state(c);
+    if (m.o.state_server &&
+        state_server_after(c, ws_has_current() && !m.in_begin_end, m.o.single_buffer))
+        atomic_store(&stop_replay, true);
 }
 
 /* -D: the state after C, the first call at or after the one asked for that leaves a
@@ -482,6 +486,8 @@ static int replay_trace(at_reader *r, uint64_t *ncalls, gt_error *err)
     if (rw_start(&cb, m.o.single_thread, err) != 0)
         return -1;
     int rc = read_calls(r, ncalls, err);
+    if (m.o.state_server && !atomic_load(&stop_replay))
+        state_server_end(m.last_call);
     if (rc == 0)
         rc = check_end(r, err);
     if (rc == 0)
@@ -557,6 +563,10 @@ int replay_run(const replay_options *o, replay_result *res, gt_error *err)
     gt_strbuf_init(&m.verbose_out);
     at_dump_default_options(&m.dump_opt);
     m.dump_opt.color = false;
+    if (o->state_server && !state_server_begin()) {
+        shut_down();
+        return 0; /* no request */
+    }
     int rc = ws_init(o->headless, o->single_buffer, &hooks, err);
     if (rc == 0)
         rc = start_profiling(m.reader, err);

@@ -56,6 +56,8 @@ typedef struct replay_options {
     bool dump_state;
     uint64_t dump_state_call;
     bool dump_state_frame; /* instead: after the first frame's last call (its swap) */
+    /* --state-server (state_server.h): the state at each call number read from stdin */
+    bool state_server;
 } replay_options;
 
 /* Defaults: no snapshots, no call limit, no loop, no timings, min_cpu_ns 1000. */

@@ -13,6 +13,8 @@
 #  - -D frame dumps after the first frame; --dump-format=json is accepted, ubjson is
 #    refused (exit 2); a call past the end, or one inside glBegin/glEnd, is a clear
 #    error with exit 1 and no JSON on stdout.
+#  - --state-server (gltrace view's warm replay): answers byte for byte as -D's, call
+#    after call in one process; "behind" for a call already passed; past the end an error.
 #   usage: state_dump.sh BIN_DIR CORPUS_DIR
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -119,5 +121,41 @@ expect_error() { # WHAT PATTERN ARGS...
 expect_error "-D past the end" "the trace ends at call" -D 99999999 "$corpus/tri.trace"
 inside=$(awk '/ glBegin\(/ { getline; print $1; exit }' "$corpus/glxgears.trace.dump.txt")
 expect_error "-D inside glBegin/glEnd" "inside glBegin/glEnd" -D "$inside" "$corpus/glxgears.trace"
+
+# --state-server (gltrace view's): one process answers call after call, each answer
+# byte for byte -D's; a call already passed is "behind"; past the end an error
+out=$(python3 - "$ours" "$corpus/glmark2_texture.trace" <<'EOF'
+import subprocess, sys
+ours, trace = sys.argv[1:3]
+p = subprocess.Popen([ours, '--headless', '--state-server', trace], stdin=subprocess.PIPE,
+                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+def ask(n):
+    p.stdin.write(b'%d\n' % n)
+    p.stdin.flush()
+    while True:
+        line = p.stdout.readline().decode()
+        if not line.startswith('progress '):
+            break
+    if not line.startswith('state '):
+        return line.strip(), None
+    _, no, n_bytes = line.split()
+    return int(no), p.stdout.read(int(n_bytes))
+for n in (500, 1000, 12000, 12000, 20000):
+    no, data = ask(n)
+    ref = subprocess.run([ours, '--headless', '-D', str(n), trace], capture_output=True).stdout
+    print('OK' if data == ref and ref else 'BAD', n, no, len(data or b''), len(ref))
+print('OK' if ask(100)[0].startswith('error behind') else 'BAD behind')
+p.stdin.close()
+print('OK exit' if p.wait() == 0 else 'BAD exit')
+p = subprocess.run([ours, '--headless', '--state-server', trace], input=b'99999999\n',
+                   capture_output=True)
+print('OK' if b'error the trace ends at call' in p.stdout and p.returncode == 0 else 'BAD end')
+EOF
+)
+if echo "$out" | grep -q BAD; then
+  fail "--state-server: $(echo "$out" | grep BAD | head -3 | tr '\n' ';')"
+else
+  pass "--state-server: $(echo "$out" | wc -l) answers as -D's, behind and past the end"
+fi
 
 it_finish
