@@ -11,6 +11,7 @@ int cmd_sed(int argc, char **argv);
 int cmd_dump_images(int argc, char **argv);
 int cmd_diff_images(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_view(int argc, char **argv); /* view/view_main.c */
 /* `gltrace [-o FILE] [--] PROGRAM [ARGS]`: argv[0] is "gltrace" itself. */
 int cmd_record(int argc, char **argv);
 

@@ -35,6 +35,8 @@ static void usage(FILE *f)
           "  convert IN... -o OUT\n"
           "                 convert and merge timelines (FXT, Chrome JSON, XRay, trace-cmd\n"
           "                 .dat; .trace files replayed with timings)\n"
+          "  view TRACE     serve a viewer of the trace to a web browser (frames,\n"
+          "                 thumbnails, calls, search, GL state, timeline)\n"
           "\n"
           "`gltrace COMMAND --help` describes a command's options.\n",
           f);
@@ -87,6 +89,8 @@ int main(int argc, char **argv)
         return stdout_written(cmd_diff_images(argc - 1, argv + 1));
     if (!strcmp(cmd, "convert"))
         return stdout_written(cmd_convert(argc - 1, argv + 1));
+    if (!strcmp(cmd, "view"))
+        return cmd_view(argc - 1, argv + 1);
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
         usage(stdout);
         return 0;

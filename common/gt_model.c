@@ -24,7 +24,8 @@ const char *gt_enum_name(const gt_enum_sig *sig, int64_t v)
     return NULL;
 }
 
-static const gt_enum_value *sort_values; /* qsort has no context argument */
+/* qsort has no context argument; per thread, as readers run on several (gltrace view) */
+static _Thread_local const gt_enum_value *sort_values;
 
 static int cmp_index(const void *a, const void *b)
 {

@@ -8,6 +8,7 @@ packages=(
   build-essential cmake pkg-config python3 clang libclang-rt-14-dev
   libsnappy-dev zlib1g-dev libbrotli-dev libunwind-dev libdw-dev libepoxy-dev libsdl2-dev
   libcmocka-dev khronos-api libx11-dev libgl-dev libegl-dev libgles-dev libzstd-dev
+  libmicrohttpd-dev
   # tests: real GL programs under Xvfb with Mesa llvmpipe, apitrace as the peer
   xvfb xauth x11-utils mesa-utils libgl1-mesa-dri libegl-mesa0 glmark2-x11 apitrace
   # tests: replays checked for writes to freed memory (client_memory)
@@ -18,6 +19,8 @@ packages=(
   llvm-14 trace-cmd
   # tests: diff-images' HTML report opened in headless Chromium (images)
   chromium
+  # tests: gltrace view's page driven in headless Chromium
+  python3-selenium chromium-driver
 )
 
 sudo=()

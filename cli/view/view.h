@@ -1,0 +1,105 @@
+/* gltrace view (issue 17): a trace viewer served to a browser. The HTTP contract is
+ * API.md beside this file. The pieces:
+ *   view_main.c   the command: options, the index, signals, start and stop
+ *   view_http.c   the libmicrohttpd daemon: token, routing, static files
+ *   view_api.c    answers read from the trace through its frame index
+ *   view_scan.c   a background pass over the trace: draws and group depth per frame
+ *   view_jobs.c   replays in glretrace subprocesses: thumbnails, timeline, state
+ *   view_paths.c  where the page, glretrace and the cache are */
+#ifndef VIEW_H
+#define VIEW_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "at_index.h"
+#include "gt_error.h"
+#include "gt_strbuf.h"
+
+typedef struct view_jobs view_jobs;
+
+typedef struct view_server {
+    const char *trace;     /* as given */
+    char *trace_abs;       /* absolute path, for glretrace and the cache hash */
+    uint64_t trace_size;
+    struct timespec trace_mtime; /* thumbnails older than the trace are stale */
+    at_index *ix;          /* NULL when the trace could not be indexed: ix_error says why */
+    char ix_error[GT_ERROR_MAX];
+    bool indexed;          /* TRACE.idx on disk describes the trace */
+    uint32_t last_call;    /* the highest call number (0 when none) */
+    char token[33];
+    char *static_dir;      /* the page */
+    char *cache_dir;       /* TRACE.view/ or $XDG_CACHE_HOME/gltrace/HASH/; NULL: none */
+    char *thumbs_dir;      /* cache_dir/thumbs/ */
+    char *glretrace;       /* the replayer's path; NULL when not found (jobs fail) */
+    view_jobs *jobs;
+    /* view_scan.c's results, published once complete (under scan_lock) */
+    pthread_mutex_t scan_lock;
+    uint32_t *frame_draws;   /* per index frame; NULL until the scan is done */
+    uint32_t *frame_depth;   /* debug-group depth at each frame's start */
+    bool scan_started;
+    atomic_bool stopping; /* set at exit: background work ends early */
+    pthread_t scan_thread;
+} view_server;
+
+/* ---- view_paths.c ---- */
+/* The page folder: $GLTRACE_VIEW_DIR, ../share/gltrace/view beside the binary, else the
+ * source tree's cli/view/static. malloc'd, or NULL with err set. */
+char *view_static_dir(gt_error *err);
+/* glretrace beside this binary (build tree and installed bin/ alike). */
+char *view_glretrace_path(gt_error *err);
+/* Makes (or finds) the cache folder for the trace: TRACE.view/ when the trace's folder
+ * is writable, else $XDG_CACHE_HOME/gltrace/MD5(path, size, mtime)/. 0, or -1. */
+int view_cache_dir(view_server *v, gt_error *err);
+
+/* ---- view_api.c: each fills out with a JSON body and returns the HTTP status ---- */
+int view_api_summary(view_server *v, gt_strbuf *out);
+int view_api_frames(view_server *v, const char *first, const char *count, gt_strbuf *out);
+int view_api_calls(view_server *v, const char *frame, const char *first, const char *count,
+                   gt_strbuf *out);
+/* A search in progress: view_search_next appends NDJSON lines to out, some at a time;
+ * returns 1 while there is more, 0 once the final line is out. */
+typedef struct view_search view_search;
+int view_search_start(view_server *v, const char *q, const char *from, const char *limit,
+                      view_search **out_s, gt_strbuf *err_body);
+int view_search_next(view_search *s, gt_strbuf *out);
+void view_search_free(view_search *s);
+/* {"error": msg} */
+void view_json_error(gt_strbuf *out, const char *msg);
+/* A number from a query argument: 1 with *out set, 0 when absent (def used), -1 with
+ * an error body when it is not a decimal number up to max. */
+int view_arg_u64(const char *name, const char *s, uint64_t def, uint64_t max, uint64_t *out,
+                 gt_strbuf *err_body);
+
+/* ---- view_scan.c ---- */
+int view_scan_start(view_server *v);
+void view_scan_join(view_server *v);
+
+/* ---- view_jobs.c ---- */
+int view_jobs_init(view_server *v, gt_error *err);
+/* Kills and reaps every replay, joins the job threads. */
+void view_jobs_stop(view_server *v);
+void view_jobs_start_thumbs(view_server *v);
+/* api/state, api/timeline, api/job: JSON into out, HTTP status returned. */
+int view_api_state(view_server *v, const char *call, gt_strbuf *out);
+int view_api_timeline(view_server *v, gt_strbuf *out);
+int view_api_job(view_server *v, const char *id, gt_strbuf *out);
+/* api/result: on success (200) *path is the result file (malloc'd) or *body holds it,
+ * *ctype its type, *attachment the download name (or NULL). Errors: JSON in body. */
+int view_api_result(view_server *v, const char *id, char **path, gt_strbuf *body,
+                    const char **ctype, const char **attachment);
+/* The PNG of frame F: 200 with *path (malloc'd), else JSON in body. */
+int view_api_thumb(view_server *v, const char *frame, char **path, gt_strbuf *body);
+bool view_thumb_exists(view_server *v, uint32_t last_no);
+
+/* ---- view_http.c ---- */
+typedef struct view_http view_http;
+/* Starts the daemon on host:port (port 0: a free one); *bound_port is the port. */
+view_http *view_http_start(view_server *v, const char *host, unsigned port,
+                           unsigned *bound_port, gt_error *err);
+void view_http_stop(view_http *h);
+
+#endif

@@ -1,0 +1,274 @@
+/* gltrace view TRACE: serves a trace viewer to a browser until SIGINT or SIGTERM. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gltrace_cmds.h"
+#include "gt_callflags.h"
+#include "view.h"
+
+extern char **environ;
+
+static void usage(FILE *f)
+{
+    fputs("usage: gltrace view [OPTIONS] TRACE\n"
+          "Serve a viewer of TRACE to a web browser: frames with thumbnails, calls, search,\n"
+          "the GL state at a call, the replay's timeline. Prints the page's URL on stdout;\n"
+          "the URL holds a random token, and any other path is refused. Stops on Ctrl-C.\n"
+          "Writes TRACE.idx and TRACE.view/ (thumbnails, timeline) beside the trace, or\n"
+          "in $XDG_CACHE_HOME/gltrace/ when the trace's folder is not writable.\n"
+          "\n"
+          "  -h, --help            show this help and exit\n"
+          "  --listen HOST:PORT    where to listen (default 127.0.0.1:0, a free port)\n"
+          "  --open                open the page with xdg-open\n",
+          f);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* HOST:PORT, [V6]:PORT or PORT alone. 0, or -1. */
+static int parse_listen(const char *s, char *host, size_t size, unsigned *port)
+{
+    const char *colon = strrchr(s, ':');
+    const char *p = colon ? colon + 1 : s;
+    size_t hl = colon ? (size_t)(colon - s) : 0;
+    if (hl >= 2 && s[0] == '[' && s[hl - 1] == ']') {
+        ++s;
+        hl -= 2;
+    }
+    char *end;
+    errno = 0;
+    unsigned long n = strtoul(p, &end, 10);
+    if (!*p || *end || *p == '-' || errno || n > 65535 || hl >= size)
+        return -1;
+    if (hl) {
+        memcpy(host, s, hl);
+        host[hl] = '\0';
+    } else {
+        snprintf(host, size, "127.0.0.1");
+    }
+    *port = (unsigned)n;
+    return 0;
+}
+
+static int make_token(char token[33], gt_error *err)
+{
+    unsigned char r[16];
+    size_t got = 0;
+    while (got < sizeof r) {
+        ssize_t n = getrandom(r + got, sizeof r - got, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            gt_error_set(err, "getrandom: %s", strerror(errno));
+            return -1;
+        }
+        got += (size_t)n;
+    }
+    for (size_t i = 0; i < sizeof r; ++i)
+        snprintf(token + 2 * i, 3, "%02x", r[i]);
+    return 0;
+}
+
+/* The index: loaded when TRACE.idx is valid, else built now and written beside the
+ * trace when it can be (a failure to write is only a note: it is kept in memory). */
+static void load_index(view_server *v)
+{
+    gt_error err;
+    gt_error_clear(&err);
+    int rc = at_index_load(v->trace, &v->ix, &err);
+    if (rc > 0) {
+        v->indexed = true;
+        return;
+    }
+    if (rc < 0)
+        fprintf(stderr, "gltrace view: note: %s; building a new index\n", err.msg);
+    fprintf(stderr, "gltrace view: indexing %s...\n", v->trace);
+    double t0 = now();
+    gt_error_clear(&err);
+    if (!(v->ix = at_index_build(v->trace, "index", &err))) {
+        snprintf(v->ix_error, sizeof v->ix_error, "%s", err.msg);
+        fprintf(stderr, "gltrace view: error: %s\n", err.msg);
+        return;
+    }
+    fprintf(stderr, "gltrace view: indexed %llu calls in %.2f s\n",
+            (unsigned long long)v->ix->calls, now() - t0);
+    gt_error_clear(&err);
+    if (at_index_write(v->ix, v->trace, &err) == 0)
+        v->indexed = true;
+    else
+        fprintf(stderr, "gltrace view: note: the index stays in memory: %s\n", err.msg);
+}
+
+static void free_server(view_server *v)
+{
+    at_index_free(v->ix);
+    free(v->trace_abs);
+    free(v->static_dir);
+    free(v->cache_dir);
+    free(v->thumbs_dir);
+    free(v->glretrace);
+    free(v->frame_draws);
+    free(v->frame_depth);
+    pthread_mutex_destroy(&v->scan_lock);
+}
+
+static pid_t open_browser(const char *url)
+{
+    char *argv[] = {"xdg-open", (char *)url, NULL};
+    pid_t pid;
+    posix_spawnattr_t a;
+    posix_spawnattr_init(&a);
+    sigset_t none;
+    sigemptyset(&none);
+    posix_spawnattr_setsigmask(&a, &none);
+    posix_spawnattr_setflags(&a, POSIX_SPAWN_SETSIGMASK);
+    int rc = posix_spawnp(&pid, "xdg-open", NULL, &a, argv, environ);
+    posix_spawnattr_destroy(&a);
+    if (rc != 0) {
+        fprintf(stderr, "gltrace view: note: cannot run xdg-open: %s\n", strerror(rc));
+        return 0;
+    }
+    return pid;
+}
+
+int cmd_view(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"help", no_argument, 0, 'h'},
+        {"listen", required_argument, 0, 'l'},
+        {"open", no_argument, 0, 'o'},
+        {0, 0, 0, 0},
+    };
+    char host[256] = "127.0.0.1";
+    unsigned port = 0;
+    int open_page = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        if (c == 'h') {
+            usage(stdout);
+            return 0;
+        } else if (c == 'l') {
+            if (parse_listen(optarg, host, sizeof host, &port) < 0) {
+                fprintf(stderr, "gltrace view: --listen: expected HOST:PORT, got \"%s\"\n", optarg);
+                return 2;
+            }
+        } else if (c == 'o') {
+            open_page = 1;
+        } else {
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (optind + 1 != argc) {
+        fprintf(stderr, "gltrace view: %s\n", optind >= argc ? "no trace file given"
+                                                            : "one trace file at a time");
+        return 2;
+    }
+    view_server v = {.trace = argv[optind]};
+    pthread_mutex_init(&v.scan_lock, NULL);
+    atomic_init(&v.stopping, false);
+    gt_error err;
+    gt_error_clear(&err);
+    struct stat st;
+    char real[PATH_MAX];
+    if (!realpath(v.trace, real) || stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "gltrace view: %s: %s\n", v.trace,
+                errno ? strerror(errno) : "not a regular file");
+        free_server(&v);
+        return 1;
+    }
+    v.trace_size = (uint64_t)st.st_size;
+    v.trace_mtime = st.st_mtim;
+    if (!(v.trace_abs = strdup(real)) || make_token(v.token, &err) < 0) {
+        fprintf(stderr, "gltrace view: %s\n", err.set ? err.msg : "out of memory");
+        free_server(&v);
+        return 1;
+    }
+
+    /* Signals: SIGINT/SIGTERM are taken by sigwait below, so every thread (the daemon's
+     * too, created later) must have them blocked; a peer that hangs up is an error
+     * return, not a SIGPIPE. */
+    sigset_t stop_set;
+    sigemptyset(&stop_set);
+    sigaddset(&stop_set, SIGINT);
+    sigaddset(&stop_set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop_set, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    /* gt_callflags_lookup is thread-safe only after its first call returns; readers
+     * run on many threads from here on */
+    (void)gt_callflags_lookup("glFinish");
+    double t0 = now();
+    load_index(&v);
+    if (v.ix)
+        for (size_t i = 0; i < v.ix->nframes; ++i)
+            if (v.ix->frames[i].last_no > v.last_call)
+                v.last_call = v.ix->frames[i].last_no;
+    if (!(v.static_dir = view_static_dir(&err)))
+        fprintf(stderr, "gltrace view: note: %s: the page will not load\n", err.msg);
+    gt_error_clear(&err);
+    if (!(v.glretrace = view_glretrace_path(&err)))
+        fprintf(stderr, "gltrace view: note: %s: no thumbnails, state or timeline\n", err.msg);
+    gt_error_clear(&err);
+    if (view_cache_dir(&v, &err) < 0) {
+        fprintf(stderr, "gltrace view: note: %s: no thumbnails or timeline\n", err.msg);
+        free(v.cache_dir);
+        free(v.thumbs_dir);
+        v.cache_dir = v.thumbs_dir = NULL;
+    }
+    gt_error_clear(&err);
+    if (view_jobs_init(&v, &err) < 0) {
+        fprintf(stderr, "gltrace view: %s\n", err.msg);
+        free_server(&v);
+        return 1;
+    }
+    unsigned bound = 0;
+    view_http *h = view_http_start(&v, host, port, &bound, &err);
+    if (!h) {
+        fprintf(stderr, "gltrace view: %s\n", err.msg);
+        view_jobs_stop(&v);
+        free_server(&v);
+        return 1;
+    }
+    char url[512];
+    int v6 = strchr(host, ':') != NULL;
+    snprintf(url, sizeof url, "http://%s%s%s:%u/%s/", v6 ? "[" : "", host, v6 ? "]" : "", bound,
+             v.token);
+    printf("%s\n", url);
+    fflush(stdout);
+    fprintf(stderr, "gltrace view: serving %s (ready in %.2f s); Ctrl-C stops\n", v.trace,
+            now() - t0);
+    /* after the URL: the first page of frames needs neither */
+    view_scan_start(&v);
+    view_jobs_start_thumbs(&v);
+    pid_t browser = open_page ? open_browser(url) : 0;
+
+    int sig = 0;
+    while (sigwait(&stop_set, &sig) != 0)
+        ;
+    fprintf(stderr, "gltrace view: stopping (%s)\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    atomic_store(&v.stopping, true);
+    view_http_stop(h);
+    view_jobs_stop(&v);
+    view_scan_join(&v);
+    if (browser > 0)
+        waitpid(browser, NULL, WNOHANG); /* xdg-open returns at once; else it stays its own */
+    free_server(&v);
+    return 0;
+}

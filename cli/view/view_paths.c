@@ -1,0 +1,159 @@
+/* Where gltrace view finds its page and glretrace, and where it keeps its cache. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gt_md5.h"
+#include "view.h"
+
+#ifndef GLTRACE_VIEW_SRC_DIR
+#define GLTRACE_VIEW_SRC_DIR ""
+#endif
+
+/* The folder of this executable, into dir. */
+static int exe_dir(char *dir, size_t size, gt_error *err)
+{
+    ssize_t n = readlink("/proc/self/exe", dir, size - 1);
+    if (n <= 0) {
+        gt_error_set(err, "cannot read /proc/self/exe: %s", strerror(errno));
+        return -1;
+    }
+    dir[n] = '\0';
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    return 0;
+}
+
+static int is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static char *dup_or_err(const char *s, gt_error *err)
+{
+    char *d = strdup(s);
+    if (!d)
+        gt_error_set(err, "out of memory");
+    return d;
+}
+
+char *view_static_dir(gt_error *err)
+{
+    const char *env = getenv("GLTRACE_VIEW_DIR");
+    if (env && *env) {
+        if (!is_dir(env)) {
+            gt_error_set(err, "GLTRACE_VIEW_DIR=%s is not a folder", env);
+            return NULL;
+        }
+        return dup_or_err(env, err);
+    }
+    char dir[PATH_MAX], p[PATH_MAX + 64];
+    if (exe_dir(dir, sizeof dir, err) < 0)
+        return NULL;
+    snprintf(p, sizeof p, "%s/../share/gltrace/view", dir); /* installed */
+    if (is_dir(p))
+        return dup_or_err(p, err);
+    if (*GLTRACE_VIEW_SRC_DIR && is_dir(GLTRACE_VIEW_SRC_DIR)) /* the build tree */
+        return dup_or_err(GLTRACE_VIEW_SRC_DIR, err);
+    gt_error_set(err, "cannot find the page (%s, or %s; set GLTRACE_VIEW_DIR)", p,
+                 *GLTRACE_VIEW_SRC_DIR ? GLTRACE_VIEW_SRC_DIR : "no source tree");
+    return NULL;
+}
+
+char *view_glretrace_path(gt_error *err)
+{
+    char dir[PATH_MAX], p[PATH_MAX + 32];
+    if (exe_dir(dir, sizeof dir, err) < 0)
+        return NULL;
+    /* the build tree and an installed prefix both put it beside gltrace */
+    snprintf(p, sizeof p, "%s/glretrace", dir);
+    if (access(p, X_OK) != 0) {
+        gt_error_set(err, "cannot find glretrace beside gltrace (%s): %s", p, strerror(errno));
+        return NULL;
+    }
+    return dup_or_err(p, err);
+}
+
+/* mkdir that accepts a folder already there (and writable: we write into it). */
+static int make_dir(const char *p)
+{
+    if (mkdir(p, 0777) != 0 && errno != EEXIST)
+        return -1;
+    return is_dir(p) && access(p, W_OK | X_OK) == 0 ? 0 : -1;
+}
+
+static int set_cache(view_server *v, const char *dir, gt_error *err)
+{
+    size_t n = strlen(dir) + sizeof "/thumbs/";
+    v->cache_dir = strdup(dir);
+    v->thumbs_dir = malloc(n);
+    if (!v->cache_dir || !v->thumbs_dir) {
+        gt_error_set(err, "out of memory");
+        return -1;
+    }
+    snprintf(v->thumbs_dir, n, "%s/thumbs/", dir);
+    if (make_dir(v->thumbs_dir) < 0) {
+        gt_error_set(err, "cannot make %s: %s", v->thumbs_dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int view_cache_dir(view_server *v, gt_error *err)
+{
+    char p[PATH_MAX + 16];
+    snprintf(p, sizeof p, "%s.view", v->trace_abs);
+    /* beside the trace first: it goes when the trace goes, and is found again */
+    char folder[PATH_MAX];
+    snprintf(folder, sizeof folder, "%s", v->trace_abs);
+    char *slash = strrchr(folder, '/');
+    if (slash)
+        *(slash == folder ? slash + 1 : slash) = '\0';
+    if (access(folder, W_OK | X_OK) == 0 && make_dir(p) == 0)
+        return set_cache(v, p, err);
+    /* else the user's cache, under a name that changes with the trace */
+    struct stat st;
+    if (stat(v->trace_abs, &st) != 0) {
+        gt_error_set(err, "%s: %s", v->trace, strerror(errno));
+        return -1;
+    }
+    char key[PATH_MAX + 64];
+    int klen = snprintf(key, sizeof key, "%s\n%lld\n%lld.%09ld", v->trace_abs,
+                        (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+    gt_md5 m;
+    uint8_t d[16];
+    gt_md5_init(&m);
+    gt_md5_update(&m, key, (size_t)klen);
+    gt_md5_final(&m, d);
+    char base[PATH_MAX];
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (xdg && *xdg)
+        snprintf(base, sizeof base, "%s", xdg);
+    else if (home && *home)
+        snprintf(base, sizeof base, "%s/.cache", home);
+    else {
+        gt_error_set(err, "the trace's folder is not writable and neither XDG_CACHE_HOME "
+                          "nor HOME is set: no cache");
+        return -1;
+    }
+    snprintf(p, sizeof p, "%s/gltrace", base);
+    if (make_dir(base) < 0 || make_dir(p) < 0) {
+        gt_error_set(err, "cannot make %s: %s", p, strerror(errno));
+        return -1;
+    }
+    size_t len = strlen(p);
+    p[len++] = '/';
+    for (int i = 0; i < 16; ++i)
+        len += (size_t)snprintf(p + len, sizeof p - len, "%02x", d[i]);
+    if (make_dir(p) < 0) {
+        gt_error_set(err, "cannot make %s: %s", p, strerror(errno));
+        return -1;
+    }
+    return set_cache(v, p, err);
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# view_browser: `gltrace view`'s page in headless Chromium, driven by Selenium
+# (view_browser.py): the frame list with thumbnails, a frame's calls as `gltrace dump`
+# prints them (the lists are virtual: scrolled to the end, the last rows come), a call's
+# state against `glretrace --headless -D` (progress bar, parameters table and its filter,
+# a framebuffer image with zoom and pixel inspector), an API error shown in the page,
+# search results streamed and followed to their call, the timeline download, a wrong
+# token's 403 page; the server stops on SIGINT with exit 0. Screenshots are kept in
+# ARTIFACT_DIR (printed at the end). Skips (exit 77) only when Chromium, chromedriver or
+# Selenium is missing (scripts/install-deps.sh installs them).
+#   usage: view_browser.sh BIN_DIR CORPUS_DIR ARTIFACT_DIR   (VIEW_TRACES="NAME...": other corpus traces)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/integration/lib.sh
+. "$here/lib.sh"
+it_init view_browser
+
+[ $# -ge 3 ] || die "usage: $0 BIN_DIR CORPUS_DIR ARTIFACT_DIR"
+bin=$(cd "$1" && pwd)
+corpus=$(corpus_apitrace_dir "$2")
+artifacts=$3
+require_file "$bin/gltrace" "build gltrace first"
+require_file "$bin/glretrace" "build glretrace first"
+
+skip() {
+  echo "view_browser: SKIP: $* (scripts/install-deps.sh installs chromium, chromium-driver and python3-selenium)"
+  exit 77
+}
+command -v chromium >/dev/null 2>&1 || skip "chromium not found"
+[ -x /usr/bin/chromedriver ] || command -v chromedriver >/dev/null 2>&1 || skip "chromedriver not found"
+# Debian's python3-selenium is in /usr/bin/python3's path; a python3 earlier in PATH
+# (pyenv, a virtual environment) may lack it
+py=
+for p in /usr/bin/python3 python3; do
+  if "$p" -c 'import selenium' >/dev/null 2>&1; then py=$p; break; fi
+done
+[ -n "$py" ] || skip "Python's selenium module not found"
+
+# two traces: glxgears (fixed function, 919 frames) and glmark2_texture (shaders,
+# uniforms, mipmapped textures); the server writes its index and thumbnail cache beside
+# the trace: private copies
+traces=${VIEW_TRACES:-glxgears glmark2_texture}
+mkdir -p "$artifacts"
+artifacts=$(cd "$artifacts" && pwd)
+cd "$WORK"
+status=0
+for t in $traces; do
+  echo "view_browser: $t"
+  cp "$corpus/$t.trace" "$WORK/$t.trace"
+  set +e
+  timeout -k 10 400 "$py" "$here/view_browser.py" --gltrace "$bin/gltrace" --glretrace "$bin/glretrace" \
+    --trace "$WORK/$t.trace" --artifacts "$artifacts/$t"
+  rc=$?
+  set -e
+  [ "$rc" -eq 124 ] && echo "view_browser: FAIL: $t: the browser test ran past 400 s"
+  [ "$rc" -ne 0 ] && status=1
+done
+echo "view_browser: screenshots in $artifacts"
+exit "$status"
