@@ -139,22 +139,21 @@ static void wait_turn(worker *w)
     pthread_mutex_unlock(&rw.mu);
 }
 
-/* Runs this worker's calls from the baton on, publishing done as it goes. */
+/* Runs this worker's calls from the baton on, publishing done as it goes. The baton is
+ * taken again after each publication: once done moves, the next call may be another
+ * worker's, which may run it and let the main thread reuse its slot. While w holds the
+ * baton, done stays, so the slots from done to head keep their calls. */
 static void run_turn(const worker *w)
 {
     uint64_t d;
-    if (!baton(w, &d))
-        return;
-    for (;;) {
+    while (baton(w, &d)) {
         uint64_t h = atomic_load(&rw.head);
         unsigned n = 0;
-        while (d < h && n < PUBLISH && rw.owner[d % RING] == w->idx) {
+        do {
             rw.cb.run(rw.ring[d % RING]);
             ++d;
             ++n;
-        }
-        if (!n)
-            return;
+        } while (d < h && n < PUBLISH && rw.owner[d % RING] == w->idx);
         atomic_store(&rw.done, d);
         wake();
     }
