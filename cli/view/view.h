@@ -3,8 +3,10 @@
  *   view_main.c   the command: options, the index, signals, start and stop
  *   view_http.c   the libmicrohttpd daemon: token, routing, static files
  *   view_api.c    answers read from the trace through its frame index
- *   view_scan.c   a background pass over the trace: draws and group depth per frame
- *   view_jobs.c   replays in glretrace subprocesses: thumbnails, timeline, state
+ *   view_scan.c   a background pass over the trace: draws and group depth per frame;
+ *                 CPU and GPU time per frame from the timeline's Chrome JSON
+ *   view_jobs.c   replays in glretrace subprocesses: thumbnails, timeline, state; image
+ *                 comparisons in `gltrace diff-images` subprocesses
  *   view_paths.c  where the page, glretrace and the cache are */
 #ifndef VIEW_H
 #define VIEW_H
@@ -35,17 +37,26 @@ typedef struct view_server {
     char *cache_dir;       /* TRACE.view/ or $XDG_CACHE_HOME/gltrace/HASH/; NULL: none */
     char *thumbs_dir;      /* cache_dir/thumbs/ */
     char *glretrace;       /* the replayer's path; NULL when not found (jobs fail) */
+    char *gltrace;         /* this binary (for diff-images); NULL when not known */
     view_jobs *jobs;
     /* view_scan.c's results, published once complete (under scan_lock) */
     pthread_mutex_t scan_lock;
     uint32_t *frame_draws;   /* per index frame; NULL until the scan is done */
     uint32_t *frame_depth;   /* debug-group depth at each frame's start */
     bool scan_started;
+    /* CPU and GPU ns per index frame from the timeline (view_profile_read), published
+     * once read (under scan_lock); NULL until then; frame_gpu_ns NULL also when the
+     * replay had no GPU timings */
+    uint64_t *frame_cpu_ns;
+    uint64_t *frame_gpu_ns;
+    bool profile_known;
     atomic_bool stopping; /* set at exit: background work ends early */
     pthread_t scan_thread;
 } view_server;
 
 /* ---- view_paths.c ---- */
+/* This executable's path (readlink /proc/self/exe), malloc'd, or NULL with err set. */
+char *view_self_path(gt_error *err);
 /* The page folder: $GLTRACE_VIEW_DIR, ../share/gltrace/view beside the binary, else the
  * source tree's cli/view/static. malloc'd, or NULL with err set. */
 char *view_static_dir(gt_error *err);
@@ -77,6 +88,10 @@ int view_arg_u64(const char *name, const char *s, uint64_t def, uint64_t max, ui
 /* ---- view_scan.c ---- */
 int view_scan_start(view_server *v);
 void view_scan_join(view_server *v);
+/* Reads glretrace's Chrome JSON (--pcpu --pgpu --chrome) and publishes per frame the
+ * sum of its calls' CPU slices (category "gl") and of its GPU slices (category "gpu"),
+ * by their "frame" argument. 0, or -1 with err set (nothing published). */
+int view_profile_read(view_server *v, const char *json_path, gt_error *err);
 
 /* ---- view_jobs.c ---- */
 int view_jobs_init(view_server *v, gt_error *err);
@@ -86,7 +101,16 @@ void view_jobs_start_thumbs(view_server *v);
 /* api/state, api/timeline, api/job: JSON into out, HTTP status returned. */
 int view_api_state(view_server *v, const char *call, gt_strbuf *out);
 int view_api_timeline(view_server *v, gt_strbuf *out);
+/* The frames' CPU/GPU times: "done" (read), "pending" (the timeline is to come or
+ * running), "none" (no timeline, or it failed, or it could not be read). */
+const char *view_times_state(view_server *v);
 int view_api_job(view_server *v, const char *id, gt_strbuf *out);
+/* api/diff: starts `gltrace diff-images` on copies of the two prefixes' images in
+ * CACHE/diff-N/ (absolute prefixes, or relative to the trace's folder). */
+int view_api_diff(view_server *v, const char *ref, const char *src, gt_strbuf *out);
+/* diff/N/PATH: a file of diff job N's folder (its report, the copies, the difference
+ * images): 200 with *path (malloc'd), else JSON in body. */
+int view_diff_file(view_server *v, const char *rel, char **path, gt_strbuf *body);
 /* api/result: on success (200) *path is the result file (malloc'd) or *body holds it,
  * *ctype its type, *attachment the download name (or NULL). Errors: JSON in body. */
 int view_api_result(view_server *v, const char *id, char **path, gt_strbuf *body,

@@ -79,8 +79,13 @@ int view_api_summary(view_server *v, gt_strbuf *out)
                      "\"api\": ", (unsigned long long)v->trace_size, (unsigned long long)ix->calls,
                      (unsigned long long)ix->frames_count, ix->threads);
     gt_json_string(out, api, strlen(api));
-    gt_strbuf_printf(out, ", \"version\": %u, \"indexed\": %s}\n", ix->version,
+    gt_strbuf_printf(out, ", \"version\": %u, \"indexed\": %s, \"thumbs_dir\": ", ix->version,
                      v->indexed ? "true" : "false");
+    if (v->thumbs_dir)
+        gt_json_string(out, v->thumbs_dir, strlen(v->thumbs_dir));
+    else
+        gt_strbuf_puts(out, "null");
+    gt_strbuf_puts(out, "}\n");
     return 200;
 }
 
@@ -94,10 +99,13 @@ int view_api_frames(view_server *v, const char *first_s, const char *count_s, gt
         view_arg_u64("count", count_s, 100, MAX_PAGE_FRAMES, &count, out) < 0)
         return 400;
     uint64_t end = first + count > ix->nframes ? ix->nframes : first + count;
+    const char *times = view_times_state(v); /* before the arrays: "done" means they are in */
     pthread_mutex_lock(&v->scan_lock);
     const uint32_t *draws = v->frame_draws;
+    const uint64_t *cpu = v->frame_cpu_ns, *gpu = v->frame_gpu_ns; /* set once, then kept */
     pthread_mutex_unlock(&v->scan_lock);
-    gt_strbuf_printf(out, "{\"total\": %llu, \"frames\": [", (unsigned long long)ix->nframes);
+    gt_strbuf_printf(out, "{\"total\": %llu, \"times\": \"%s\", \"frames\": [",
+                     (unsigned long long)ix->nframes, times);
     for (uint64_t f = first; f < end; ++f) {
         const at_index_frame *fr = &ix->frames[f];
         gt_strbuf_printf(out, "%s\n{\"frame\": %llu, \"first_call\": %u, \"last_call\": %u, "
@@ -106,6 +114,16 @@ int view_api_frames(view_server *v, const char *first_s, const char *count_s, gt
                          (unsigned long long)fr->calls);
         if (draws)
             gt_strbuf_u64(out, draws[f]);
+        else
+            gt_strbuf_puts(out, "null");
+        gt_strbuf_puts(out, ", \"cpu_ns\": ");
+        if (cpu)
+            gt_strbuf_u64(out, cpu[f]);
+        else
+            gt_strbuf_puts(out, "null");
+        gt_strbuf_puts(out, ", \"gpu_ns\": ");
+        if (gpu)
+            gt_strbuf_u64(out, gpu[f]);
         else
             gt_strbuf_puts(out, "null");
         gt_strbuf_printf(out, ", \"thumb\": %s, \"complete\": %s}",

@@ -247,6 +247,8 @@ static enum MHD_Result send_api(struct MHD_Connection *c, view_server *v, const 
         status = view_api_timeline(v, &b);
     else if (!strcmp(api, "job"))
         status = view_api_job(v, arg(c, "id"), &b);
+    else if (!strcmp(api, "diff"))
+        status = view_api_diff(v, arg(c, "ref"), arg(c, "src"), &b);
     else {
         view_json_error(&b, "no such API");
         status = 404;
@@ -291,6 +293,17 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     const char *rel = url + 2 + tl;
     if (!strncmp(rel, "api/", 4))
         return send_api(c, v, rel + 4);
+    if (!strncmp(rel, "diff/", 5)) { /* a comparison's report and images */
+        gt_strbuf b;
+        gt_strbuf_init(&b);
+        char *path = NULL;
+        int status = view_diff_file(v, rel + 5, &path, &b);
+        enum MHD_Result ret = path ? send_file(c, path, content_type(path), NULL)
+                                   : send_json(c, (unsigned)status, &b);
+        free(path);
+        gt_strbuf_free(&b);
+        return ret;
+    }
     return send_static(c, v, rel);
 }
 

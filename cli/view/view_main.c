@@ -123,7 +123,10 @@ static void free_server(view_server *v)
     free(v->cache_dir);
     free(v->thumbs_dir);
     free(v->glretrace);
+    free(v->gltrace);
     free(v->frame_draws);
+    free(v->frame_cpu_ns);
+    free(v->frame_gpu_ns);
     free(v->frame_depth);
     pthread_mutex_destroy(&v->scan_lock);
 }
@@ -225,6 +228,9 @@ int cmd_view(int argc, char **argv)
     gt_error_clear(&err);
     if (!(v.glretrace = view_glretrace_path(&err)))
         fprintf(stderr, "gltrace view: note: %s: no thumbnails, state or timeline\n", err.msg);
+    gt_error_clear(&err);
+    if (!(v.gltrace = view_self_path(&err)))
+        fprintf(stderr, "gltrace view: note: %s: no image comparisons\n", err.msg);
     gt_error_clear(&err);
     if (view_cache_dir(&v, &err) < 0) {
         fprintf(stderr, "gltrace view: note: %s: no thumbnails or timeline\n", err.msg);

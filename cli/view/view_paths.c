@@ -66,6 +66,18 @@ char *view_static_dir(gt_error *err)
     return NULL;
 }
 
+char *view_self_path(gt_error *err)
+{
+    char p[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", p, sizeof p - 1);
+    if (n <= 0) {
+        gt_error_set(err, "cannot read /proc/self/exe: %s", strerror(errno));
+        return NULL;
+    }
+    p[n] = '\0';
+    return dup_or_err(p, err);
+}
+
 char *view_glretrace_path(gt_error *err)
 {
     char dir[PATH_MAX], p[PATH_MAX + 32];

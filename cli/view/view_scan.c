@@ -1,11 +1,14 @@
 /* One background pass over the trace for what the index does not hold: the draws of
  * each frame and the debug-group depth at each frame's start (groups may span frames,
  * so a frame read alone cannot know its depth). Until it is done, frames answer
- * "draws": null and calls count depth from their frame's start. */
+ * "draws": null and calls count depth from their frame's start.
+ * Also here: the CPU and GPU time of each frame, read from the timeline job's Chrome
+ * JSON (view_profile_read). */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "at_reader.h"
+#include "chrome_reader.h"
 #include "view.h"
 
 static void *scan_main(void *arg)
@@ -74,4 +77,109 @@ void view_scan_join(view_server *v)
     if (v->scan_started)
         pthread_join(v->scan_thread, NULL);
     v->scan_started = false;
+}
+
+/* ---- CPU and GPU time per frame, from the timeline ------------------------------------ */
+
+typedef struct profile_sums {
+    view_server *v;
+    gt_tl_str gl, gpu, frame; /* ids interned before reading: the reader's are the same */
+    uint64_t *cpu, *gpu_ns;
+    uint64_t gpu_events;
+} profile_sums;
+
+static int profile_event(void *self, const gt_timeline *tl, const gt_tl_event *ev, gt_error *err)
+{
+    (void)tl;
+    profile_sums *p = self;
+    if (atomic_load_explicit(&p->v->stopping, memory_order_relaxed)) {
+        gt_error_set(err, "stopped");
+        return -1;
+    }
+    if (ev->kind != GT_TL_COMPLETE || (ev->cat != p->gl && ev->cat != p->gpu) || ev->dur <= 0)
+        return 0;
+    const gt_tl_arg *a = NULL;
+    for (uint32_t i = 0; i < ev->nargs && !a; ++i)
+        if (ev->args[i].name == p->frame)
+            a = &ev->args[i];
+    if (!a)
+        return 0;
+    uint64_t f;
+    switch (a->kind) {
+    case GT_TL_ARG_I32:
+    case GT_TL_ARG_I64:
+        if (a->v.i < 0)
+            return 0;
+        f = (uint64_t)a->v.i;
+        break;
+    case GT_TL_ARG_U32:
+    case GT_TL_ARG_U64: f = a->v.u; break;
+    case GT_TL_ARG_DOUBLE:
+        if (!(a->v.d >= 0 && a->v.d < 1e18))
+            return 0;
+        f = (uint64_t)a->v.d;
+        break;
+    default: return 0;
+    }
+    if (f >= p->v->ix->nframes)
+        return 0;
+    if (ev->cat == p->gl) {
+        p->cpu[f] += (uint64_t)ev->dur;
+    } else {
+        p->gpu_ns[f] += (uint64_t)ev->dur;
+        p->gpu_events++;
+    }
+    return 0;
+}
+
+int view_profile_read(view_server *v, const char *json_path, gt_error *err)
+{
+    if (!v->ix) {
+        gt_error_set(err, "no index");
+        return -1;
+    }
+    size_t n = v->ix->nframes ? v->ix->nframes : 1;
+    profile_sums p = {.v = v, .cpu = calloc(n, sizeof(uint64_t)),
+                      .gpu_ns = calloc(n, sizeof(uint64_t))};
+    gt_timeline tl;
+    if (!p.cpu || !p.gpu_ns || gt_timeline_init(&tl) != 0) {
+        free(p.cpu);
+        free(p.gpu_ns);
+        gt_error_set(err, "out of memory");
+        return -1;
+    }
+    p.gl = gt_tl_intern_cstr(&tl, "gl");
+    p.gpu = gt_tl_intern_cstr(&tl, "gpu");
+    p.frame = gt_tl_intern_cstr(&tl, "frame");
+    gt_tl_sink sink = {.self = &p, .event = profile_event};
+    gt_tl_read_opts opts = {0};
+    int rc = -1;
+    if (p.gl == (gt_tl_str)-1 || p.gpu == (gt_tl_str)-1 || p.frame == (gt_tl_str)-1)
+        gt_error_set(err, "out of memory");
+    else
+        rc = gt_chrome_read(json_path, &tl, &sink, &opts, err);
+    gt_timeline_free(&tl);
+    if (rc != 0) {
+        free(p.cpu);
+        free(p.gpu_ns);
+        return -1;
+    }
+    if (!p.gpu_events) { /* no timer queries (or no GPU work at all): unknown */
+        free(p.gpu_ns);
+        p.gpu_ns = NULL;
+    }
+    /* published once: api/frames reads the arrays after letting go of the lock */
+    pthread_mutex_lock(&v->scan_lock);
+    bool first = !v->profile_known;
+    if (first) {
+        v->frame_cpu_ns = p.cpu;
+        v->frame_gpu_ns = p.gpu_ns;
+        v->profile_known = true;
+    }
+    pthread_mutex_unlock(&v->scan_lock);
+    if (!first) {
+        free(p.cpu);
+        free(p.gpu_ns);
+    }
+    return 0;
 }

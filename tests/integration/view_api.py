@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """view_api.py: checks `gltrace view`'s HTTP API (cli/view/API.md) against the command
 line tools on one trace. Started by view_api.sh, which copies the trace to a work dir.
+In full mode also: the frames' CPU/GPU times against sums made here from the timeline's
+Chrome JSON, and api/diff (gltrace diff-images) on copies of the thumbnails, one changed.
 
   view_api.py BIN_DIR TRACE MODE
 MODE: full (every check), damaged (the trace cannot be read: JSON errors, still serving),
@@ -9,12 +11,19 @@ Prints PASS/FAIL lines and a last line "N passed, M failed"; exits 1 on any fail
 import json
 import os
 import re
+import shutil
 import signal
+import struct
 import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
+import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "apps"))
+from compare_png import decode_png, decode_png_bytes  # noqa: E402
 
 BIN, TRACE, MODE = sys.argv[1], sys.argv[2], sys.argv[3]
 GLTRACE = os.path.join(BIN, "gltrace")
@@ -235,6 +244,150 @@ def check_replays(url, fr):
         st, h, body = get(url + j2["result"])
         check(st == 200 and "attachment" in (h.get("Content-Disposition") or "") and
               "traceEvents" in json.loads(body), "the timeline is Chrome JSON, as a download")
+        check_frame_times(url, json.loads(body))
+    check_diff(url)
+
+
+def check_frame_times(url, chrome):
+    """Once the timeline job is done, api/frames has each frame's CPU time (the sum of
+    its calls' slices, category gl) and GPU time (its slices of category gpu) as summed
+    here from the same Chrome JSON, by their args.frame."""
+    st, fr = get_json(url + "api/frames?first=0&count=100000")
+    frames = fr.get("frames", [])
+    check(st == 200 and fr.get("times") == "done", "frames say times: done once the timeline is done",
+          str(fr.get("times")))
+    events = chrome["traceEvents"] if isinstance(chrome, dict) else chrome
+    n = len(frames)
+    cpu, gpu, ncpu, ngpu = [0] * n, [0] * n, [0] * n, [0] * n
+    any_gpu = False
+    for e in events:
+        if e.get("ph") != "X" or e.get("cat") not in ("gl", "gpu"):
+            continue
+        f, dur = (e.get("args") or {}).get("frame"), e.get("dur", 0)
+        if not isinstance(f, (int, float)) or dur <= 0 or not 0 <= f < n:
+            continue
+        f = int(f)
+        if e["cat"] == "gl":
+            cpu[f] += round(dur * 1000)
+            ncpu[f] += 1
+        else:
+            gpu[f] += round(dur * 1000)
+            ngpu[f] += 1
+            any_gpu = True
+    # each slice's µs text is rounded to ns once, here and there: a ns per slice at most
+    bad_cpu = [(i, x.get("cpu_ns"), cpu[i]) for i, x in enumerate(frames)
+               if x.get("cpu_ns") is None or abs(x["cpu_ns"] - cpu[i]) > ncpu[i] + 1]
+    check(n > 0 and not bad_cpu, "every frame's cpu_ns is the sum of its calls' CPU slices (%d frames, "
+          "%d ns in all)" % (n, sum(cpu)), "first differences: %r" % bad_cpu[:3])
+    if any_gpu:
+        bad_gpu = [(i, x.get("gpu_ns"), gpu[i]) for i, x in enumerate(frames)
+                   if x.get("gpu_ns") is None or abs(x["gpu_ns"] - gpu[i]) > ngpu[i] + 1]
+        check(not bad_gpu, "every frame's gpu_ns is the sum of its GPU slices (%d ns in all)" % sum(gpu),
+              "first differences: %r" % bad_gpu[:3])
+    else:
+        check(all(x.get("gpu_ns") is None for x in frames),
+              "no GPU slices in the timeline: gpu_ns is null")
+    drawn = [x for x in frames if x.get("draws")]
+    check(drawn and all(x["cpu_ns"] and x["cpu_ns"] > 0 for x in drawn),
+          "every frame with draws has cpu_ns > 0 (%d frames)" % len(drawn),
+          str([(x["frame"], x.get("cpu_ns")) for x in drawn if not x.get("cpu_ns")][:5]))
+
+
+def write_png(path, w, h, rows):
+    """An RGB8 PNG of rows (bytes, top-down)."""
+    def chunk(t, d):
+        return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xffffffff)
+    raw = b"".join(b"\0" + r for r in rows)
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) +
+                chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def changed_copy(src, dst, size=16):
+    """dst: src with its top-left size x size square changed by at least 128 in every
+    channel; returns the number of pixels changed."""
+    w, h, rows = decode_png(src)
+    s = min(size, w, h)
+    out = []
+    for y, r in enumerate(rows):
+        r = bytearray(r)
+        if y < s:
+            for i in range(3 * s):
+                r[i] = 0 if r[i] > 127 else 255
+        out.append(bytes(r))
+    write_png(dst, w, h, out)
+    return s * s
+
+
+def check_diff(url):
+    """api/diff: gltrace diff-images on two folders made from the thumbnails, one image
+    changed: its verdicts, the report and the images under diff/N/."""
+    st, s = get_json(url + "api/summary")
+    thumbs = s.get("thumbs_dir")
+    have = sorted(n for n in os.listdir(thumbs) if n.endswith(".png"))[:3] if thumbs else []
+    if not check(have, "the summary names the thumbnails folder, with thumbnails", "%r" % thumbs):
+        return
+    # three images: the thumbnails, or copies of the first under other names
+    names = sorted(have + ["copy%d.png" % i for i in range(3 - len(have))])
+    work = os.path.dirname(os.path.realpath(TRACE))
+    ref, src = os.path.join(work, NAME + ".cmp-ref"), os.path.join(work, NAME + ".cmp-src")
+    for d in (ref, src):
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+    for n in names:
+        t = os.path.join(thumbs, n if n in have else have[0])
+        shutil.copy(t, os.path.join(ref, n))
+        shutil.copy(t, os.path.join(src, n))
+    changed = names[len(names) // 2]
+    npix = changed_copy(os.path.join(ref, changed), os.path.join(src, changed))
+    # ref absolute, src relative to the trace's folder
+    q = "api/diff?ref=%s&src=%s" % (urllib.parse.quote(ref), urllib.parse.quote(os.path.basename(src)))
+    st, j = get_json(url + q)
+    if not check(st == 200 and "job" in j, "api/diff starts a job", "%d %s" % (st, j)):
+        return
+    st, j2 = wait_job(url, j["job"], 120)
+    if not check(j2.get("state") == "done" and j2.get("kind") == "diff", "the diff job ends done", str(j2)):
+        return
+    st, r = get_json(url + j2["result"])
+    verdicts = {im["name"]: im["verdict"] for im in r.get("images", [])}
+    check(st == 200 and verdicts == {n: "mismatch" if n == changed else "match" for n in names},
+          "the diff says %s differs and the other %d match" % (changed, len(names) - 1), str(verdicts))
+    check(r.get("counts") == {"match": len(names) - 1, "mismatch": 1, "missing": 0, "unreadable": 0},
+          "the diff counts its verdicts", str(r.get("counts")))
+    check(r.get("ref") == ref + "/" and r.get("src") == src + "/",
+          "the diff names its prefixes (the relative one in the trace's folder)", "%s %s" % (r.get("ref"), r.get("src")))
+    st, h, body = get(url + r.get("report", "none"))
+    check(st == 200 and "text/html" in (h.get("Content-Type") or "") and changed.encode() in body and
+          b"MISMATCH" in body, "the report is served as HTML, naming the differing image")
+    links = re.findall(rb'src="([^"]+)"', body)
+    base = url + r.get("report", "").rsplit("/", 1)[0] + "/"
+    check(links and all(get(base + l.decode())[0] == 200 for l in links),
+          "the report's image links are served (%d)" % len(links), str(links[:3]))
+    im = next((x for x in r.get("images", []) if x["name"] == changed), {})
+    st, h, body = get(url + (im.get("ref") or "none"))
+    check(st == 200 and body == open(os.path.join(ref, changed), "rb").read(),
+          "the reference image is served as it was")
+    st, h, body = get(url + (im.get("diff") or "none"))
+    if check(st == 200 and h.get("Content-Type") == "image/png", "the difference mask is served as a PNG"):
+        w, hh, rows = decode_png_bytes(body)
+        red = sum(1 for row in rows for x in range(w) if row[3 * x] - row[3 * x + 1] > 100)
+        check(red == npix, "the difference mask marks the %d changed pixels in red" % npix, "%d red" % red)
+    matched = next((x for x in r.get("images", []) if x["verdict"] == "match"), {})
+    check(matched and matched.get("diff") is None and matched.get("src"),
+          "a matching image has no difference mask", str(matched))
+    # bad requests: a JSON error, or a failed job saying why
+    for q, code in (("diff?ref=&src=x", 400), ("diff?src=x", 400)):
+        st, body = get_json(url + "api/" + q)
+        check(st == code and "error" in body, "api/%s answers %d with a JSON error" % (q, code),
+              "%d %s" % (st, body))
+    st, j = get_json(url + "api/diff?ref=no-such-folder/&src=/no/such/prefix")
+    st, j2 = wait_job(url, j.get("job", 0), 60)
+    check(j2.get("state") == "failed" and "no images" in j2.get("error", ""),
+          "a diff of folders without images fails, saying so", str(j2))
+    for path in ("diff/%d/../../%s" % (j["job"] - 1, NAME), "diff/%d/ref/%%2e%%2e/%%2e%%2e/x" % (j["job"] - 1),
+                 "diff/999/index.html", "diff/1/index.html"):
+        st, h, body = get(url + path)
+        check(st == 404, "%s: 404" % path, str(st))
 
 
 def stop(p):

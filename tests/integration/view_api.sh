@@ -5,7 +5,10 @@
 # dump's calls; a wrong token gets 403, bad numbers and calls past the end 400, a damaged
 # trace JSON errors while the server keeps serving; thumbnails, the timeline and the GL
 # state (glretrace --state-server, equal to glretrace -D) are replayed headless (no X);
-# SIGINT exits 0 and no replay outlives the server. view_api.py does the checks.
+# the frames' CPU/GPU times equal sums of the timeline's Chrome JSON; api/diff runs
+# gltrace diff-images on copies of the thumbnails (one changed) and serves its verdicts,
+# report and difference mask; SIGINT exits 0 and no replay outlives the server.
+# view_api.py does the checks.
 #   usage: view_api.sh BIN_DIR CORPUS_DIR
 # Traces are copied to the work dir: the server writes TRACE.idx and TRACE.view/ beside them.
 set -euo pipefail

@@ -7,7 +7,9 @@ Starts `gltrace view --listen 127.0.0.1:0 TRACE` (TRACE in a scratch folder: the
 writes its index and cache beside it), reads the URL from its stdout and checks the page:
 frames with thumbnails, a frame's calls against `gltrace dump`, the state after a call
 against `glretrace --headless -D`, a framebuffer image with zoom and pixel inspector,
-search, the timeline download, an API error shown in the page, a wrong token's 403 page.
+search, the timeline download, each frame's CPU time once the profiled replay is read,
+an image comparison (Compare: the thumbnails against copies, one changed, with its
+difference mask), an API error shown in the page, a wrong token's 403 page.
 Screenshots go to DIR. Prints "N passed, M failed"; exit 0 when nothing failed, 1 when
 something did, 77 when Selenium or Chromium is missing (checked by view_browser.sh too).
 """
@@ -16,12 +18,18 @@ import json
 import os
 import re
 import select
+import shutil
 import signal
+import struct
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
+import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'apps'))
+from compare_png import decode_png  # noqa: E402
 
 try:
     from selenium import webdriver
@@ -478,6 +486,31 @@ def steps(page, srv, url, a):
     else:
         bad('the timeline job: %s (%s)' % (tl or 'timed out', '; '.join(page.errors_shown())))
 
+    # ---- each frame's CPU (and GPU) time, once the profiled replay is read -------------------
+    st, _, body = http_get(url + 'api/frames?first=0&count=3')
+    fr = json.loads(body) if st == 200 else {}
+    f0 = (fr.get('frames') or [{}])[0]
+    check(fr.get('times') == 'done' and isinstance(f0.get('cpu_ns'), int),
+          'api/frames has the frames\' times once the timeline is done', str(body[:300]))
+    page.js("document.getElementById('frames').scrollTop = 0;")
+    shown = page.wait('frame 0\'s times', lambda: page.js(
+        "const t = document.querySelector('#frames .frame[data-frame=\"0\"] .frame-times');"
+        "return t ? [t.dataset.cpuNs, t.textContent] : null"), 60)
+    check(shown and f0.get('cpu_ns') is not None and int(shown[0]) == f0['cpu_ns'] and
+          re.search(r'\d+(\.\d+)? (µs|ms|s) CPU', shown[1]),
+          'frame 0\'s row shows its CPU time (%s)' % (shown and shown[1]), '%s, API %s' % (shown, f0.get('cpu_ns')))
+    if shown and f0.get('cpu_ns'):
+        m = re.search(r'([\d.]+) (µs|ms|s) CPU', shown[1])
+        ns = float(m.group(1)) * {'µs': 1e3, 'ms': 1e6, 's': 1e9}[m.group(2)] if m else -1
+        check(abs(ns - f0['cpu_ns']) <= 0.06 * f0['cpu_ns'] + 1e3,
+              'the CPU time shown is the API\'s, rounded', '%s vs %d ns' % (shown[1], f0['cpu_ns']))
+    if f0.get('gpu_ns') is not None:
+        check(shown and 'GPU' in shown[1], 'frame 0\'s row shows its GPU time', str(shown))
+    page.shot('frame-times.png')
+
+    # ---- image comparison: the thumbnails against copies, one changed --------------------------
+    compare(page, url, summary, a)
+
     # ---- a wrong token -----------------------------------------------------------------------
     wrong = re.sub(r'/[0-9a-f]{32}/', '/' + '0' * 32 + '/', url)
     st, ctype, body = http_get(wrong)
@@ -490,6 +523,90 @@ def steps(page, srv, url, a):
     root = re.sub(r'/[0-9a-f]{32}/$', '/', url)
     st, _, _ = http_get(root + 'api/summary')
     check(st == 403, 'the API without the token is refused (403)', str(st))
+
+
+def write_png(path, w, h, rows):
+    def chunk(t, d):
+        return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d) & 0xffffffff)
+    with open(path, 'wb') as f:
+        f.write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 2, 0, 0, 0)) +
+                chunk(b'IDAT', zlib.compress(b''.join(b'\0' + r for r in rows))) + chunk(b'IEND', b''))
+
+
+def compare(page, url, summary, a):
+    """Compare: the thumbnails folder (the reference field's default) against a folder of
+    copies with one image's corner changed: one row differs, with the two images and a
+    difference mask drawn side by side."""
+    d = page.d
+    # every thumbnail made: the folder no longer changes
+    page.wait('the thumbnail job', lambda: json.loads(http_get(url + 'api/job?id=1')[2]).get('state')
+              in ('done', 'failed'), 300)
+    thumbs = summary.get('thumbs_dir')
+    names = sorted(n for n in os.listdir(thumbs) if n.endswith('.png'))[:4] if thumbs else []
+    if not check(names, 'the thumbnails folder has images to compare', str(thumbs)):
+        return
+    other = os.path.join(os.path.dirname(os.path.realpath(a.trace)), 'compare-src')
+    shutil.rmtree(other, ignore_errors=True)
+    os.makedirs(other)
+    all_thumbs = sorted(n for n in os.listdir(thumbs) if n.endswith('.png'))
+    for n in all_thumbs:   # the same names as the reference, so that none is missing
+        shutil.copy(os.path.join(thumbs, n), os.path.join(other, n))
+    changed = names[len(names) // 2]
+    w, h, rows = decode_png(os.path.join(thumbs, changed))
+    rows = [bytes(0 if v > 127 else 255 for v in r[:48]) + r[48:] if y < 16 else r for y, r in enumerate(rows)]
+    write_png(os.path.join(other, changed), w, h, rows)
+
+    d.find_element(By.ID, 'compare-btn').click()
+    check(page.wait_css('#compare-panel:not([hidden])', 5), 'the Compare button opens the comparison panel')
+    ref = d.find_element(By.ID, 'compare-ref').get_attribute('value')
+    check(ref == thumbs, 'the reference defaults to the thumbnails folder', '%r vs %r' % (ref, thumbs))
+    d.find_element(By.ID, 'compare-src').send_keys(other)
+    page.js("""
+      window.__sawCompareProgress = false;
+      const p = document.getElementById('compare-progress');
+      new MutationObserver(() => { if (!p.hidden) window.__sawCompareProgress = true; })
+        .observe(p, {attributes: true});""")
+    d.find_element(By.ID, 'compare-go').click()
+    st = page.wait('the comparison', lambda: page.js(
+        "const s = document.getElementById('compare-panel').dataset.state;"
+        "return s === 'done' || s === 'failed' ? s : null"), 120)
+    check(page.js('return window.__sawCompareProgress'), 'a progress bar shows while comparing')
+    if not check(st == 'done', 'the comparison ends done', '%s (%s)' % (st, '; '.join(page.errors_shown()))):
+        page.shot('compare.png')
+        return
+    rows = page.js("return [...document.querySelectorAll('#compare-results .cmp-row')].map(r => "
+                   "[r.dataset.name, r.dataset.verdict])")
+    check(rows == [[changed, 'mismatch']], 'one row: %s differs (the matching ones hidden)' % changed, str(rows))
+    status = d.find_element(By.ID, 'compare-status').text
+    check('%d match' % (len(all_thumbs) - 1) in status.replace(',', '') and '1 differ' in status,
+          'the status counts %d matching and 1 differing' % (len(all_thumbs) - 1), status)
+    imgs = page.wait('the three images', lambda: page.js(
+        "const r = document.querySelector('#compare-results .cmp-row[data-verdict=\"mismatch\"]');"
+        "if (!r) return null; const v = ['cmp-ref', 'cmp-src', 'cmp-diff'].map(c => r.querySelector('img.' + c));"
+        "return v.every(i => i && i.complete && i.naturalWidth > 0) ? v.map(i => [i.naturalWidth, "
+        "i.getBoundingClientRect().left]) : null"), 30)
+    check(imgs and all(i[0] == w for i in imgs) and imgs[0][1] < imgs[1][1] < imgs[2][1],
+          'the reference, the compared image and the difference mask are shown side by side, %d wide' % w, str(imgs))
+    # the mask's changed corner is red: drawn into a canvas by the page
+    red = page.js("""
+      const i = document.querySelector('#compare-results img.cmp-diff');
+      const c = document.createElement('canvas'); c.width = i.naturalWidth; c.height = i.naturalHeight;
+      const x = c.getContext('2d'); x.drawImage(i, 0, 0);
+      const p = x.getImageData(0, 0, 16, 16).data; let n = 0;
+      for (let k = 0; k < p.length; k += 4) if (p[k] - p[k + 1] > 100) n++;
+      return n;""")
+    check(red == 256, 'the difference mask marks the changed 16x16 corner in red', '%s red pixels' % red)
+    href = page.attr('#compare-report', 'href')
+    st2, ctype, body = http_get(url + href) if href else (0, '', b'')
+    check(st2 == 200 and 'html' in ctype and changed.encode() in body, 'the full report link serves the HTML report',
+          '%s %s' % (st2, ctype))
+    page.js("document.getElementById('compare-results').scrollTop = 0;")
+    page.shot('compare.png')
+    d.find_element(By.ID, 'compare-all').click()
+    n = page.wait('the matching rows', lambda: page.js(
+        "return document.querySelectorAll('#compare-results .cmp-row[data-verdict=\"match\"]').length || null"), 5)
+    check(n == len(all_thumbs) - 1, '"matching ones too" lists the %d matching images' % (len(all_thumbs) - 1), str(n))
+    d.find_element(By.ID, 'compare-close').click()
 
 
 def finish(t0, artifacts, shots=()):

@@ -4,8 +4,9 @@
 # prints them (the lists are virtual: scrolled to the end, the last rows come), a call's
 # state against `glretrace --headless -D` (progress bar, parameters table and its filter,
 # a framebuffer image with zoom and pixel inspector), an API error shown in the page,
-# search results streamed and followed to their call, the timeline download, a wrong
-# token's 403 page; the server stops on SIGINT with exit 0. Screenshots are kept in
+# search results streamed and followed to their call, the timeline download, each
+# frame's CPU/GPU time in its row, Compare (the thumbnails against copies with one
+# changed: the two images and the difference mask side by side), a wrong token's 403 page; the server stops on SIGINT with exit 0. Screenshots are kept in
 # ARTIFACT_DIR (printed at the end). Skips (exit 77) only when Chromium, chromedriver or
 # Selenium is missing (scripts/install-deps.sh installs them).
 #   usage: view_browser.sh BIN_DIR CORPUS_DIR ARTIFACT_DIR   (VIEW_TRACES="NAME...": other corpus traces)

@@ -107,6 +107,15 @@ function fmtInt(n) {
   return n === null || n === undefined ? '?' : Number(n).toLocaleString('en-US');
 }
 
+// nanoseconds as "850 µs", "1.2 ms", "153 ms", "2.41 s"
+function fmtNs(ns) {
+  const n = Number(ns);
+  if (n < 1e6) return Math.round(n / 1e3) + ' µs';
+  if (n < 1e8) return (n / 1e6).toFixed(1) + ' ms';
+  if (n < 1e9) return Math.round(n / 1e6) + ' ms';
+  return (n / 1e9).toFixed(2) + ' s';
+}
+
 // ---------------------------------------------------------------------------------------
 // a virtual list: a scroll box whose rows all have one height; only the rows in view
 // (plus a margin) are in the DOM
@@ -263,7 +272,8 @@ function frameThumb(f) {
 
 function renderFrameRow(i, old) {
   const f = S.frames.get(i);
-  const key = f ? 'f' + i : 'l' + i;
+  // the times arrive later (a profiled replay): a row without them is made again
+  const key = f ? 'f' + i + (f.cpu_ns !== null && f.cpu_ns !== undefined ? 't' : '') : 'l' + i;
   if (old && old.dataset.key === key && (!f || !S.thumbs.get(i) || !S.thumbs.get(i).ok ||
       old.querySelector('img.thumb'))) {
     old.classList.toggle('selected', !!(S.frame && S.frame.frame === i));
@@ -284,14 +294,54 @@ function renderFrameRow(i, old) {
     el('div', { class: 'frame-counts' },
       el('span', { class: 'ncalls', text: fmtInt(f.calls) + (f.calls === 1 ? ' call' : ' calls') }),
       f.draws === null || f.draws === undefined ? null
-        : el('span', { class: 'ndraws', text: fmtInt(f.draws) + (f.draws === 1 ? ' draw' : ' draws') }))));
+        : el('span', { class: 'ndraws', text: fmtInt(f.draws) + (f.draws === 1 ? ' draw' : ' draws') })),
+    frameTimes(f)));
   row.addEventListener('click', () => selectFrame(i));
   return row;
+}
+
+// "1.2 ms CPU · 0.4 ms GPU" (GPU only where the replay had timer queries)
+function frameTimes(f) {
+  if (f.cpu_ns === null || f.cpu_ns === undefined) return null;
+  const gpu = f.gpu_ns !== null && f.gpu_ns !== undefined;
+  return el('div', {
+    class: 'frame-times', 'data-cpu-ns': f.cpu_ns, 'data-gpu-ns': gpu ? f.gpu_ns : null,
+    title: 'replayed with timing: the CPU time of the frame\'s calls' +
+      (gpu ? ', the GPU time of its GPU work' : ' (no GPU timer queries)'),
+  }, el('span', { class: 'cpu', text: fmtNs(f.cpu_ns) + ' CPU' }),
+  gpu ? el('span', { class: 'gpu', text: ' · ' + fmtNs(f.gpu_ns) + ' GPU' }) : null);
+}
+
+// While the frames' times are to come ("times": "pending"), asks now and then; once
+// they are in, the pages already loaded are fetched again and their rows made anew.
+async function waitFrameTimes() {
+  let delay = 2000;
+  for (;;) {
+    await sleep(delay);
+    delay = Math.min(delay * 1.3, 10000);
+    let j;
+    try {
+      j = await api('api/frames?first=0&count=1');
+    } catch (e) { continue; }   // shown by the lists' own requests if it lasts
+    if (j.times === 'pending') continue;
+    if (j.times !== 'done') return;
+    const pages = S.frames;
+    for (const [p, items] of [...pages.pages]) {
+      if (!Array.isArray(items)) continue;
+      pages.fetchPage(p * pages.size, pages.size).then(fresh => {
+        pages.pages.set(p, fresh);
+        frameList.refresh();
+      }, e => showError(e, 'frame times'));
+    }
+    $('#frames').dataset.times = 'done';
+    return;
+  }
 }
 
 async function initFrames() {
   S.frames = new Pages(100, async (first, count) => {
     const j = await api(`api/frames?first=${first}&count=${count}`);
+    if (j.times) S.frameTimes = j.times;
     if (typeof j.total === 'number' && j.total !== S.frameTotal) {
       S.frameTotal = j.total;
       frameList.setCount(j.total);
@@ -302,6 +352,8 @@ async function initFrames() {
   frameList = new VList($('#frames'), FRAME_ROW, renderFrameRow);
   // the first page at once; it tells the total
   await S.frames.load(0);
+  if (S.frameTimes === 'pending') waitFrameTimes();
+  else if (S.frameTimes === 'done') $('#frames').dataset.times = 'done';
   if (S.frameTotal === 0) {
     $('#frames').append(el('div', { class: 'empty', text: 'no frames in this trace' }));
   }
@@ -979,12 +1031,111 @@ async function runTimeline() {
 }
 
 // ---------------------------------------------------------------------------------------
+// image comparison: gltrace diff-images on two snapshot sets (api/diff), its verdicts
+// listed with the two images and the difference mask side by side
+
+let compareSeq = 0;
+
+function compareFigure(cls, caption, src, alt) {
+  return el('figure', null,
+    src ? el('a', { href: src, target: '_blank', rel: 'noopener noreferrer' },
+      el('img', { class: cls, src, alt, loading: 'lazy' }))
+      : el('div', { class: 'none ' + cls + '-none', text: '—' }),
+    el('figcaption', { text: caption }));
+}
+
+function renderCompare(r) {
+  const box = $('#compare-results');
+  const all = $('#compare-all').checked;
+  const rows = [];
+  for (const im of r.images) {
+    if (im.verdict === 'match' && !all) continue;
+    rows.push(el('div', { class: 'cmp-row ' + im.verdict, 'data-name': im.name, 'data-verdict': im.verdict },
+      el('div', null,
+        el('div', { class: 'cmp-name', text: im.name }),
+        el('span', { class: 'cmp-verdict', text: im.verdict }),
+        im.detail ? el('div', { class: 'cmp-detail', text: im.detail }) : null),
+      compareFigure('cmp-ref', 'reference', im.ref, 'reference ' + im.name),
+      compareFigure('cmp-src', 'compared', im.src, 'compared ' + im.name),
+      im.verdict === 'match' ? el('figure', null, el('div', { class: 'none', text: 'no difference' }))
+        : compareFigure('cmp-diff', 'difference (differing pixels in red)', im.diff, 'difference ' + im.name)));
+  }
+  if (!rows.length) {
+    rows.push(el('p', { class: 'empty', text: r.images.length ? 'every image matches' : 'no images' }));
+  }
+  box.replaceChildren(...rows);
+}
+
+async function runCompare() {
+  const ref = $('#compare-ref').value.trim(), src = $('#compare-src').value.trim();
+  const panel = $('#compare-panel'), prog = $('#compare-progress'), status = $('#compare-status');
+  const go = $('#compare-go'), report = $('#compare-report');
+  if (!ref || !src) {
+    status.textContent = 'give both folders (or path prefixes)';
+    return;
+  }
+  const seq = ++compareSeq;
+  panel.dataset.state = 'running';
+  go.disabled = true;
+  prog.hidden = false;
+  prog.removeAttribute('value');
+  report.hidden = true;
+  $('#compare-all-box').hidden = true;
+  $('#compare-results').replaceChildren();
+  status.textContent = 'comparing…';
+  try {
+    const j = await api(`api/diff?ref=${encodeURIComponent(ref)}&src=${encodeURIComponent(src)}`);
+    const url = await waitJob(j.job, frac => {
+      prog.value = Math.max(0, Math.min(1, frac));
+      status.textContent = frac < 0.5 ? `copying the images… ${Math.round(frac * 200)}%` : 'comparing…';
+    }, () => seq !== compareSeq);
+    if (!url) return;
+    const r = await api(url);
+    if (seq !== compareSeq) return;
+    S.compare = r;
+    const c = r.counts;
+    status.textContent = `${fmtInt(r.images.length)} images: ${fmtInt(c.match)} match, ${fmtInt(c.mismatch)} differ` +
+      (c.missing ? `, ${fmtInt(c.missing)} missing` : '') + (c.unreadable ? `, ${fmtInt(c.unreadable)} unreadable` : '');
+    report.href = r.report;
+    report.hidden = false;
+    $('#compare-all-box').hidden = !c.match;
+    renderCompare(r);
+    panel.dataset.state = 'done';
+  } catch (e) {
+    if (seq !== compareSeq) return;
+    panel.dataset.state = 'failed';
+    status.textContent = 'the comparison failed';
+    showError(e, 'compare');
+  } finally {
+    if (seq === compareSeq) {
+      go.disabled = false;
+      prog.hidden = true;
+    }
+  }
+}
+
+function initCompare() {
+  $('#compare-btn').addEventListener('click', () => {
+    const panel = $('#compare-panel');
+    panel.hidden = !panel.hidden;
+    const ref = $('#compare-ref');
+    // the thumbnails (this replay's frames) are one side by default
+    if (!panel.hidden && !ref.value && S.summary && S.summary.thumbs_dir) ref.value = S.summary.thumbs_dir;
+    if (!panel.hidden) (ref.value ? $('#compare-src') : ref).focus();
+  });
+  $('#compare-form').addEventListener('submit', e => { e.preventDefault(); runCompare(); });
+  $('#compare-all').addEventListener('change', () => { if (S.compare) renderCompare(S.compare); });
+  $('#compare-close').addEventListener('click', () => { $('#compare-panel').hidden = true; });
+}
+
+// ---------------------------------------------------------------------------------------
 // start
 
 async function main() {
   initCalls();
   initSearch();
   initState();
+  initCompare();
   $('#timeline-btn').addEventListener('click', runTimeline);
   const summary = api('api/summary').then(s => {
     S.summary = s;
