@@ -84,7 +84,7 @@ int image_list_find(image_list *l, const char *prefix)
         dir = slash ? strndup(prefix, (size_t)(slash - prefix) + 1) : strdup("");
     int rc = dir ? walk(l, dir, prefix, 0) : -1;
     free(dir);
-    if (rc == 0)
+    if (rc == 0 && l->n) /* qsort's array must not be NULL, even when empty */
         qsort(l->v, l->n, sizeof *l->v, cmp_names);
     else
         fprintf(stderr, "gltrace diff-images: out of memory\n");
