@@ -23,7 +23,8 @@ enum {
     PUBLISH = 16,     /* a worker publishes done at least every PUBLISH calls */
     MAIN_BATCH = 256, /* a blocked main thread waits for this many calls to finish */
     SOON = 64,        /* a worker spins only when one of these next calls is its own */
-    SPIN = 2000,       /* polls before sleeping: a switch is often immediate */
+    SPIN = 2000,      /* polls before sleeping: a switch is often immediate */
+    INLINE = MAX_WORKERS, /* the first traced thread's calls run on the main thread */
 };
 
 typedef struct worker {
@@ -203,11 +204,12 @@ static int start_worker(gt_error *err)
     return 0;
 }
 
-/* The worker of traced thread id, started when first needed; -1 with err set. */
+/* The worker of traced thread id (INLINE for the first traced thread, and for all with
+ * single), started when first needed; -1 with err set. */
 static int worker_of(uint32_t id, gt_error *err)
 {
     if (rw.single)
-        id = 0;
+        return INLINE;
     for (size_t i = 0; i < rw.nmap; ++i)
         if (rw.map[i].id == id)
             return (int)rw.map[i].w;
@@ -216,14 +218,12 @@ static int worker_of(uint32_t id, gt_error *err)
         return -1;
     }
     unsigned w;
-    if (rw.nw < MAX_WORKERS) {
-        if (start_worker(err) != 0) {
-            if (!rw.nw)
-                return -1;
-            w = 0; /* share the first: correct, only slower */
-        } else {
-            w = rw.nw - 1;
-        }
+    if (!rw.nmap) {
+        w = INLINE;
+    } else if (rw.nw < MAX_WORKERS) {
+        gt_error start_err;
+        gt_error_clear(&start_err);
+        w = start_worker(&start_err) == 0 ? rw.nw - 1 : INLINE; /* correct, only slower */
     } else {
         w = (unsigned)(rw.nmap % MAX_WORKERS);
     }
@@ -251,11 +251,32 @@ static void wait_done(uint64_t target)
     pthread_mutex_unlock(&rw.mu);
 }
 
+/* Waits until every queued call has run: polls a while (the last worker's run is often
+ * short), then sleeps. */
+static void wait_all(void)
+{
+    uint64_t h = atomic_load(&rw.head);
+    for (int i = 0; i < SPIN && atomic_load(&rw.done) < h; ++i)
+        cpu_relax();
+    if (atomic_load(&rw.done) < h)
+        wait_done(h);
+}
+
 int rw_push(gt_call *c, bool keep, gt_error *err)
 {
     int w = worker_of(c->thread, err);
     if (w < 0)
         return -1;
+    if (w == INLINE) {
+        /* the traced program's first thread: on this thread, as a replay without other
+         * threads runs, once the other threads' queued calls have run */
+        if (rw.nw)
+            wait_all();
+        collect();
+        rw.cb.run(c);
+        rw.cb.done(c, keep);
+        return 0;
+    }
     uint64_t h = atomic_load(&rw.head);
     if (h - rw.released >= RING) { /* handed back in batches: done is the workers' line */
         collect();
@@ -274,9 +295,7 @@ int rw_push(gt_call *c, bool keep, gt_error *err)
 
 void rw_drain(void)
 {
-    uint64_t h = atomic_load(&rw.head);
-    if (atomic_load(&rw.done) < h)
-        wait_done(h);
+    wait_all();
     collect();
 }
 
