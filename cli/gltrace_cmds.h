@@ -11,7 +11,7 @@ int cmd_sed(int argc, char **argv);
 int cmd_dump_images(int argc, char **argv);
 int cmd_diff_images(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
-int cmd_view(int argc, char **argv); /* view/view_main.c */
+int cmd_view(int argc, char **argv); /* view_loader.c: runs libgltrace_view.so */
 /* `gltrace [-o FILE] [--] PROGRAM [ARGS]`: argv[0] is "gltrace" itself. */
 int cmd_record(int argc, char **argv);
 

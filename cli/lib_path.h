@@ -1,6 +1,7 @@
 /* Where gltrace finds the libraries it loads into other processes or into itself: the
- * recording library (libgltrace.so, preloaded into the program) and the replayer
- * (libgltrace_replay.so, loaded by convert and dump-images). */
+ * recording library (libgltrace.so, preloaded into the program), the replayer
+ * (libgltrace_replay.so, loaded by convert and dump-images) and the viewer's server
+ * (libgltrace_view.so, loaded by view). */
 #ifndef LIB_PATH_H
 #define LIB_PATH_H
 

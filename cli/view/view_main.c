@@ -13,7 +13,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gltrace_cmds.h"
 #include "gt_callflags.h"
 #include "view.h"
 
@@ -150,7 +149,10 @@ static pid_t open_browser(const char *url)
     return pid;
 }
 
-int cmd_view(int argc, char **argv)
+/* The module's entry point (view_loader.c finds it by this name). */
+__attribute__((visibility("default"))) int gltrace_view_main(int argc, char **argv);
+
+int gltrace_view_main(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"help", no_argument, 0, 'h'},

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # install_package: gltrace as a user installs it. Both ways must give a working tool:
 #   - `cmake --install BUILD --prefix P`: P/bin/gltrace, P/bin/glretrace and
-#     P/lib/gltrace/libgltrace.so and libgltrace_replay.so (convert's replayer);
+#     P/lib/gltrace/libgltrace.so, libgltrace_replay.so (convert's replayer) and
+#     libgltrace_view.so (view's server), P/share/gltrace/view/ (view's page);
 #   - the Debian package `cpack` makes from BUILD (CPackConfig.cmake): its control data
 #     (package name, Depends on the SDL2 and libepoxy libraries found by dpkg-shlibdeps)
 #     and its files unpacked into a staging folder (dpkg-deb -x: no root, no chroot),
@@ -10,7 +11,8 @@
 # its library from its own path): the installed gltrace records gl33_demo (BIN_DIR) for
 # 3 frames, its dump holds 3 swaps, the installed glretrace replays the trace to 3 frames,
 # `gltrace convert` (which replays the trace in process) writes a Chrome JSON timeline,
-# and `gltrace --help` answers.
+# `gltrace view` serves the installed page and the trace's summary, and `gltrace --help`
+# answers.
 #   usage: install_package.sh BIN_DIR
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,7 +32,8 @@ start_xvfb
 # exercise WHAT PREFIX: record, dump, replay and convert with PREFIX/bin's programs
 exercise() {
   local what=$1 p=$2 t="$WORK/$1.trace" rc
-  for f in bin/gltrace bin/glretrace lib/gltrace/libgltrace.so lib/gltrace/libgltrace_replay.so; do
+  for f in bin/gltrace bin/glretrace lib/gltrace/libgltrace.so lib/gltrace/libgltrace_replay.so \
+    lib/gltrace/libgltrace_view.so share/gltrace/view/index.html; do
     if [ -e "$p/$f" ]; then pass "$what: $f installed"; else fail "$what: no $f"; fi
   done
   set +e
@@ -55,6 +58,24 @@ exercise() {
     pass "$what: gltrace convert replays the trace into a timeline"
   else
     fail "$what: gltrace convert: $(tail -2 "$WORK/$what.conv.log" | tr '\n' ' ')"
+  fi
+  if python3 - "$p/bin/gltrace" "$t" "$p/share/gltrace/view/index.html" <<'EOF'; then
+import subprocess, sys, urllib.request, json
+gltrace, trace, page = sys.argv[1:4]
+s = subprocess.Popen([gltrace, 'view', trace], stdout=subprocess.PIPE,
+                     stderr=subprocess.DEVNULL, text=True)
+try:
+    url = s.stdout.readline().strip()
+    assert urllib.request.urlopen(url, timeout=30).read() == open(page, 'rb').read()
+    summary = json.loads(urllib.request.urlopen(url + 'api/summary', timeout=30).read())
+    assert summary['frames'] >= 3, summary
+finally:
+    s.send_signal(2)
+    assert s.wait(timeout=30) == 0
+EOF
+    pass "$what: gltrace view serves the installed page"
+  else
+    fail "$what: gltrace view does not serve the installed page"
   fi
   if "$p/bin/gltrace" --help 2>&1 | grep -q 'convert'; then pass "$what: --help"; else
     fail "$what: gltrace --help does not list its commands"; fi

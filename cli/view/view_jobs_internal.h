@@ -1,0 +1,72 @@
+/* The parts of gltrace view's replay jobs (view_jobs.c: processes, the job table, the
+ * answers about jobs; view_replays.c: thumbnails and the timeline; view_state.c: the
+ * warm state server; view_diff.c: image comparison) share these. Internal to cli/view. */
+#ifndef VIEW_JOBS_INTERNAL_H
+#define VIEW_JOBS_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "view.h"
+
+typedef enum { JOB_THUMBS, JOB_TIMELINE, JOB_STATE, JOB_DIFF } job_kind;
+typedef enum { JOB_RUNNING, JOB_DONE, JOB_FAILED } job_state;
+
+typedef struct view_job {
+    unsigned id;
+    job_kind kind;
+    job_state state;
+    uint32_t want;     /* state: the call asked for */
+    uint32_t at;       /* where the replay is */
+    uint32_t dumped;   /* state: the call dumped */
+    char *result;      /* state, diff: the JSON */
+    size_t result_len;
+    char error[GT_ERROR_MAX];
+    /* diff: the prefixes (as resolved), its replay's pid (0: none), its thread;
+     * want/at count the images to copy and copied */
+    char *ref, *src;
+    view_server *v;
+    pid_t pid;
+    pthread_t thread;
+    bool has_thread;
+} view_job;
+
+struct view_jobs {
+    pthread_mutex_t lock;
+    pthread_cond_t cond; /* the state queue grew, or stopping */
+    view_job **jobs;
+    size_t njobs, cap;
+    /* children, 0 when none; cleared under lock before their reaping so that a kill
+     * never reaches a reused pid */
+    pid_t thumbs_pid, timeline_pid, state_pid;
+    pthread_t thumbs_thread, timeline_thread, state_thread;
+    bool thumbs_started, timeline_started, state_started;
+    unsigned timeline_job; /* the timeline job's id, 0 when none */
+    int timeline_nice;     /* the niceness the timeline job's replay runs at */
+    unsigned thumbs_job;
+    int has_state_server; /* -1 not known yet */
+};
+
+/* Forks argv[0] with stdin/stdout/stderr from the fds (-1: /dev/null) at the given
+ * niceness, in a process group of its own, in the folder cwd (NULL: ours). Returns the
+ * pid, or -1 with err. vj_spawn: in our folder. */
+pid_t vj_spawn_in(char *const argv[], const char *cwd, int in, int out, int errfd,
+                  int niceness, gt_error *err);
+pid_t vj_spawn(char *const argv[], int in, int out, int errfd, int niceness, gt_error *err);
+/* Waits for the child *slot names, clears the slot (under the lock) before reaping it,
+ * and returns its wait status. */
+int vj_reap(view_server *v, pid_t *slot, pid_t pid);
+/* How a child ended, in words, naming its log; vj_describe_status: glretrace's. */
+void vj_describe_exit(char *buf, size_t size, const char *what, int st, const char *log);
+void vj_describe_status(char *buf, size_t size, int st, const char *log);
+/* A log file in the cache for a child's messages; -1 (then /dev/null) without a cache. */
+int vj_open_log(view_server *v, const char *name, char *path, size_t size);
+/* The job table (see view_jobs.c for the locking). */
+view_job *vj_new_job(view_jobs *j, job_kind kind);
+view_job *vj_find_job(view_jobs *j, unsigned id);
+void vj_fail_job(view_server *v, view_job *job, const char *msg);
+/* The answer when no glretrace was found to replay with. */
+int vj_no_replay(view_server *v, gt_strbuf *out);
+
+#endif

@@ -1,0 +1,291 @@
+/* gltrace view's background replays (view_jobs_internal.h): the thumbnails of every
+ * frame and the timeline whose Chrome JSON gives each frame's CPU and GPU time. */
+#define _GNU_SOURCE /* pipe2 */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gt_grow.h"
+#include "gt_json.h"
+#include "image_files.h"
+#include "view.h"
+#include "view_jobs_internal.h"
+
+/* ---- thumbnails ------------------------------------------------------------------------- */
+
+bool view_thumb_exists(view_server *v, uint32_t last_no)
+{
+    if (!v->thumbs_dir)
+        return false;
+    char p[4096];
+    snprintf(p, sizeof p, "%s%010u.png", v->thumbs_dir, last_no);
+    struct stat st;
+    /* made before the trace was last written: another recording's frame */
+    return stat(p, &st) == 0 && (st.st_mtim.tv_sec > v->trace_mtime.tv_sec ||
+                                 (st.st_mtim.tv_sec == v->trace_mtime.tv_sec &&
+                                  st.st_mtim.tv_nsec >= v->trace_mtime.tv_nsec));
+}
+
+/* NAME.done in the cache (thumbs.done, timeline.done): the trace (size, mtime) whose
+ * replay's output is all there, so that a second start does not replay again. */
+static void trace_stamp(view_server *v, char *buf, size_t size)
+{
+    snprintf(buf, size, "%llu %lld.%09ld\n", (unsigned long long)v->trace_size,
+             (long long)v->trace_mtime.tv_sec, v->trace_mtime.tv_nsec);
+}
+
+static bool stamp_ok(view_server *v, const char *name)
+{
+    char path[4096], want[96], got[96] = "";
+    snprintf(path, sizeof path, "%s/%s.done", v->cache_dir, name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    bool same = fgets(got, sizeof got, f) != NULL;
+    fclose(f);
+    trace_stamp(v, want, sizeof want);
+    return same && !strcmp(got, want);
+}
+
+static void stamp_write(view_server *v, const char *name)
+{
+    char path[4096], stamp[96];
+    snprintf(path, sizeof path, "%s/%s.done", v->cache_dir, name);
+    trace_stamp(v, stamp, sizeof stamp);
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(stamp, f) < 0 || fclose(f) != 0) {
+        if (f)
+            fclose(f);
+        fprintf(stderr, "gltrace view: note: cannot write %s: %s\n", path, strerror(errno));
+    }
+}
+
+static void stamp_remove(view_server *v, const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.done", v->cache_dir, name);
+    unlink(path);
+}
+
+static int start_timeline(view_server *v, int niceness, gt_strbuf *out);
+
+/* After the thumbnails (made or failed): the timeline, niced, for the frames' times. */
+static void start_timeline_after_thumbs(view_server *v)
+{
+    if (atomic_load(&v->stopping) || !v->cache_dir)
+        return;
+    gt_strbuf b;
+    gt_strbuf_init(&b);
+    if (start_timeline(v, 10, &b) != 200)
+        fprintf(stderr, "gltrace view: note: no frame times: %.*s", (int)b.len, b.data ? b.data : "");
+    gt_strbuf_free(&b);
+}
+
+static void *thumbs_main(void *arg)
+{
+    view_server *v = arg;
+    view_jobs *j = v->jobs;
+    pthread_mutex_lock(&j->lock);
+    view_job *job = vj_find_job(j, j->thumbs_job);
+    pthread_mutex_unlock(&j->lock);
+    char log[4096];
+    int logfd = vj_open_log(v, "thumbs.log", log, sizeof log);
+    char *argv[] = {v->glretrace, "--headless", "-s", v->thumbs_dir, "-S", "frame",
+                    v->trace_abs, NULL};
+    gt_error err;
+    gt_error_clear(&err);
+    pthread_mutex_lock(&j->lock);
+    /* started under the lock: view_jobs_stop either sees the pid or stops us first */
+    pid_t pid = atomic_load(&v->stopping) ? -1 : vj_spawn(argv, -1, -1, logfd, 10, &err);
+    if (pid > 0)
+        j->thumbs_pid = pid;
+    pthread_mutex_unlock(&j->lock);
+    if (logfd >= 0)
+        close(logfd);
+    if (pid < 0) {
+        vj_fail_job(v, job, err.set ? err.msg : "stopped");
+        return NULL;
+    }
+    int st = vj_reap(v, &j->thumbs_pid, pid);
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+        stamp_write(v, "thumbs");
+        pthread_mutex_lock(&j->lock);
+        job->state = JOB_DONE;
+        pthread_mutex_unlock(&j->lock);
+    } else {
+        char msg[GT_ERROR_MAX];
+        vj_describe_status(msg, sizeof msg, st, log[0] ? log : NULL);
+        vj_fail_job(v, job, atomic_load(&v->stopping) ? "stopped" : msg);
+        if (!atomic_load(&v->stopping)) /* killed by us: nothing to report */
+            fprintf(stderr, "gltrace view: thumbnails: %s\n", msg);
+    }
+    start_timeline_after_thumbs(v);
+    return NULL;
+}
+
+void view_jobs_start_thumbs(view_server *v)
+{
+    view_jobs *j = v->jobs;
+    if (!v->ix || !v->glretrace || !v->thumbs_dir)
+        return;
+    /* made by an earlier run for this very trace: nothing to replay */
+    bool done = stamp_ok(v, "thumbs");
+    pthread_mutex_lock(&j->lock);
+    view_job *job = vj_new_job(j, JOB_THUMBS);
+    if (job) {
+        j->thumbs_job = job->id;
+        if (done)
+            job->state = JOB_DONE;
+        else if (pthread_create(&j->thumbs_thread, NULL, thumbs_main, v) == 0)
+            j->thumbs_started = true;
+        else {
+            job->state = JOB_FAILED;
+            snprintf(job->error, sizeof job->error, "cannot start a thread");
+        }
+    }
+    pthread_mutex_unlock(&j->lock);
+    if (!job || job->state != JOB_RUNNING)
+        start_timeline_after_thumbs(v);
+}
+
+/* ---- timeline --------------------------------------------------------------------------- */
+
+/* Reads the frames' times from the timeline (a failure is only a note: the download
+ * is still good). */
+static void read_profile(view_server *v, const char *json)
+{
+    gt_error err;
+    gt_error_clear(&err);
+    if (view_profile_read(v, json, &err) != 0 && !atomic_load(&v->stopping))
+        fprintf(stderr, "gltrace view: note: no frame times: %s\n", err.msg);
+}
+
+static void *timeline_main(void *arg)
+{
+    view_server *v = arg;
+    view_jobs *j = v->jobs;
+    pthread_mutex_lock(&j->lock);
+    view_job *job = vj_find_job(j, j->timeline_job);
+    int niceness = j->timeline_nice;
+    pthread_mutex_unlock(&j->lock);
+    char log[4096], out[4096];
+    snprintf(out, sizeof out, "%s/timeline.json", v->cache_dir);
+    /* made by an earlier run for this very trace */
+    if (stamp_ok(v, "timeline") && access(out, R_OK) == 0) {
+        read_profile(v, out);
+        pthread_mutex_lock(&j->lock);
+        job->state = JOB_DONE;
+        pthread_mutex_unlock(&j->lock);
+        return NULL;
+    }
+    stamp_remove(v, "timeline");
+    int logfd = vj_open_log(v, "timeline.log", log, sizeof log);
+    char *argv[] = {v->glretrace, "--headless", "-b", "--pcpu", "--pgpu", "--chrome", out,
+                    v->trace_abs, NULL};
+    gt_error err;
+    gt_error_clear(&err);
+    pthread_mutex_lock(&j->lock);
+    pid_t pid = atomic_load(&v->stopping) ? -1 : vj_spawn(argv, -1, -1, logfd, niceness, &err);
+    if (pid > 0)
+        j->timeline_pid = pid;
+    pthread_mutex_unlock(&j->lock);
+    if (logfd >= 0)
+        close(logfd);
+    if (pid < 0) {
+        vj_fail_job(v, job, err.set ? err.msg : "stopped");
+        return NULL;
+    }
+    int st = vj_reap(v, &j->timeline_pid, pid);
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && access(out, R_OK) == 0) {
+        stamp_write(v, "timeline");
+        read_profile(v, out); /* before done: a done job's frames have their times */
+        pthread_mutex_lock(&j->lock);
+        job->state = JOB_DONE;
+        pthread_mutex_unlock(&j->lock);
+    } else {
+        char msg[GT_ERROR_MAX];
+        vj_describe_status(msg, sizeof msg, st, log[0] ? log : NULL);
+        vj_fail_job(v, job, atomic_load(&v->stopping) ? "stopped" : msg);
+    }
+    return NULL;
+}
+
+int vj_no_replay(view_server *v, gt_strbuf *out)
+{
+    char msg[GT_ERROR_MAX];
+    snprintf(msg, sizeof msg, "%s", !v->ix ? (v->ix_error[0] ? v->ix_error : "no index")
+                                  : !v->glretrace ? "glretrace was not found beside gltrace"
+                                                  : "no cache folder for the replay's output");
+    view_json_error(out, msg);
+    return 500;
+}
+
+/* Starts the timeline job at the given niceness, or joins the one there. */
+static int start_timeline(view_server *v, int niceness, gt_strbuf *out)
+{
+    view_jobs *j = v->jobs;
+    if (!v->ix || !v->glretrace || !v->cache_dir)
+        return vj_no_replay(v, out);
+    pthread_mutex_lock(&j->lock);
+    view_job *job = vj_find_job(j, j->timeline_job);
+    if (!job || job->state == JOB_FAILED) { /* else join the one there */
+        if (j->timeline_started) { /* the failed one's thread is over */
+            pthread_join(j->timeline_thread, NULL);
+            j->timeline_started = false;
+        }
+        if (atomic_load(&v->stopping) || !(job = vj_new_job(j, JOB_TIMELINE))) {
+            pthread_mutex_unlock(&j->lock);
+            view_json_error(out, atomic_load(&v->stopping) ? "stopping" : "out of memory");
+            return 500;
+        }
+        j->timeline_job = job->id;
+        j->timeline_nice = niceness;
+        if (pthread_create(&j->timeline_thread, NULL, timeline_main, v) == 0) {
+            j->timeline_started = true;
+        } else {
+            job->state = JOB_FAILED;
+            snprintf(job->error, sizeof job->error, "cannot start a thread");
+        }
+    }
+    gt_strbuf_printf(out, "{\"job\": %u}\n", job->id);
+    pthread_mutex_unlock(&j->lock);
+    return 200;
+}
+
+int view_api_timeline(view_server *v, gt_strbuf *out)
+{
+    return start_timeline(v, 0, out);
+}
+
+const char *view_times_state(view_server *v)
+{
+    pthread_mutex_lock(&v->scan_lock);
+    bool known = v->profile_known;
+    pthread_mutex_unlock(&v->scan_lock);
+    if (known)
+        return "done";
+    if (!v->ix || !v->glretrace || !v->cache_dir || !v->jobs)
+        return "none";
+    view_jobs *j = v->jobs;
+    pthread_mutex_lock(&j->lock);
+    view_job *job = vj_find_job(j, j->timeline_job);
+    /* a timeline done without times: its JSON could not be read; failed: none either
+     * (until the timeline is asked for again) */
+    bool over = job && job->state != JOB_RUNNING;
+    pthread_mutex_unlock(&j->lock);
+    if (!over)
+        return "pending";
+    pthread_mutex_lock(&v->scan_lock); /* read just before the job ended? */
+    known = v->profile_known;
+    pthread_mutex_unlock(&v->scan_lock);
+    return known ? "done" : "none";
+}
