@@ -38,7 +38,11 @@ static void usage(FILE *f)
           "      --min-frame-duration=US  make each frame last at least US microseconds\n"
           "      --per-frame-delay=US  wait US microseconds more after each frame\n"
           "      --driver=DRIVER       hw (default), sw (Mesa's software rasterizer), dgpu, igpu\n"
-          "      --singlethread        replay the calls of all traced threads on one thread\n"
+          "      --singlethread        replay the calls of all traced threads on one thread,\n"
+          "                            binding each one's context at a switch (default)\n"
+          "      --threads             replay each traced thread on a thread of its own, its\n"
+          "                            context kept current there (as apitrace): faster when\n"
+          "                            binding contexts is slow and threads switch often\n"
           "  -D, --dump-state=CALL     write the GL state after CALL as JSON on stdout (apitrace's\n"
           "                            layout: parameters, shaders, uniforms, buffers, textures,\n"
           "                            framebuffer) and stop; `frame`: after the first frame\n"
@@ -80,6 +84,7 @@ enum {
     OPT_PER_FRAME_DELAY,
     OPT_DRIVER,
     OPT_SINGLETHREAD,
+    OPT_THREADS,
     OPT_STATE_SERVER,
     OPT_SNAPSHOT_INTERVAL,
     OPT_DUMP_FORMAT,
@@ -107,6 +112,7 @@ static const struct option long_options[] = {
     {"per-frame-delay", required_argument, 0, OPT_PER_FRAME_DELAY},
     {"driver", required_argument, 0, OPT_DRIVER},
     {"singlethread", no_argument, 0, OPT_SINGLETHREAD},
+    {"threads", no_argument, 0, OPT_THREADS},
     {"dump-state", required_argument, 0, 'D'},
     {"dump-format", required_argument, 0, OPT_DUMP_FORMAT},
     {"state-server", no_argument, 0, OPT_STATE_SERVER},
@@ -238,7 +244,8 @@ static int parse_option(cli *c, int opt, const char *arg)
     case OPT_HEADLESS: o->headless = true; return 1;
     case OPT_SB: o->single_buffer = true; return 1;
     case OPT_DB: o->single_buffer = false; return 1;
-    case OPT_SINGLETHREAD: o->single_thread = true; return 1;
+    case OPT_SINGLETHREAD: o->threads = false; return 1;
+    case OPT_THREADS: o->threads = true; return 1;
     case OPT_DRIVER: return set_driver(arg);
     case OPT_LOOP:
         n = 1;

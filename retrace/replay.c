@@ -483,7 +483,7 @@ static int replay_loop(gt_error *err)
 static int replay_trace(at_reader *r, uint64_t *ncalls, gt_error *err)
 {
     rw_callbacks cb = {replay_call, call_done, worker_exit};
-    if (rw_start(&cb, m.o.single_thread, err) != 0)
+    if (rw_start(&cb, !m.o.threads, err) != 0)
         return -1;
     int rc = read_calls(r, ncalls, err);
     if (m.o.state_server && !atomic_load(&stop_replay))

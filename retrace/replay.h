@@ -28,7 +28,7 @@ typedef struct replay_options {
     bool headless;   /* SDL's offscreen driver: no X server needed */
     bool single_buffer; /* single-buffered visuals; snapshots read the front buffer */
     bool wait;       /* keep the windows after the last call until one is closed */
-    bool single_thread; /* every traced thread's calls on one thread (replay_workers.h) */
+    bool threads; /* each traced thread's calls on a thread of its own (replay_workers.h) */
     int verbose;     /* each call's dump text on stdout before it is replayed */
     const char *snapshot_prefix;      /* PREFIX%010u.png, "-" stdout; NULL: no snapshots */
     const gt_callset *snapshot_calls; /* which calls to snapshot; NULL: each frame's end */

@@ -3,12 +3,19 @@
  *
  * What is special about a function is worked out once per signature (sig_info) from
  * its call flags (specs/callflags.txt) and the small tables below, never by name
- * tests scattered through the code. */
+ * tests scattered through the code. The FXT and JSON writers run on a thread of their
+ * own (tl_async, below), off the replay's path. */
 #include <SDL.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "chrome_writer.h"
 #include "fxt_writer.h"
@@ -16,6 +23,7 @@
 #include "gt_outfile.h"
 #include "gt_timeline.h"
 #include "profile_text.h"
+#include "timeline_async.h"
 #include "timeline_replay.h"
 #include "timing.h"
 
@@ -119,8 +127,9 @@ static struct {
      * the whole timeline is written (gt_outfile.h); "-" has none */
     gt_outfile fxt_file, chrome_file;
     bool has_fxt_file, has_chrome_file;
-    gt_tl_sink fxt_sink, chrome_sink, tee_sink, *sink;
+    gt_tl_sink fxt_sink, chrome_sink, tee_sink, async_sink, *sink;
     gt_tl_tee tee;
+    tl_async async; /* the writers' thread, when they have one */
     gt_error err;
     int64_t base;
     gt_tl_str s_gl, s_gpu, s_marker, s_call, s_frame, s_frametime, s_calls, s_ms, s_ncalls;
@@ -744,6 +753,7 @@ static int open_outputs(gt_error *err)
  * that fails), else removes their temporary files (the targets stay as they were). */
 static int close_outputs(bool commit, gt_error *err)
 {
+    tla_free(&t.async); /* first: its thread may be writing */
     if (t.fxt)
         gt_fxt_writer_free(t.fxt);
     if (t.chrome)
@@ -791,6 +801,13 @@ int tlr_start(const tlr_options *o, gt_error *err)
         gt_timeline_free(&t.tl);
         return -1;
     }
+    /* stdout is shared with the text profile and -v: written in order, from here */
+    bool std = (o->fxt_path && !strcmp(o->fxt_path, "-")) ||
+               (o->chrome_path && !strcmp(o->chrome_path, "-"));
+    if (t.sink && !std && tla_start(&t.async, t.sink, &t.tl) == 0) {
+        t.async_sink = tla_sink(&t.async);
+        t.sink = &t.async_sink;
+    } /* else, or when the thread cannot start, the replay writes itself */
     t.base = timing_now_ns();
     /* No wall-clock anchor: a replay runs at another time than the program did, so
      * `gltrace convert` must not line it up with the program's own logs by wall

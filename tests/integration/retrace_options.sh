@@ -232,4 +232,28 @@ for tc in glxgears:21544 glmark2_shading:3635 glmark2_desktop:16323 es2gears_x11
   done
 done
 
+# ---- --threads: each traced thread on a thread of its own; the same frames and pixels ----
+for tr in glthreads glxgears; do
+  mkdir -p "$WORK/thr-one-$tr" "$WORK/thr-many-$tr"
+  run_ours "$WORK/thr-one.out" --snapshot-interval=100 -s "$WORK/thr-one-$tr/" "$corpus/$tr.trace"
+  run_ours "$WORK/thr-many.out" --threads --snapshot-interval=100 -s "$WORK/thr-many-$tr/" \
+    "$corpus/$tr.trace"
+  one=$(grep -o 'Rendered [0-9]* frames' "$WORK/thr-one.out" || true)
+  many=$(grep -o 'Rendered [0-9]* frames' "$WORK/thr-many.out" || true)
+  names_one=$(cd "$WORK/thr-one-$tr" && ls | tr '\n' ' ') names_many=$(cd "$WORK/thr-many-$tr" && ls | tr '\n' ' ')
+  if [ -n "$one" ] && [ "$one" = "$many" ] && [ -n "$names_one" ] && [ "$names_one" = "$names_many" ]; then
+    pass "--threads $tr: $many, the same snapshots"
+  else
+    fail "--threads $tr: '$many' against '$one', snapshots '$names_many' against '$names_one'"
+  fi
+  differ=0
+  for f in "$WORK/thr-one-$tr"/*.png; do
+    [ -f "$f" ] || continue
+    python3 "$APPS_DIR/compare_png.py" "$f" "$WORK/thr-many-$tr/$(basename "$f")" >/dev/null ||
+      differ=$((differ + 1))
+  done
+  [ "$differ" -eq 0 ] && pass "--threads $tr: every snapshot equal to the one-thread replay's" ||
+    fail "--threads $tr: $differ snapshots differ from the one-thread replay's"
+done
+
 it_finish
