@@ -7,7 +7,8 @@
 # state (glretrace --state-server, equal to glretrace -D) are replayed headless (no X);
 # the frames' CPU/GPU times equal sums of the timeline's Chrome JSON; api/diff runs
 # gltrace diff-images on copies of the thumbnails (one changed) and serves its verdicts,
-# report and difference mask; SIGINT exits 0 and no replay outlives the server.
+# report and difference mask; SIGINT exits 0 and no replay outlives the server; debug
+# groups' depth and a call's backtrace on a recorded markers_app trace.
 # view_api.py does the checks.
 #   usage: view_api.sh BIN_DIR CORPUS_DIR
 # Traces are copied to the work dir: the server writes TRACE.idx and TRACE.view/ beside them.
@@ -77,5 +78,68 @@ run_py middle.trace damaged
 # cut short: a warning, not an error; the frames before the cut are served as info counts them
 head -c 400000 "$corpus/glmark2_shading.trace" >"$WORK/cut.trace"
 run_py cut.trace basic
+
+# debug groups and backtraces: markers_app (glPushGroupMarkerEXT/glPushDebugGroup nested,
+# backtraces on its clears and draws) recorded by gltrace under our own Xvfb; api/calls'
+# depth and group follow the pushes and pops, and a call's backtrace is the lines `gltrace
+# dump` prints for it. Not in builds without the recorder (the ASan build).
+if [ -x "$bin/markers_app" ] && [ -f "$bin/../lib/libgltrace.so" ] && command -v Xvfb >/dev/null; then
+  start_xvfb
+  if timeout 120 "$bin/gltrace" -o "$WORK/markers.trace" -- "$bin/markers_app" >"$WORK/mk.log" 2>&1 &&
+    out=$(timeout 300 python3 - "$bin/gltrace" "$WORK/markers.trace" <<'EOF' 2>&1
+import json, re, subprocess, sys, urllib.request
+gltrace, trace = sys.argv[1:3]
+dump = subprocess.run([gltrace, 'dump', '--color=never', trace], capture_output=True,
+                      text=True).stdout.splitlines()
+bt, cur = {}, None
+for line in dump:
+    m = re.match(r'(\d+) ', line)
+    if m:
+        cur = int(m.group(1))
+    elif line == 'Backtrace:':
+        bt[cur] = []
+    elif cur in bt and line and not line.startswith('//'):
+        bt[cur].append(line)
+p = subprocess.Popen([gltrace, 'view', trace], stdout=subprocess.PIPE,
+                     stderr=subprocess.DEVNULL, text=True)
+try:
+    url = p.stdout.readline().strip()
+    get = lambda path: json.loads(urllib.request.urlopen(url + path, timeout=60).read())
+    frames = get('api/frames?first=0&count=100')['frames']
+    depth = 0
+    bad, groups, traced = [], 0, 0
+    for f in frames:
+        for c in get('api/calls?frame=%d&first=0&count=1000' % f['frame'])['calls']:
+            name = c['text'].split('(')[0]
+            pop = name in ('glPopGroupMarkerEXT', 'glPopDebugGroup', 'glPopDebugGroupKHR')
+            push = name in ('glPushGroupMarkerEXT', 'glPushDebugGroup', 'glPushDebugGroupKHR')
+            if pop:
+                depth -= 1
+            want_group = 'begin' if push else 'end' if pop else None
+            if c['depth'] != depth or c['group'] != want_group:
+                bad.append((c['no'], name, c['depth'], depth, c['group']))
+            if push:
+                depth += 1
+                groups += 1
+            if (c.get('backtrace') or None) != bt.get(c['no']):
+                bad.append((c['no'], 'backtrace', c.get('backtrace'), bt.get(c['no'])))
+            traced += c['no'] in bt
+    print('OK' if not bad and groups >= 10 and traced >= 10 else 'BAD %s' % bad[:3],
+          groups, 'groups', traced, 'backtraces')
+finally:
+    p.send_signal(2)
+    p.wait(timeout=30)
+EOF
+    ); then
+    case "$out" in
+    OK*) pass "markers_app: debug groups and backtraces as dumped (${out#OK })" ;;
+    *) fail "markers_app: $out" ;;
+    esac
+  else
+    fail "markers_app: recording or the check failed: $(tail -3 "$WORK/mk.log" | tr '\n' ' ')"
+  fi
+else
+  echo "    note: no recorder in this build: debug groups and backtraces not checked" >&2
+fi
 
 it_finish
