@@ -109,6 +109,26 @@ void vj_describe_status(char *buf, size_t size, int st, const char *log)
     vj_describe_exit(buf, size, "glretrace", st, log);
 }
 
+int vj_run_child(view_server *v, view_job *job, char *const argv[], int logfd, int niceness,
+                 pid_t *slot)
+{
+    view_jobs *j = v->jobs;
+    gt_error err;
+    gt_error_clear(&err);
+    pthread_mutex_lock(&j->lock);
+    pid_t pid = atomic_load(&v->stopping) ? -1 : vj_spawn(argv, -1, -1, logfd, niceness, &err);
+    if (pid > 0)
+        *slot = pid;
+    pthread_mutex_unlock(&j->lock);
+    if (logfd >= 0)
+        close(logfd);
+    if (pid < 0) {
+        vj_fail_job(v, job, err.set ? err.msg : "stopped");
+        return -1;
+    }
+    return vj_reap(v, slot, pid);
+}
+
 /* A log file in the cache for a child's messages; -1 (then /dev/null) without a cache. */
 int vj_open_log(view_server *v, const char *name, char *path, size_t size)
 {

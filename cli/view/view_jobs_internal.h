@@ -60,6 +60,11 @@ int vj_reap(view_server *v, pid_t *slot, pid_t pid);
 /* How a child ended, in words, naming its log; vj_describe_status: glretrace's. */
 void vj_describe_exit(char *buf, size_t size, const char *what, int st, const char *log);
 void vj_describe_status(char *buf, size_t size, int st, const char *log);
+/* Runs argv for job, its pid in *slot while it runs (started under the lock: the
+ * server's stop either sees the pid or stops us first), stderr to logfd (closed here),
+ * and waits for it: its wait status, or -1 when it could not start (the job failed). */
+int vj_run_child(view_server *v, view_job *job, char *const argv[], int logfd, int niceness,
+                 pid_t *slot);
 /* A log file in the cache for a child's messages; -1 (then /dev/null) without a cache. */
 int vj_open_log(view_server *v, const char *name, char *path, size_t size);
 /* The job table (see view_jobs.c for the locking). */

@@ -101,21 +101,9 @@ static void *thumbs_main(void *arg)
     int logfd = vj_open_log(v, "thumbs.log", log, sizeof log);
     char *argv[] = {v->glretrace, "--headless", "-s", v->thumbs_dir, "-S", "frame",
                     v->trace_abs, NULL};
-    gt_error err;
-    gt_error_clear(&err);
-    pthread_mutex_lock(&j->lock);
-    /* started under the lock: view_jobs_stop either sees the pid or stops us first */
-    pid_t pid = atomic_load(&v->stopping) ? -1 : vj_spawn(argv, -1, -1, logfd, 10, &err);
-    if (pid > 0)
-        j->thumbs_pid = pid;
-    pthread_mutex_unlock(&j->lock);
-    if (logfd >= 0)
-        close(logfd);
-    if (pid < 0) {
-        vj_fail_job(v, job, err.set ? err.msg : "stopped");
+    int st = vj_run_child(v, job, argv, logfd, 10, &j->thumbs_pid);
+    if (st < 0)
         return NULL;
-    }
-    int st = vj_reap(v, &j->thumbs_pid, pid);
     if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
         stamp_write(v, "thumbs");
         pthread_mutex_lock(&j->lock);
@@ -191,20 +179,9 @@ static void *timeline_main(void *arg)
     int logfd = vj_open_log(v, "timeline.log", log, sizeof log);
     char *argv[] = {v->glretrace, "--headless", "-b", "--pcpu", "--pgpu", "--chrome", out,
                     v->trace_abs, NULL};
-    gt_error err;
-    gt_error_clear(&err);
-    pthread_mutex_lock(&j->lock);
-    pid_t pid = atomic_load(&v->stopping) ? -1 : vj_spawn(argv, -1, -1, logfd, niceness, &err);
-    if (pid > 0)
-        j->timeline_pid = pid;
-    pthread_mutex_unlock(&j->lock);
-    if (logfd >= 0)
-        close(logfd);
-    if (pid < 0) {
-        vj_fail_job(v, job, err.set ? err.msg : "stopped");
+    int st = vj_run_child(v, job, argv, logfd, niceness, &j->timeline_pid);
+    if (st < 0)
         return NULL;
-    }
-    int st = vj_reap(v, &j->timeline_pid, pid);
     if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && access(out, R_OK) == 0) {
         stamp_write(v, "timeline");
         read_profile(v, out); /* before done: a done job's frames have their times */
