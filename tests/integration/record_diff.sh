@@ -9,8 +9,10 @@
 # GLES 2, attribute lists, markers, client memory in every mode, buffer maps, separate
 # draw and read drawables, the answers the recorder changes), mesa-utils (es2_info, eglinfo,
 # glxinfo, glxdemo, es2tri, glxgears, es2gears_x11), heavy_app (two threads, shared
-# contexts), 14 glmark2 scenes and Qt 5's examples: hellogl2 (QOpenGLWidget, on GLX and on
-# EGL), threadedqopenglwidget (a render thread) and qopenglwindow (animated through
+# contexts), dsa_app (GL 4.5, everything through direct state access; its gltrace
+# recording is also replayed by both replayers, ours and apitrace's, to the frames the
+# program saves itself), 14 glmark2 scenes and Qt 5's examples: hellogl2 (QOpenGLWidget,
+# on GLX and on EGL), threadedqopenglwidget (a render thread) and qopenglwindow (animated through
 # QDateTime, glyphs uploaded by QPainter). Every program runs with step_clock.so preloaded
 # (tests/apps/step_clock.c): the clock it reads advances by a fixed step per reading, so
 # programs animated by the wall clock make the same calls under both recorders (for Qt,
@@ -88,6 +90,54 @@ check() {
   fi
 }
 
+# replay_own_frames NAME FRAMES APP [ARGS...]: check's gltrace recording of NAME (APP ARGS,
+# a demo app run with --warmup: the warm-up swap is the first snapshot, see
+# tests/apps/README.md) replayed by our glretrace and apitrace's, each with exit 0 and a
+# snapshot of every frame equal to the frame the app saves itself (compare_png.py). A
+# pointer recorded as an address instead of its bytes crashes a replay or changes pixels.
+replay_own_frames() {
+  local name=$1 frames=$2
+  shift 2
+  local t="$WORK/$name.g.trace" own="$WORK/$name.own" who replayer dir rc i verdict snaps
+  [ -s "$t" ] || return 0 # check already failed
+  mkdir -p "$own"
+  if ! timeout 120 "$@" --save "$own/" >"$own.log" 2>&1; then
+    fail "$name --save: the app fails: $(tail -1 "$own.log")"
+    return 0
+  fi
+  for who in gltrace apitrace; do
+    replayer=$bin/glretrace
+    [ "$who" = apitrace ] && replayer=$(dirname "$(command -v apitrace)")/glretrace
+    dir="$WORK/$name.snap.$who"
+    mkdir -p "$dir"
+    set +e
+    timeout 120 "$replayer" -s "$dir/" "$t" >"$dir.log" 2>&1
+    rc=$?
+    set -e
+    if [ "$rc" -ne 0 ]; then
+      fail "$name: $who's glretrace exits $rc on gltrace's recording: $(tail -1 "$dir.log")"
+      continue
+    fi
+    snaps=("$dir"/*.png) # glob order: the zero-padded call numbers, ascending
+    if [ "${#snaps[@]}" -ne $((frames + 1)) ]; then
+      fail "$name: $who's glretrace took ${#snaps[@]} snapshots, wanted $((frames + 1))"
+      continue
+    fi
+    for ((i = 0; i < frames; i++)); do
+      set +e
+      verdict=$(python3 "$here/../apps/compare_png.py" "$(printf '%s/%010u.png' "$own" "$i")" \
+        "${snaps[i + 1]}" 2>&1)
+      rc=$?
+      set -e
+      if [ "$rc" -eq 0 ]; then
+        pass "$name: $who's replay of gltrace's recording: frame $i is the app's"
+      else
+        fail "$name: $who's replay of gltrace's recording: frame $i: ${verdict//"$WORK/"/}"
+      fi
+    done
+  done
+}
+
 b=$bin
 check es2_demo egl all "$b/es2_demo" --frames 3
 check gl33_demo gl all "$b/gl33_demo" --frames 3
@@ -100,6 +150,8 @@ done
 check read_drawable_app gl all "$b/read_drawable_app"
 check map_app gl all "$b/map_app" --frames 3
 check heavy_app gl all "$b/heavy_app" --frames 3
+check dsa_app gl all "$b/dsa_app" --frames 3 --warmup
+replay_own_frames dsa_app 3 "$b/dsa_app" --frames 3 --warmup
 # apitrace's answers fail the program's own consistency checks (it exits 3): R10
 check answers_app gl all "$b/answers_app" --frames 2
 check es2_info egl all es2_info
