@@ -17,6 +17,8 @@ class Annotations:
     invokes: dict = field(default_factory=dict)    # func -> C function that makes the real call
     provided: set = field(default_factory=set)     # GetProcAddress gives our wrapper anyway
     nodriver: set = field(default_factory=set)     # recorded only, never passed to the driver
+    adjusts: dict = field(default_factory=dict)    # func -> [(param, C function)]: see `adjust`
+    flag_values: dict = field(default_factory=dict) # bitmask flag name -> value: see `flag`
     retrace: dict = field(default_factory=dict)    # func or func.param -> [[what, args...]] (replay
                                                    # facts, read by gen_retrace.py only)
     groups: dict = field(default_factory=dict)     # registry group -> scalar kind of its values
@@ -72,6 +74,11 @@ def load(path):
                 ann.invokes[rest[0]] = rest[1]
             elif word == "provide" and len(rest) == 1:
                 ann.provided.add(rest[0])
+            elif word == "flag" and len(rest) == 2 and re.fullmatch(r"0x[0-9a-fA-F]+", rest[1]):
+                ann.flag_values[rest[0]] = int(rest[1], 16)
+            elif word == "adjust" and len(rest) == 2 and "." in rest[0]:
+                func, _, param = rest[0].partition(".")
+                ann.adjusts.setdefault(func, []).append((param, rest[1]))
             elif word == "nodriver" and len(rest) == 1:
                 ann.nodriver.add(rest[0])
                 ann.provided.add(rest[0])

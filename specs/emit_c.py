@@ -137,21 +137,29 @@ def enum_pnames(reg):
     return sorted(values)
 
 
-def bitmask_groups(reg, plans):
-    """Bitmask groups used by GLbitfield parameters, with their flags."""
+def bitmask_groups(reg, plans, flag_values=None):
+    """Bitmask groups used by GLbitfield parameters, with their flags in apitrace's
+    order (its specs/gltypes.py): the masks of several bits first (GL_ALL_ATTRIB_BITS,
+    GL_ALL_BARRIER_BITS...), then the single bits by value. A dump names the first
+    flags whose bits are all set, so GL_ALL_ATTRIB_BITS reads as that name, not as
+    every single bit and a hex remainder. FLAG_VALUES (`flag` annotations): a flag's
+    value where apitrace's differs from the registry's."""
+    flag_values = flag_values or {}
     groups = {}
     for name, (params, _) in plans.items():
         cmd = reg.commands[name]
         for p, plan in zip(cmd.params, params):
             if plan.kind == "scalar" and plan.scalar == "bitmask" and p.group:
-                flags = sorted({(e.value, e.name) for e in reg.enums.values()
-                                if e.bitmask and p.group in e.groups and e.value})
+                flags = sorted({(flag_values.get(e.name, e.value), e.name)
+                                for e in reg.enums.values()
+                                if e.bitmask and p.group in e.groups and e.value},
+                               key=lambda f: (not f[0] & (f[0] - 1), f))
                 if flags:
                     groups[p.group] = [(n, v) for v, n in flags]
     return groups
 
 
-def write_signatures(out, reg, plans):
+def write_signatures(out, reg, plans, flag_values=None):
     h = [BANNER.format(src="the registries"), "#ifndef SIGNATURES_GEN_H", "#define SIGNATURES_GEN_H",
          '#include "gt_model.h"']
     c = [BANNER.format(src="the registries"), '#include "signatures.gen.h"', ""]
@@ -163,7 +171,7 @@ def write_signatures(out, reg, plans):
         c.append(f"static gt_enum_value gtsig_{sig}_values[] = {{")
         c += [f'    {{"{n}", {v}}},' for n, v in values]
         c += ["};", f"gt_enum_sig gtsig_{sig} = {{{i}, {len(values)}, gtsig_{sig}_values, NULL}};", ""]
-    for i, (group, flags) in enumerate(sorted(bitmask_groups(reg, plans).items())):
+    for i, (group, flags) in enumerate(sorted(bitmask_groups(reg, plans, flag_values).items())):
         h.append(f"extern const gt_bitmask_sig gtbm_{group};")
         c.append(f"static gt_bitmask_flag gtbm_{group}_flags[] = {{")
         c += [f'    {{"{n}", {v:#x}u}},' for n, v in flags]
@@ -282,7 +290,7 @@ def arg_names(reg, plans):
 
 
 def wrapper(cmd, plans, fid, groups, override, hook, prehook, invoke=None, nodriver=False,
-            traced_names=None):
+            traced_names=None, adjust=()):
     params, ret_plan = plans
     args = ", ".join(_decl(p) for p in cmd.params) or "void"
     call_args = ", ".join(p.name for p in cmd.params)
@@ -305,6 +313,12 @@ def wrapper(cmd, plans, fid, groups, override, hook, prehook, invoke=None, nodri
             f"        gt_real = ({n}_fn)gltrace_real(\"{n}\");"]
     if has_ret:
         out.append(f"    {ret_decl}")
+    # `adjust F.P FN`: the driver and the trace get FN(P) (tool-only bits taken out)
+    params_by_name = {p.name for p in cmd.params}
+    for param, fn in adjust:
+        if param not in params_by_name:
+            raise SystemExit(f"annotations: adjust {n}.{param}: {n} has no parameter {param}")
+        out.append(f"    {param} = {fn}({param});")
     # `invoke FN`: the real call goes through FN(real, args...), which may change the
     # answers the program sees (the trace records what FN gave); `nodriver`: no real call.
     real_call = (f"{invoke}((void (*)(void))gt_real{', ' if call_args else ''}{call_args})"
@@ -358,9 +372,15 @@ def hook_headers():
 
 
 def write_all(out, reg, ann, plans, reg_dir):
-    groups = write_signatures(out, reg, plans)
+    for name in ann.flag_values:
+        if name not in reg.enums or not reg.enums[name].bitmask:
+            raise SystemExit(f"annotations: flag {name}: not a bitmask value of the registry")
+    groups = write_signatures(out, reg, plans, ann.flag_values)
     traced_names = arg_names(reg, plans)
     ids = {name: FIRST_FUNC_ID + i for i, name in enumerate(sorted(plans))}
+    for name in ann.adjusts:
+        if name not in plans or name in ann.overrides:
+            raise SystemExit(f"annotations: adjust {name}: not a generated wrapper")
     preludes = {"gl": gl_types(os.path.join(reg_dir, "gl.xml")),
                 "glx": gl_types(os.path.join(reg_dir, "gl.xml")) + glx_types(os.path.join(reg_dir, "glx.xml")),
                 "egl": EGL_TYPES}
@@ -374,7 +394,8 @@ def write_all(out, reg, ann, plans, reg_dir):
         for name in names:
             lines += wrapper(reg.commands[name], plans[name], ids[name], groups,
                              ann.overrides.get(name), ann.hooks.get(name), ann.prehooks.get(name),
-                             ann.invokes.get(name), name in ann.nodriver, traced_names)
+                             ann.invokes.get(name), name in ann.nodriver, traced_names,
+                             ann.adjusts.get(name, ()))
         _write(out, f"wrappers_{stem}{part}.gen.c", "\n".join(lines))
     write_table(out, plans, ann.provided)
     write_sig_header(out, plans)

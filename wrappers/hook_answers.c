@@ -13,10 +13,10 @@
  *   stays in the extension list, as with apitrace (no formats: nothing to use).
  * - apitrace's marker and debug extensions are appended to the extension string and to
  *   glGetStringi's list, with GL_NUM_EXTENSIONS counting them (desktop GL: the GREMEDY
- *   ones, ARB/AMD debug output, KHR_debug, EXT debug marker and label; ES: the last
- *   three), whether or not the driver has them, as apitrace does; apitrace's
- *   GL_VMWX_map_buffer_debug is left out (we do not implement it: a program must not be
- *   offered what does not work). GL_MAX_LABEL_LENGTH / GL_MAX_DEBUG_MESSAGE_LENGTH read
+ *   ones, ARB/AMD debug output, KHR_debug, EXT debug marker and label, and apitrace's
+ *   GL_VMWX_map_buffer_debug, which hook_mapbuffer_vmwx.c implements; ES: KHR_debug and
+ *   the EXT debug marker and label), whether or not the driver has them, as apitrace
+ *   does. GL_MAX_LABEL_LENGTH / GL_MAX_DEBUG_MESSAGE_LENGTH read
  *   256 / 4096 where the driver says 0 (our KHR_debug stands in for it).
  * - GL_SHADER_BINARY_FORMATS is the driver's (apitrace writes a 0 into a list sized for
  *   none before asking the driver; we do not).
@@ -35,7 +35,7 @@
 static const char *const extra_full[] = {
     "GL_GREMEDY_string_marker", "GL_GREMEDY_frame_terminator", "GL_ARB_debug_output",
     "GL_AMD_debug_output",      "GL_KHR_debug",                "GL_EXT_debug_marker",
-    "GL_EXT_debug_label"};
+    "GL_EXT_debug_label",       "GL_VMWX_map_buffer_debug"};
 static const char *const extra_es[] = {"GL_KHR_debug", "GL_EXT_debug_marker",
                                        "GL_EXT_debug_label"};
 

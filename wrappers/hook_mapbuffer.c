@@ -129,7 +129,7 @@ static size_t buffer_size(unsigned target, unsigned buffer, const char *named_ge
 
 /* ---- the fake call ---------------------------------------------------------------- */
 
-static void fake_memcpy(at_writer *w, const uint8_t *dest, const void *src, size_t n)
+void gtw_fake_memcpy(at_writer *w, const void *dest, const void *src, size_t n)
 {
     uint32_t no = at_writer_begin_enter(w, &memcpy_sig, gltrace_thread_no(), AT_WRITER_FAKE);
     at_writer_begin_arg(w, 0);
@@ -179,7 +179,7 @@ static void commit_run(void *ctx, size_t off, size_t n)
 {
     struct commit *c = ctx;
     memcpy(c->m->shadow + off, c->m->ptr + off, n);
-    fake_memcpy(c->w, c->m->ptr + off, c->m->shadow + off, n);
+    gtw_fake_memcpy(c->w, c->m->ptr + off, c->m->shadow + off, n);
 }
 
 /* Writes the runs of pages of m that differ from its shadow, and updates the shadow:
@@ -222,7 +222,7 @@ static void commit_one(at_writer *w, struct map *m)
         /* The program may still be writing: copy first, then write what was copied
          * (a byte changed meanwhile outside [first, last) shows at the next commit). */
         memcpy(m->shadow + first, m->ptr + first, last - first);
-        fake_memcpy(w, m->ptr + first, m->shadow + first, last - first);
+        gtw_fake_memcpy(w, m->ptr + first, m->shadow + first, last - first);
     }
 }
 
@@ -240,9 +240,11 @@ static int coherent_write(unsigned access)
     return (access & bits) == bits;
 }
 
-/* A new map of buffer: `offset` bytes into it, `size` its size (coherent maps only). */
+/* A new map of buffer: `offset` bytes into it, `size` its size (coherent maps only);
+ * `notify`: the program names what it writes (GL_MAP_NOTIFY_EXPLICIT_BIT_VMWX), so a map
+ * that is not coherent gets no shadow (apitrace records only the notifications). */
 static void add(at_writer *w, unsigned buffer, void *ptr, size_t offset, size_t length,
-                unsigned access, size_t size)
+                unsigned access, size_t size, bool notify)
 {
     (void)w;
     if (!ptr || !length)
@@ -266,7 +268,8 @@ static void add(at_writer *w, unsigned buffer, void *ptr, size_t offset, size_t 
                                                                               : offset + length)
                                              : 0};
     if ((access & (GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT)) ==
-        (GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT)) {
+            (GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT) &&
+        (!notify || coherent_write(access))) {
         /* What the buffer holds now is in the trace already (its data, earlier
          * memcpys): only later changes need writing. */
         m->shadow = malloc(length);
@@ -296,16 +299,18 @@ void gtw_hook_map_buffer(at_writer *w, unsigned target, unsigned access, void *r
     if (!ret)
         return;
     add(w, (unsigned)current_binding(target), ret, 0, buffer_size(target, 0, NULL),
-        access_bits(access), 0);
+        access_bits(access), 0, false);
 }
 
 void gtw_hook_map_buffer_range(at_writer *w, unsigned target, intptr_t offset, intptr_t length,
                                unsigned access, void *ret)
 {
+    bool notify = gtw_map_notify_explicit();
     if (!ret || length <= 0 || offset < 0)
         return;
     size_t size = coherent_write(access) ? buffer_size(target, 0, NULL) : 0;
-    add(w, (unsigned)current_binding(target), ret, (size_t)offset, (size_t)length, access, size);
+    add(w, (unsigned)current_binding(target), ret, (size_t)offset, (size_t)length, access, size,
+        notify);
 }
 
 void gtw_hook_map_named_buffer(at_writer *w, unsigned buffer, unsigned access, void *ret)
@@ -313,7 +318,7 @@ void gtw_hook_map_named_buffer(at_writer *w, unsigned buffer, unsigned access, v
     if (!ret)
         return;
     add(w, buffer, ret, 0, buffer_size(0, buffer, "glGetNamedBufferParameteriv"),
-        access_bits(access), 0);
+        access_bits(access), 0, false);
 }
 
 void gtw_hook_map_named_buffer_ext(at_writer *w, unsigned buffer, unsigned access, void *ret)
@@ -321,17 +326,30 @@ void gtw_hook_map_named_buffer_ext(at_writer *w, unsigned buffer, unsigned acces
     if (!ret)
         return;
     add(w, buffer, ret, 0, buffer_size(0, buffer, "glGetNamedBufferParameterivEXT"),
-        access_bits(access), 0);
+        access_bits(access), 0, false);
 }
 
 void gtw_hook_map_named_buffer_range(at_writer *w, unsigned buffer, intptr_t offset,
                                      intptr_t length, unsigned access, void *ret)
 {
+    bool notify = gtw_map_notify_explicit();
     if (!ret || length <= 0 || offset < 0)
         return;
     size_t size =
         coherent_write(access) ? buffer_size(0, buffer, "glGetNamedBufferParameteriv") : 0;
-    add(w, buffer, ret, (size_t)offset, (size_t)length, access, size);
+    add(w, buffer, ret, (size_t)offset, (size_t)length, access, size, notify);
+}
+
+int gtw_mapped_range_live(const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    int live = 0;
+    pthread_mutex_lock(&g_lock);
+    for (size_t i = 0; i < g_nmaps && !live; ++i)
+        live = b >= g_maps[i].ptr && n <= g_maps[i].length &&
+               (size_t)(b - g_maps[i].ptr) <= g_maps[i].length - n;
+    pthread_mutex_unlock(&g_lock);
+    return live;
 }
 
 /* ---- unmap and flush ---------------------------------------------------------------- */
@@ -347,7 +365,7 @@ static void unmap(at_writer *w, unsigned buffer)
             commit_one(w, m);
         else if ((m->access & GL_MAP_WRITE_BIT) &&
                  !(m->access & (GL_MAP_FLUSH_EXPLICIT_BIT | GL_MAP_PERSISTENT_BIT)))
-            fake_memcpy(w, m->ptr, m->ptr, m->length);
+            gtw_fake_memcpy(w, m->ptr, m->ptr, m->length);
         forget(m);
     }
     pthread_mutex_unlock(&g_lock);
@@ -375,9 +393,9 @@ static void flush(at_writer *w, unsigned buffer, intptr_t offset, intptr_t lengt
         (size_t)length <= m->length - (size_t)offset) {
         if (m->shadow) {
             memcpy(m->shadow + offset, m->ptr + offset, (size_t)length);
-            fake_memcpy(w, m->ptr + offset, m->shadow + offset, (size_t)length);
+            gtw_fake_memcpy(w, m->ptr + offset, m->shadow + offset, (size_t)length);
         } else {
-            fake_memcpy(w, m->ptr + offset, m->ptr + offset, (size_t)length);
+            gtw_fake_memcpy(w, m->ptr + offset, m->ptr + offset, (size_t)length);
         }
     }
     pthread_mutex_unlock(&g_lock);

@@ -19,6 +19,7 @@
 #ifndef HOOK_MAPBUFFER_H
 #define HOOK_MAPBUFFER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "at_writer.h"
@@ -55,5 +56,20 @@ void gtw_mapped_commit(at_writer *w);
  * that is not coherent become the GL's: those maps' changes. Coherent maps wait for the
  * next call that reads them, where apitrace writes them too. */
 void gtw_prehook_mapped_sync(at_writer *w, ...);
+
+/* GL_VMWX_map_buffer_debug (hook_mapbuffer_vmwx.c): `adjust` annotations take
+ * GL_MAP_NOTIFY_EXPLICIT_BIT_VMWX out of glBufferStorage's flags and the maps' access. */
+unsigned gtw_adjust_storage_flags(unsigned flags);
+unsigned gtw_adjust_map_access(unsigned access);
+
+/* Shared by hook_mapbuffer.c and hook_mapbuffer_vmwx.c. */
+/* Whether this thread's last map range had GL_MAP_NOTIFY_EXPLICIT_BIT_VMWX (then cleared). */
+_Bool gtw_map_notify_explicit(void);
+/* Whether [p, p + n) lies inside one live map. */
+int gtw_mapped_range_live(const void *p, size_t n);
+/* The fake call memcpy(dest, blob of the n bytes at src, n). */
+void gtw_fake_memcpy(at_writer *w, const void *dest, const void *src, size_t n);
+/* Our functions of apitrace's own extensions for a GetProcAddress name, or NULL. */
+void (*gtw_tool_proc(const char *name))(void);
 
 #endif

@@ -4,7 +4,8 @@
  * pointer the program receives) and returns our wrapper for the name, so calls made
  * through the pointer are traced. When the real function returns NULL we return NULL
  * too (the program must see a missing extension as missing), except for the
- * functions we provide ourselves, as apitrace does (annotations `provide`). A name we have no
+ * functions we provide ourselves, as apitrace does (annotations `provide`), and
+ * apitrace's own extension functions (gtw_tool_proc), never asked of the driver. A name we have no
  * wrapper for gets the real pointer and a loud one-time warning: its calls will be a
  * hole in the trace.
  *
@@ -25,6 +26,9 @@ int gltrace_first_time(const char *what, const char *name);
 /* wrapper_table.gen.c: the functions we offer even where the driver has none
  * (`provide`/`nodriver` in specs/annotations.txt: apitrace's marker and debug ones). */
 int gltrace_provided(const char *name);
+/* hook_mapbuffer_vmwx.c: our functions of apitrace's own extensions (none in the
+ * registries: glNotifyMappedBufferRangeVMWX), given whatever the driver says. */
+void (*gtw_tool_proc(const char *name))(void);
 
 /* From the generated wrappers_glx.gen.c and wrappers_egl.gen.c. */
 extern const gt_func_sig gtfn_glXGetProcAddress, gtfn_glXGetProcAddressARB,
@@ -72,10 +76,11 @@ static proc_fn get_proc(const gt_func_sig *sig, _Atomic(getproc_fn) *real_slot,
             at_writer_null(w);
         at_writer_end_enter(w);
     }
-    proc_fn result = real ? real(name) : NULL;
+    proc_fn tool = name ? gtw_tool_proc(name) : NULL;
+    proc_fn result = tool ? tool : real ? real(name) : NULL;
     if (!result && name && gltrace_provided(name))
         result = our_wrapper(name); /* recorded, never passed to the driver */
-    if (result && name) {
+    if (result && name && !tool) {
         proc_fn ours = our_wrapper(name);
         if (ours) {
             result = ours;

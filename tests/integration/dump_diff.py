@@ -14,11 +14,6 @@ two recordings. Each rule and why:
   R4 calls of functions apitrace's recorder does not wrap (SIGS: the list
      apitrace_sigs.py reads off its tracers) are dropped from gltrace's dump: apitrace
      hands the program the driver's function for them, unrecorded.
-  R5 GL_VMWX_map_buffer_debug is dropped from apitrace's extension answers (the string,
-     glGetStringi, GL_NUM_EXTENSIONS one less, and so the NULL one past the end one
-     index earlier): apitrace offers that extension of its own, gltrace does not (yet:
-     offering it means honouring GL_MAP_NOTIFY_EXPLICIT_BIT_VMWX and
-     glNotifyMappedBufferRangeVMWX, else a program that uses them breaks).
   R6 where apitrace writes a number and gltrace a name of that value, the two agree:
      gltrace names values apitrace's enum tables lack (EGL_PLATFORM_SURFACELESS_MESA).
   R7 outputs of a call that failed (= EGL_FALSE) -> OUT: the driver wrote nothing, so
@@ -36,7 +31,10 @@ two recordings. Each rule and why:
      sees one answer whichever it asks (issue 13, class 6): their values are not compared.
   R11 bytes written through a persistent map that is neither coherent nor explicitly
      flushed (made the GL's by glMemoryBarrier): gltrace writes them as fake memcpys,
-     apitrace writes nothing (its replay reads stale data); such memcpys are dropped.
+     apitrace writes nothing (its replay reads stale data); such memcpys are dropped, from
+     both dumps: where the program names what it wrote (GL_VMWX_map_buffer_debug's
+     glNotifyMappedBufferRangeVMWX, the map's GL_MAP_NOTIFY_EXPLICIT_BIT_VMWX taken out of
+     the trace) both write those memcpys alike, which mapped_buffers.sh compares.
 
   R12 calls are compared per thread, in each thread's order: how the threads' calls
      interleave is the scheduler's choice, different in every run. Threads are paired
@@ -110,22 +108,6 @@ def drop_unwrapped(lines, known):  # R4
     return [l for l in lines if not re.match(r"^\w+\(", l) or l.split("(", 1)[0] in known]
 
 
-def drop_vmwx(lines):  # R5
-    out = []
-    for l in lines:
-        if l.startswith("glGetStringi(") and l.endswith('= "GL_VMWX_map_buffer_debug"'):
-            continue
-        l = l.replace(" GL_VMWX_map_buffer_debug", "")
-        m = re.match(r"^(glGetIntegerv\(pname = GL_NUM_EXTENSIONS, params = &)(\d+)\)$", l)
-        if m:
-            l = f"{m.group(1)}{int(m.group(2)) - 1})"
-        m = re.match(r"^(glGetStringi\(name = GL_EXTENSIONS, index = )(\d+)(\) = NULL)$", l)
-        if m:  # one past the end, where the count was one less
-            l = f"{m.group(1)}{int(m.group(2)) - 1}{m.group(3)}"
-        out.append(l)
-    return out
-
-
 def indirect_from_client(lines):  # R9
     out = []
     for l in lines:
@@ -188,7 +170,7 @@ def main():
         sys.exit("usage: dump_diff.py APITRACE_DUMP GLTRACE_DUMP SIGS [--frames]")
     with open(args[2]) as f:
         known = {line.split()[0] for line in f if line.strip()}
-    a = [other_getters(failed_outputs(drop_vmwx(t))) for t in calls(args[0])]
+    a = [other_getters(failed_outputs(t)) for t in calls(args[0], unflushed=True)]
     g = [other_getters(failed_outputs(indirect_from_client(drop_unwrapped(t, known))))
          for t in calls(args[1], unflushed=True)]
     if len(a) != len(g):

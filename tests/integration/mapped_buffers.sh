@@ -20,6 +20,13 @@
 #       * glretrace replays with exit 0, no error or warning, all frames;
 #       * the --warmup trace's glretrace snapshots equal the app's own frames (--save),
 #         compare_png.py (frame i = snapshot i + 1, see tests/apps/README.md);
+#   - coherent_app (tests/apps/coherent_app.c: one write pattern per case through coherent
+#     persistent maps, and GL_VMWX_map_buffer_debug's notified maps) recorded by gltrace
+#     and by apitrace: apitrace dump silent, gltrace dump == apitrace dump, the same
+#     memcpy calls (bytes, and the call each comes before) in both recordings and as
+#     apitrace's rule gives them, glNotifyMappedBufferRangeVMWX got from
+#     glXGetProcAddressARB, neither its bit nor a call of it in the trace, and glretrace
+#     replays the trace silently;
 #   - glmark2's buffer scene with update-method=map (plain, and with
 #     update-dispersion/interleave/update-fraction variants) recorded by gltrace: one
 #     memcpy per glMapBuffer, apitrace dump silent, gltrace dump == apitrace dump, and
@@ -205,6 +212,81 @@ EOF
     done
   fi
 done
+
+# ---- coherent_app: apitrace's memcpy calls, write pattern by write pattern -------------
+# tests/apps/coherent_app.c: one pattern per case through persistent maps, each case
+# ended by a draw (or an unmap); GL_VMWX_map_buffer_debug's cases run since both
+# recorders offer that extension. Each recorder's memcpy calls as "next call:bytes", in
+# order, must be the same, and apitrace's (glmemshadow.cpp: each run of dirty buffer
+# pages, whole, clipped to the map; pages written in order dirty 1, 2, 4... pages at a
+# time) are, with P the page size:
+#   small 100 | window 30 | span 3P | scattered P P P | fill 7P | ends P, P-100 |
+#   offset 2P | twice P, P, nothing | unmap P-100 at glUnmapBuffer | named P |
+#   notify 30 40 (the notifications only) | notify_coherent 30 (notified), then P
+# memcpy_calls DUMP: "call:bytes ..." for each memcpy, the call the next non-memcpy line makes
+memcpy_calls() {
+  python3 - "$1" <<'EOF'
+import re, sys
+calls = [l for l in open(sys.argv[1]) if re.match(r'^\d+ ', l)]
+out, pending = [], []
+for l in calls:
+    m = re.match(r'^\d+ (\w+)\(', l)
+    if m and m.group(1) == 'memcpy':
+        pending.append(re.search(r'n = (\d+)', l).group(1))
+    elif m and pending:
+        out += ['%s:%s' % (m.group(1), n) for n in pending]
+        pending = []
+print(' '.join(out))
+EOF
+}
+app="$bin/coherent_app"
+name=coherent_app
+if [ ! -x "$app" ]; then
+  fail "$name not built ($app)"
+elif record "$name" -- "$app"; then
+  P=$(getconf PAGESIZE)
+  dump_checks "$name"
+  set +e
+  timeout 120 apitrace trace -o "$WORK/$name.apitrace.trace" "$app" >"$WORK/$name.apitrace.log" 2>&1
+  rc=$?
+  set -e
+  [ "$rc" -eq 0 ] && pass "$name: apitrace's recording, exit 0" ||
+    fail "$name: apitrace trace exits $rc: $(tail -2 "$WORK/$name.apitrace.log" | tr '\n' ' ')"
+  apitrace dump --color=never "$WORK/$name.apitrace.trace" >"$WORK/$name.apitrace.dump" 2>/dev/null || true
+  ours=$(memcpy_calls "$WORK/$name.dump.txt")
+  theirs=$(memcpy_calls "$WORK/$name.apitrace.dump")
+  if [ -n "$ours" ] && [ "$ours" = "$theirs" ]; then
+    pass "$name: the same $(echo "$ours" | wc -w) memcpy calls as apitrace's recording"
+  else
+    fail "$name: memcpy calls differ from apitrace's:"$'\n'"    ours:     $ours"$'\n'"    apitrace: $theirs"
+  fi
+  d=glDrawArrays
+  want="$d:100 $d:30 $d:$((3 * P)) $d:$P $d:$P $d:$P $d:$((7 * P)) $d:$P $d:$((P - 100))"
+  want+=" $d:$((2 * P)) $d:$P $d:$P glUnmapBuffer:$((P - 100)) $d:$P $d:30 $d:40 $d:30 $d:$P"
+  [ "$ours" = "$want" ] && pass "$name: memcpy calls as apitrace's rule gives them (page $P)" ||
+    fail "$name: memcpy calls '$ours', apitrace's rule gives '$want'"
+  # GL_VMWX_map_buffer_debug: offered, its function from glXGetProcAddressARB, its bit out
+  # of the recorded flags, the notifications recorded as memcpy calls only (-v: dump
+  # hides glXGetProcAddressARB and glGetStringi by default)
+  apitrace dump --color=never -v "$WORK/$name.trace" >"$WORK/$name.dump-v.txt" 2>/dev/null || true
+  grep -q '^[0-9]* glGetStringi(name = GL_EXTENSIONS, index = [0-9]*) = "GL_VMWX_map_buffer_debug"$' \
+    "$WORK/$name.dump-v.txt" && pass "$name: GL_VMWX_map_buffer_debug offered" ||
+    fail "$name: GL_VMWX_map_buffer_debug not offered by glGetStringi"
+  grep -q '^[0-9]* glXGetProcAddressARB(procName = "glNotifyMappedBufferRangeVMWX") = 0x' \
+    "$WORK/$name.dump-v.txt" && pass "$name: glNotifyMappedBufferRangeVMWX from glXGetProcAddressARB" ||
+    fail "$name: no glXGetProcAddressARB of glNotifyMappedBufferRangeVMWX"
+  if grep -qE 'glNotifyMappedBufferRangeVMWX\(|0x80000000|GL_MAP_NOTIFY' "$WORK/$name.dump-v.txt"; then
+    fail "$name: the VMWX bit or a glNotifyMappedBufferRangeVMWX call is in the trace"
+  else
+    pass "$name: no VMWX bit and no glNotifyMappedBufferRangeVMWX call in the trace"
+  fi
+  replay "$name" "$WORK/$name.trace"
+  if [ "$RETRACE_RC" -eq 0 ] && [ ! -s "$WORK/$name.bad" ]; then
+    pass "$name: glretrace replays it, exit 0, no error or warning"
+  else
+    fail "$name: glretrace exits $RETRACE_RC: $(head -3 "$WORK/$name.bad" | tr '\n' ' ')"
+  fi
+fi
 
 # ---- glmark2's buffer scene, update-method=map -----------------------------------------
 scenes=(

@@ -6,7 +6,8 @@
 # recorder bug, or a rule to write down with its reason.
 #   usage: record_diff.sh BIN_DIR
 # Programs: this project's test programs (GLX and EGL, fixed function, GL 3.3 core,
-# GLES 2, attribute lists, markers, client memory in every mode, buffer maps, separate
+# GLES 2, attribute lists, markers, client memory in every mode, buffer maps (and coherent
+# maps' write patterns, GL_VMWX_map_buffer_debug), "all" bitmasks, separate
 # draw and read drawables, the answers the recorder changes), mesa-utils (es2_info, eglinfo,
 # glxinfo, glxdemo, es2tri, glxgears, es2gears_x11), heavy_app (two threads, shared
 # contexts), dsa_app (GL 4.5, everything through direct state access; its gltrace
@@ -149,6 +150,8 @@ for mode in interleaved arrays lock multidraw coherent pixels lists indirect sel
 done
 check read_drawable_app gl all "$b/read_drawable_app"
 check map_app gl all "$b/map_app" --frames 3
+check coherent_app gl all "$b/coherent_app"
+check bitmask_app gl all "$b/bitmask_app"
 check heavy_app gl all "$b/heavy_app" --frames 3
 check dsa_app gl all "$b/dsa_app" --frames 3 --warmup
 replay_own_frames dsa_app 3 "$b/dsa_app" --frames 3 --warmup
