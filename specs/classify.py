@@ -27,8 +27,12 @@ expressions it needs. Kinds:
                       gtw_struct_NAME (wrappers/gtw_*.c)
 Non-const pointers with a length are outputs: written at leave ("out_" prefix or
 the output flag). Anything the rules cannot decide stops the generator with the
-command's name: it never guesses silently.
+command's name: it never guesses silently. In particular a pointer is written as an
+address only where a fact says why (an opaque type, an `address REASON` param or
+compsize line): a pointer whose bytes the call reads or fills needs a size rule, from
+the registry's len= or a `len` line, else the generator refuses it.
 """
+import dataclasses
 import re
 from dataclasses import dataclass, field
 
@@ -45,6 +49,7 @@ class Plan:
     args: list = field(default_factory=list)
     output: bool = False   # written at leave
     scalar: str = ""       # element kind for scalar/array/attribs
+    pack: bool = False     # an output that is an offset when a pixel pack buffer is bound
 
 
 def length_expr(text, cmd, ann):
@@ -57,8 +62,8 @@ def length_expr(text, cmd, ann):
             raise Unclassified(f"no size helper for {text} (add a compsize line)")
         if how[0] in ("unpack", "elements"):
             how = ("helper", how[1])
-        if how[0] == "kind":
-            raise Unclassified(f"{text} is written as {how[1]}, not sized")
+        if how[0] in ("kind", "address"):
+            raise Unclassified(f"{text} is written as {how[1] if how[0] == 'kind' else 'an address'}, not sized")
         params = [p for p in m.group(1).split(",") if p]
         return f"{how[1]}({', '.join(params)})"
     names = {p.name: p for p in cmd.params}
@@ -85,9 +90,28 @@ def _compsize_plan(cmd, p, ann):
         return None
     if how[0] == "kind":
         return Plan(how[1])
+    if how[0] == "address":
+        return Plan("pointer")
     # pixel and index data: a blob, or an offset into a bound buffer
     return Plan("blob_" + how[0], [length_expr(p.length.replace("COMPSIZE", "COMPSIZE"), cmd, ann)],
                 output=not p.const)
+
+
+def _through_buffer(plan, cmd, p, ann):
+    """PLAN, for pixel data read through the pixel unpack buffer (an `unpack` line) or
+    written into the pixel pack buffer (a `pack` line) when one is bound: then the
+    pointer is an offset into that buffer, and reading it as memory would crash the
+    program."""
+    key = f"{cmd.name}.{p.name}"
+    if key in ann.unpack:
+        if plan.kind != "blob" or plan.output:
+            raise Unclassified("unpack applies to bytes the call reads (a blob)")
+        return Plan("blob_unpack", plan.args)
+    if key in ann.pack and plan.kind != "pointer":  # an address is already safe
+        if plan.kind not in ("blob", "array") or not plan.output:
+            raise Unclassified("pack applies to memory the call fills (a blob or an array)")
+        return dataclasses.replace(plan, pack=True)
+    return plan
 
 
 def _pointer_plan(cmd, p, ann):
@@ -98,21 +122,22 @@ def _pointer_plan(cmd, p, ann):
         return Plan("pointer")
     if p.pointers == 1 and base_kind.startswith("struct:"):
         return Plan("struct", [base_kind[7:]])
-    if p.length and "COMPSIZE" in p.length:
-        plan = _compsize_plan(cmd, p, ann)
+    length_text = ann.lengths.get(where, p.length)  # a `len` line fills the registry's gap
+    if p.length and where in ann.lengths:
+        raise Unclassified(f"the registry has len={p.length!r}: drop the len line")
+    if length_text and "COMPSIZE" in length_text:
+        plan = _compsize_plan(cmd, _with_length(p, length_text), ann)
         if plan:
             return plan
-    length = length_expr(p.length, cmd, ann) if p.length else None
+    length = length_expr(length_text, cmd, ann) if length_text else None
     if p.pointers == 1 and p.base in CHAR_TYPES:
         if not out:
             return Plan("string_n", [length]) if length else Plan("string")
         if length:
             return Plan("out_string", [length], output=True)
         raise Unclassified(f"{where}: output string without a length")
-    if p.pointers == 1 and p.base == "void":
-        if length:
-            return Plan("blob", [length], output=out)
-        return Plan("pointer")
+    if p.pointers == 1 and p.base == "void" and length:
+        return Plan("blob", [length], output=out)
     if p.pointers == 2 and length:
         if p.base in CHAR_TYPES:
             return Plan("strings", [length], output=out)
@@ -120,7 +145,14 @@ def _pointer_plan(cmd, p, ann):
             return Plan("pointers", [length], output=out)
     if p.pointers == 1 and length:
         return Plan("array", [length], output=out, scalar=scalar_kind(p.base, ann, where))
-    raise Unclassified(f"{where}: pointer {p.ctype} without a length (add a param line)")
+    what = "memory the call fills" if out else "input pointer"
+    raise Unclassified(f"{where}: {what} ({p.ctype}) without a size rule: add a `len` line, "
+                       "or `param ... address REASON` if the GL never reads or fills its bytes")
+
+
+def _with_length(p, length):
+    """P with its len= replaced (a `len` line), for the COMPSIZE rules."""
+    return dataclasses.replace(p, length=length)
 
 
 def _annotated(cmd, p, kind, args, ann):
@@ -138,6 +170,14 @@ def _annotated(cmd, p, kind, args, ann):
         if not args:
             raise Unclassified(f"{where}: writer takes a function name")
         return Plan("writer", list(args), output=output)
+    if kind == "address":  # `param F.P address REASON...`: the pointer itself, never its bytes
+        if not args:
+            raise Unclassified(f"{where}: address needs a reason (why the GL never reads its bytes)")
+        if not p.pointers:
+            raise Unclassified(f"{where}: address on a parameter that is no pointer")
+        return Plan("pointer")
+    if kind == "pointer":
+        raise Unclassified(f"{where}: write `address REASON...`, not `pointer`")
     if kind == "scalar":  # `param F.P scalar KIND`: one value of scalar kind KIND
         if len(args) != 1:
             raise Unclassified(f"{where}: scalar takes one kind")
@@ -152,7 +192,7 @@ def _annotated(cmd, p, kind, args, ann):
 
 def param_plan(cmd, p, ann):
     try:
-        return _param_plan(cmd, p, ann)
+        return _through_buffer(_param_plan(cmd, p, ann), cmd, p, ann)
     except Unclassified as e:
         where = f"{cmd.name}.{p.name}"
         raise Unclassified(str(e) if str(e).startswith(where) else f"{where}: {e}") from None
@@ -219,3 +259,19 @@ def return_plan(cmd, ann):
     if pointers == 1:
         return Plan("pointer", output=True)
     raise Unclassified(f"{cmd.name}: cannot classify the return type {cmd.ret}")
+
+
+# How a plan writes its value, in the words of specs/apitrace_kinds.txt (what a reader
+# of the trace gets: the pointer itself, bytes, elements, a string, a key/value list).
+WRITTEN_AS = {"pointer": "address", "blob": "blob", "blob_unpack": "blob",
+              "blob_elements": "blob", "blob_indirect": "blob", "array": "array",
+              "pointers": "array", "strings": "array", "element_lists": "array",
+              "struct": "array", "writer": "array", "string": "string",
+              "string_n": "string", "out_string": "string", "attribs": "attribs"}
+
+
+def written_as(plan):
+    """The word for how PLAN writes its value, or None for a scalar."""
+    if plan is None or plan.kind in ("scalar", "symbolic"):
+        return None
+    return WRITTEN_AS[plan.kind]

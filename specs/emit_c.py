@@ -218,6 +218,16 @@ def scalar_write(kind, expr, group="", groups=()):
 
 def value_write(plan, p_name, p, groups, ctype):
     """C statements writing one planned value (a parameter or the return value)."""
+    lines = _value_write(plan, p_name, p, groups, ctype)
+    if not plan.pack:
+        return lines
+    # with a pixel pack buffer bound the GL wrote into it: the pointer is an offset
+    return ["if (gtw_pack_bound()) {",
+            f"    at_writer_pointer(gt_w, (uint64_t)(uintptr_t)({p_name}));",
+            "} else {"] + ["    " + line for line in lines] + ["}"]
+
+
+def _value_write(plan, p_name, p, groups, ctype):
     k, a = plan.kind, plan.args
     group = p.group if p is not None else ""
     if k == "scalar":

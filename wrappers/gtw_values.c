@@ -52,7 +52,7 @@ void gtw_pointers(at_writer *w, const void *const *p, size_t n)
 /* Whether the program ever bound a buffer to these targets. Until it has, pointers
  * are client memory, and we never query GL state the context may not support (a
  * failed query would leave an error for the program's glGetError to find). */
-static atomic_int used_unpack, used_elements, used_indirect;
+static atomic_int used_unpack, used_pack, used_elements, used_indirect;
 
 void gtw_hook_bind_buffer(at_writer *w, unsigned target, unsigned buffer)
 {
@@ -61,6 +61,8 @@ void gtw_hook_bind_buffer(at_writer *w, unsigned target, unsigned buffer)
         return;
     if (target == GL_PIXEL_UNPACK_BUFFER)
         atomic_store_explicit(&used_unpack, 1, memory_order_relaxed);
+    else if (target == GL_PIXEL_PACK_BUFFER)
+        atomic_store_explicit(&used_pack, 1, memory_order_relaxed);
     else if (target == GL_ELEMENT_ARRAY_BUFFER)
         atomic_store_explicit(&used_elements, 1, memory_order_relaxed);
     else if (target == GL_DRAW_INDIRECT_BUFFER)
@@ -91,6 +93,11 @@ static void blob_or_offset(at_writer *w, const void *p, size_t n, int is_offset)
 void gtw_blob_unpack(at_writer *w, const void *p, size_t n)
 {
     blob_or_offset(w, p, n, bound(&used_unpack, GL_PIXEL_UNPACK_BUFFER_BINDING));
+}
+
+int gtw_pack_bound(void)
+{
+    return bound(&used_pack, GL_PIXEL_PACK_BUFFER_BINDING);
 }
 
 void gtw_blob_elements(at_writer *w, const void *p, size_t n)

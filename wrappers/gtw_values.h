@@ -30,6 +30,9 @@ void gtw_blob_elements(at_writer *w, const void *p, size_t n);
 /* Draw commands of the indirect draws: a blob, or an offset when a
  * GL_DRAW_INDIRECT_BUFFER is bound (client memory is the compatibility profile's). */
 void gtw_blob_indirect(at_writer *w, const void *p, size_t n);
+/* Whether a pixel pack buffer is bound: then the pointer of a call that writes pixels
+ * (glGetnTexImage, glGetPolygonStipple, ...) is an offset into it, not memory. */
+int gtw_pack_bound(void);
 /* n index lists (glMultiDrawElements' indices): list i holds count[i] indices of
  * type; blobs, or offsets with an element buffer bound. */
 void gtw_element_lists(at_writer *w, const void *const *p, const int *count, unsigned type,

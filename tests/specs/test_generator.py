@@ -51,6 +51,18 @@ MINI_XML = """<registry>
       <param len="n"><ptype>GLuint</ptype> *<name>buffers</name></param></command>
     <command><proto>void <name>glMystery</name></proto>
       <param><ptype>GLint</ptype> *<name>values</name></param></command>
+    <command><proto>void <name>glTextureSubImage1D</name></proto>
+      <param><ptype>GLuint</ptype> <name>texture</name></param>
+      <param><ptype>GLsizei</ptype> <name>width</name></param>
+      <param><ptype>GLenum</ptype> <name>format</name></param>
+      <param><ptype>GLenum</ptype> <name>type</name></param>
+      <param>const void *<name>pixels</name></param></command>
+    <command><proto>void <name>glGetnTexImage</name></proto>
+      <param><ptype>GLsizei</ptype> <name>bufSize</name></param>
+      <param len="bufSize">void *<name>pixels</name></param></command>
+    <command><proto>void <name>glCompressedTexImage1D</name></proto>
+      <param><ptype>GLsizei</ptype> <name>imageSize</name></param>
+      <param len="imageSize">const void *<name>data</name></param></command>
   </commands>
   <feature api="gl" name="GL_VERSION_1_0" number="1.0"><require>
     <command name="glClear"/><command name="glGetFloatv"/></require></feature>
@@ -105,6 +117,55 @@ class Mini(unittest.TestCase):
             self.plan("glMystery", "values")
         self.assertIn("glMystery.values", str(e.exception))
 
+    def test_input_pointer_without_size_is_refused(self):
+        # the GL reads these bytes: written as an address, replays would crash
+        with self.assertRaises(classify.Unclassified) as e:
+            self.plan("glTextureSubImage1D", "pixels")
+        self.assertIn("glTextureSubImage1D.pixels: input pointer", str(e.exception))
+        self.assertIn("without a size rule", str(e.exception))
+
+    def test_output_pointer_without_size_is_refused(self):
+        c = self.reg.commands["glGetnTexImage"]
+        p = next(p for p in c.params if p.name == "pixels")
+        p.length = ""
+        with self.assertRaises(classify.Unclassified) as e:
+            classify.param_plan(c, p, self.ann)
+        self.assertIn("memory the call fills", str(e.exception))
+
+    def test_address_needs_a_reason(self):
+        self.ann.params["glTextureSubImage1D.pixels"] = ("address", [])
+        with self.assertRaises(classify.Unclassified) as e:
+            self.plan("glTextureSubImage1D", "pixels")
+        self.assertIn("address needs a reason", str(e.exception))
+        self.ann.params["glTextureSubImage1D.pixels"] = ("pointer", [])
+        with self.assertRaises(classify.Unclassified):
+            self.plan("glTextureSubImage1D", "pixels")
+        self.ann.params["glTextureSubImage1D.pixels"] = ("address", ["a", "handle"])
+        self.assertEqual(self.plan("glTextureSubImage1D", "pixels").kind, "pointer")
+
+    def test_len_line_gives_the_unpack_rule(self):
+        self.ann.compsize["COMPSIZE(format,type,width)"] = ("unpack", "gtsz_image_1d")
+        self.ann.lengths["glTextureSubImage1D.pixels"] = "COMPSIZE(format,type,width)"
+        plan = self.plan("glTextureSubImage1D", "pixels")
+        self.assertEqual((plan.kind, plan.args), ("blob_unpack", ["gtsz_image_1d(format, type, width)"]))
+        # a len line where the registry has one is stale: refused
+        self.ann.lengths["glBufferData.data"] = "size"
+        with self.assertRaises(classify.Unclassified):
+            self.plan("glBufferData", "data")
+
+    def test_unpack_and_pack_lines(self):
+        self.ann.unpack.add("glCompressedTexImage1D.data")
+        self.assertEqual(self.plan("glCompressedTexImage1D", "data").kind, "blob_unpack")
+        self.ann.pack.add("glGetnTexImage.pixels")
+        plan = self.plan("glGetnTexImage", "pixels")
+        self.assertEqual((plan.kind, plan.output, plan.pack), ("blob", True, True))
+        c = self.reg.commands["glGetnTexImage"]
+        text = "\n".join(emit_c.value_write(plan, "pixels", c.params[1], set(), "void *"))
+        self.assertIn("if (gtw_pack_bound())", text)
+        self.ann.unpack.add("glGetnTexImage.pixels")  # an output read through unpack: refused
+        with self.assertRaises(classify.Unclassified):
+            self.plan("glGetnTexImage", "pixels")
+
     def test_annotation_overrides_the_rules(self):
         self.ann.params["glMystery.values"] = ("array", ["4"])
         self.assertEqual(self.plan("glMystery", "values").args, ["4"])
@@ -130,7 +191,7 @@ class Mini(unittest.TestCase):
 class AnnotationFile(unittest.TestCase):
     def test_duplicate_param_is_an_error(self):
         tmp = tempfile.mkdtemp()
-        path = write(tmp, "a.txt", "param glFoo.x pointer\nparam glFoo.x string\n")
+        path = write(tmp, "a.txt", "param glFoo.x address a handle\nparam glFoo.x string\n")
         with self.assertRaises(SystemExit) as e:
             annotations.load(path)
         self.assertIn("a.txt:2", str(e.exception))
