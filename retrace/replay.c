@@ -2,7 +2,10 @@
  * is dispatched by name (cached per function signature): the window system's table
  * (ws_glx_egl.c) first, then the generated GL replayers (retrace_gl_entry). Functions
  * without a replayer are warned about once and skipped, unless they have no side
- * effects (queries). Traced threads replay serialised in call order, each with its own
+ * effects (queries). A GL function's calls must fit it (its shape, generated): a
+ * signature with another argument count is warned about once as it is first read,
+ * a call with a value of a kind its parameter does not take once per signature, and
+ * such calls are skipped. Traced threads replay serialised in call order, each with its own
  * current context (replay_threads.h, ws_glx_egl.c). Outside benchmark mode glGetError
  * is checked after every GL call (not between glBegin and glEnd, where it is an error
  * itself) and reported as apitrace does.
@@ -46,8 +49,10 @@ typedef struct dispatch {
     const char *providers; /* generated GL replayers: what provides the function */
     unsigned gl_index;     /* ... and its index in their table */
     bool offered;          /* ... and whether recorders offer it anyway (quiet skip) */
+    const retrace_shape *shape; /* GL functions: what their calls must fit */
     unsigned char kind;
-    bool warned, warned_unprovided;
+    bool misfit;           /* the signature does not fit the function: calls skipped */
+    bool warned, warned_unprovided, warned_misfit;
 } dispatch;
 
 static double now(void);
@@ -117,15 +122,20 @@ static dispatch *resolve(const gt_call *c)
     if ((d->fn = ws_lookup(name))) {
         bool gl = !strncmp(name, "gl", 2) && strncmp(name, "glX", 3);
         d->kind = gl ? K_GL : K_WS;
+        if (gl && (e = retrace_gl_entry(name))) /* a GL function replayed by hand: same prototype */
+            d->shape = e->shape;
     } else if ((e = retrace_gl_entry(name))) {
         d->fn = e->fn;
         d->providers = e->providers;
         d->gl_index = (unsigned)(e - retrace_gl_table);
         d->offered = retrace_gl_offered(name);
+        d->shape = e->shape;
         d->kind = !strcmp(name, "glBegin") ? K_BEGIN : !strcmp(name, "glEnd") ? K_END : K_GL;
     } else {
         d->kind = K_NONE;
     }
+    /* the signature, checked once, as it is first read: one warning for all its calls */
+    d->misfit = d->warned_misfit = d->shape && !retrace_sig_fits(c, d->shape, true);
     return d;
 }
 
@@ -244,6 +254,12 @@ static void replay_call(gt_call *c)
         if (!d->warned && !(c->flags & GT_CALL_FLAG_NO_SIDE_EFFECTS))
             retrace_warning(c, "unsupported call, skipped (warned once)");
         d->warned = true;
+        skip_call(c);
+        return;
+    }
+    if (d->shape && (d->misfit || !retrace_call_fits(c, d->shape, !d->warned_misfit))) {
+        /* a damaged call: its values would reach the GL as what they are not */
+        d->warned_misfit = true;
         skip_call(c);
         return;
     }

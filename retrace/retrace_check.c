@@ -8,7 +8,12 @@
  * wrappers/size_helpers.c are compiled into glretrace, with gltrace_real() below
  * standing for the recorder's lookup of the real GL, and the pixel-store hook told
  * of each replayed glPixelStore*, so the unpack state is read exactly when the
- * recorder would read it. */
+ * recorder would read it.
+ *
+ * Before any of that, each call must fit its function (retrace_call_fits): as many
+ * arguments as it has parameters, each value of a kind the parameter takes (an enum
+ * where an array belongs would have the GL read its value as an address). */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +26,97 @@ static const char *arg_name(const gt_call *call, unsigned arg)
 {
     const gt_func_sig *s = call->sig;
     return s && arg < s->num_args && s->arg_names[arg] ? s->arg_names[arg] : "?";
+}
+
+static const char *const kind_names[] = {
+    [GT_ABSENT] = "absent", [GT_NULL] = "NULL", [GT_BOOL] = "a boolean",
+    [GT_SINT] = "an integer", [GT_UINT] = "an integer", [GT_FLOAT] = "a float",
+    [GT_DOUBLE] = "a double", [GT_STRING] = "a string", [GT_WSTRING] = "a wide string",
+    [GT_BLOB] = "a blob", [GT_ENUM] = "an enum", [GT_BITMASK] = "a bitmask",
+    [GT_ARRAY] = "an array", [GT_STRUCT] = "a struct", [GT_POINTER] = "a pointer",
+    [GT_REPR] = "a repr",
+};
+
+static const char *kind_name(gt_kind k)
+{
+    return (unsigned)k < sizeof kind_names / sizeof *kind_names && kind_names[k] ? kind_names[k] : "?";
+}
+
+static const char *takes_name(uint32_t takes)
+{
+    switch (takes) {
+    case RETRACE_TAKES_SCALAR: return "a number";
+    case RETRACE_TAKES_DATA: return "data (an array, a blob, a string or NULL)";
+    case RETRACE_TAKES_DATA_OR_OFFSET: return "data or a buffer offset";
+    case RETRACE_TAKES_STRINGS: return "a list of strings";
+    default: return "another kind";
+    }
+}
+
+bool retrace_sig_fits(const gt_call *call, const retrace_shape *s, bool warn)
+{
+    if (call->sig && call->sig->num_args == s->n)
+        return true;
+    if (warn)
+        retrace_warning(call, "the trace gives it %u arguments, the function takes %u: its calls "
+                        "are skipped (warned once)", call->sig ? call->sig->num_args : 0, s->n);
+    return false;
+}
+
+/* A repr stands for its machine value. */
+static const gt_value *machine(const gt_value *v)
+{
+    return v->kind == GT_REPR && v->repr.machine ? v->repr.machine : v;
+}
+
+/* Whether V is of a kind TAKES names (item bits aside), with what the bit test alone
+ * does not decide: a repr as its machine value, an integer 0 as NULL where NULL is
+ * taken (a writer's way to say NULL). */
+static bool kind_fits(const gt_value *v, uint32_t takes)
+{
+    v = machine(v);
+    if (takes & RETRACE_KIND(v->kind) & 0xffffu)
+        return true;
+    return (v->kind == GT_SINT || v->kind == GT_UINT || v->kind == GT_POINTER) && v->u == 0 &&
+           (takes & RETRACE_KIND(GT_NULL));
+}
+
+/* The index of the first item of the array A not of a kind ITEMS names, or -1. */
+static long item_misfit(const gt_value *a, uint32_t items)
+{
+    for (size_t i = 0; i < a->arr.n; ++i)
+        if (!kind_fits(&a->arr.items[i], items))
+            return (long)i;
+    return -1;
+}
+
+bool retrace_call_fits_slow(const gt_call *call, const retrace_shape *s, bool warn)
+{
+    if (call->num_args < s->n) { /* the reader gives none such; a call built by hand may */
+        if (warn)
+            retrace_warning(call, "%u arguments, the function takes %u: skipped (warned once)",
+                            call->num_args, s->n);
+        return false;
+    }
+    for (unsigned i = 0; i < s->n; ++i) {
+        const gt_value *v = &call->args[i], *a = machine(v);
+        uint32_t takes = s->takes[i];
+        long item = -1;
+        if (kind_fits(v, takes) &&
+            (!(takes >> 16) || a->kind != GT_ARRAY || (item = item_misfit(a, takes >> 16)) < 0))
+            continue;
+        if (!warn)
+            return false;
+        if (item >= 0)
+            retrace_warning(call, "%s[%ld] is %s, the function takes strings there: skipped "
+                            "(warned once)", arg_name(call, i), item,
+                            kind_name(machine(&a->arr.items[item])->kind));
+        else
+            retrace_warning(call, "%s is %s, the function takes %s there: skipped (warned once)",
+                            arg_name(call, i), kind_name(a->kind), takes_name(takes));
+        return false;
+    }
+    return true;
 }
 
 bool retrace_check_size(const gt_call *call, unsigned arg, int64_t n, size_t elem)

@@ -11,12 +11,46 @@
 
 #include "retrace.h"
 
+/* The value kinds a parameter takes, as a set of (1u << gt_kind) (specs/gen_retrace.py's
+ * value_kinds, from the parameter's plan): scalars (sync handles included) are any
+ * single value; data is what the trace holds (an address there would have the GL read
+ * the recording process's memory), or NULL; some data may be an offset into a bound
+ * buffer instead; outputs, which the GL writes, may be anything. A GT_REPR value is
+ * taken where its machine value is, an integer 0 where NULL is. The bits above 16
+ * are the kinds of an array's items (0: any): the strings of a string list. */
+#define RETRACE_KIND(k) (1u << (k))
+#define RETRACE_TAKES_SCALAR                                                              \
+    (RETRACE_KIND(GT_NULL) | RETRACE_KIND(GT_BOOL) | RETRACE_KIND(GT_SINT) |             \
+     RETRACE_KIND(GT_UINT) | RETRACE_KIND(GT_FLOAT) | RETRACE_KIND(GT_DOUBLE) |          \
+     RETRACE_KIND(GT_ENUM) | RETRACE_KIND(GT_BITMASK) | RETRACE_KIND(GT_POINTER))
+#define RETRACE_TAKES_DATA                                                                \
+    (RETRACE_KIND(GT_NULL) | RETRACE_KIND(GT_STRING) | RETRACE_KIND(GT_BLOB) |           \
+     RETRACE_KIND(GT_ARRAY))
+#define RETRACE_TAKES_DATA_OR_OFFSET                                                      \
+    (RETRACE_TAKES_DATA | RETRACE_KIND(GT_SINT) | RETRACE_KIND(GT_UINT) |                \
+     RETRACE_KIND(GT_POINTER))
+#define RETRACE_TAKES_STRINGS                                                             \
+    (RETRACE_TAKES_DATA |                                                                 \
+     (RETRACE_KIND(GT_NULL) | RETRACE_KIND(GT_STRING) | RETRACE_KIND(GT_BLOB)) << 16)
+#define RETRACE_TAKES_ANY 0xffffu
+
+/* A function's prototype as the trace must fit it: its parameter count and the kinds
+ * each parameter takes. */
+typedef struct retrace_shape {
+    unsigned n;
+    const uint32_t *takes; /* n sets of RETRACE_TAKES_* */
+    bool items;            /* some set says which kinds its array's items take */
+} retrace_shape;
+
 typedef struct retrace_entry {
     const char *name;
     retrace_fn fn;
     /* What provides the function (specs/providers.py: "GL1.5 ES2.0 GL_ARB_foo"), for
      * retrace/gl_avail.c; NULL where the replayer calls no GL function. */
     const char *providers;
+    /* What its calls must fit (retrace_call_fits); NULL: not checked (the fake
+     * memcpy checks its own arguments, the functions replayed as nothing read none). */
+    const retrace_shape *shape;
 } retrace_entry;
 
 /* The generated sorted table: every replayed GL function, plus "memcpy" (the fake
@@ -109,6 +143,25 @@ bool retrace_check_enum(const gt_call *call, unsigned arg, const retrace_enum_gr
  * call's outputs are recorded whole), so no scratch of that size is allocated. */
 #define RETRACE_OUT_MAX ((int64_t)1 << 20)
 bool retrace_check_out(const gt_call *call, unsigned arg, int64_t n);
+
+/* Calls that fit their function (retrace_check.c), checked before the replayer runs:
+ * the generated replayers read the arguments the shape names with no check of their
+ * own. A signature fits when it has the function's parameter count (checked once per
+ * signature); a call when each value is of a kind its parameter takes. On a misfit,
+ * with WARN, one warning names the signature or the argument. */
+bool retrace_sig_fits(const gt_call *call, const retrace_shape *s, bool warn);
+bool retrace_call_fits_slow(const gt_call *call, const retrace_shape *s, bool warn);
+/* Inline, as it runs before every GL call: one bit test per argument, the rest (reprs,
+ * a writer's 0 for NULL, string lists' items, the warning) out of line. */
+static inline bool retrace_call_fits(const gt_call *call, const retrace_shape *s, bool warn)
+{
+    if (call->num_args < s->n || s->items)
+        return retrace_call_fits_slow(call, s, warn);
+    for (unsigned i = 0; i < s->n; ++i)
+        if (!(s->takes[i] & RETRACE_KIND(call->args[i].kind)))
+            return retrace_call_fits_slow(call, s, warn);
+    return true;
+}
 
 /* Frees every map, kept array and scratch block above and forgets the current
  * context: the end of a replay, so that another may follow in the same process. */

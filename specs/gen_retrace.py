@@ -7,7 +7,10 @@ plans as gen_wrappers.py, plus the `retrace` lines) and specs/callflags.txt, and
 writes into the output directory:
   retrace_gl_[0-3].gen.c    one replayer per GL command with side effects
   retrace_gl_table.gen.c    sorted name -> replayer table behind retrace_gl_lookup(), with
-                            the GL versions and extensions that provide each function
+                            the GL versions and extensions that provide each function and
+                            its shape: the parameter count and the value kinds each
+                            parameter takes (value_kinds), which every call must fit
+                            before its replayer runs (retrace/retrace_check.c)
   retrace_skipped.gen.txt   every GL command not replayed, with the reason
 Only commands that libepoxy declares (HEADER, default epoxy/gl_generated.h) are
 replayed: the replayers call GL through libepoxy's dispatch, with epoxy's own
@@ -119,6 +122,9 @@ def skip_reason(cmd, ann, epoxy, callflags):
     note = retrace_notes(ann, n, "skip")
     if note:
         return " ".join(note[0]) or "annotated"
+    note = retrace_notes(ann, n, "ignore")
+    if note:  # known, replayed as nothing and never warned about (IGNORED)
+        return "no side effects in a replay: " + (" ".join(note[0]) or "annotated")
     if n in ann.skip:
         return "not wrapped (annotations.txt skip)"
     if n not in epoxy:
@@ -226,6 +232,36 @@ def out_check_lines(i, count):
     if count.lstrip("-").isdigit():
         return []
     return [f"if (!retrace_check_out(call, {i}, (int64_t)({count})))", "    return;"]
+
+
+# The value kinds each parameter takes in a trace (RETRACE_TAKES_* of retrace_gen.h), by
+# the plan of the value: a call whose value is of another kind is skipped before the GL
+# sees it (retrace_call_fits). Outputs are written by the GL, never read: any kind.
+TAKES = {"scalar": "SCALAR", "symbolic": "SCALAR",
+         # bytes or elements in the trace (NULL too): never an address
+         "array": "DATA", "attribs": "DATA", "blob": "DATA", "string": "DATA",
+         "string_n": "DATA", "strings": "STRINGS",
+         # data, or an offset into a bound buffer (vertex arrays, pixels, indices, commands)
+         "pointer": "DATA_OR_OFFSET", "pointers": "DATA_OR_OFFSET",
+         "element_lists": "DATA_OR_OFFSET", "blob_unpack": "DATA_OR_OFFSET",
+         "blob_elements": "DATA_OR_OFFSET", "blob_indirect": "DATA_OR_OFFSET"}
+
+
+def value_kinds(cmd, plans, ann):
+    """The RETRACE_TAKES_* word of each parameter of CMD, from its plans (classify.py)."""
+    out = []
+    for p, plan in zip(cmd.params, plans):
+        if plan.output:
+            out.append("ANY")
+            continue
+        if plan.kind not in TAKES:  # a new kind of plan: say what its values may be
+            raise SystemExit(f"gen_retrace: {cmd.name}.{p.name}: no value kinds for a parameter "
+                             f"of kind {plan.kind} (add it to TAKES)")
+        takes = TAKES[plan.kind]
+        if takes == "DATA" and retrace_notes(ann, f"{cmd.name}.{p.name}", "offset"):
+            takes = "DATA_OR_OFFSET"  # `retrace F.P offset`: apitrace writes an offset there
+        out.append(takes)
+    return out
 
 
 def enum_groups_checked(ann, reg):
@@ -358,10 +394,8 @@ def plan_replayer(cmd, plans, ann, ep, ret_class, enum_groups=None):
     lines = [f"void retrace_{n}(const gt_call *call)", "{"]
     if scratch or pre:
         lines.append("    retrace_scratch_reset(); /* the previous call's scratch */")
-    if cmd.params:
-        lines += [f"    if (call->num_args < {len(cmd.params)}) {{",
-                  f'        retrace_warning(call, "expected {len(cmd.params)} arguments");',
-                  "        return;", "    }"]
+    # the argument count and each value's kind were checked before (retrace_call_fits,
+    # with the shape value_kinds() gives): every argument read here is there
     body = checks + pre + [invoke] + post
     if not any("call" in s for s in body) and not cmd.params:
         body.insert(0, "(void)call;")
@@ -383,10 +417,12 @@ def _count_expr(cmd, plan):
     return "0"
 
 
-def plan_all(reg, ann, epoxy, callflags):
+def plan_all(reg, ann, epoxy, callflags, shapes=None):
     """(replayers by name, skipped {name: reason}) for every gl.xml command. A replayer
-    is its C lines, or the name of the hand-written C function (`retrace F override`)."""
+    is its C lines, or the name of the hand-written C function (`retrace F override`).
+    SHAPES, when given, receives each replayed command's value_kinds()."""
     replayers, skipped = {}, {}
+    shapes = {} if shapes is None else shapes
     enum_groups = enum_groups_checked(ann, reg)
     for name in sorted(reg.commands):
         cmd = reg.commands[name]
@@ -395,6 +431,11 @@ def plan_all(reg, ann, epoxy, callflags):
         override = retrace_notes(ann, name, "override")
         if override:
             replayers[name] = override[0][0]
+            try:  # the hand-written replayer gets the same checks
+                shapes[name] = value_kinds(cmd, [classify.param_plan(cmd, p, ann) for p in cmd.params],
+                                           ann)
+            except classify.Unclassified as e:
+                raise SystemExit(f"gen_retrace: {name} (override): {e}") from None
             continue
         reason = skip_reason(cmd, ann, epoxy, callflags)
         if reason:
@@ -403,8 +444,9 @@ def plan_all(reg, ann, epoxy, callflags):
         try:
             params = [classify.param_plan(cmd, p, ann) for p in cmd.params]
             plans = (params, classify.return_plan(cmd, ann))
-            replayers[name] = plan_replayer(cmd, plans, ann, epoxy[name], cmd.ret_class,
-                                            enum_groups)
+            lines = plan_replayer(cmd, plans, ann, epoxy[name], cmd.ret_class, enum_groups)
+            shapes[name] = value_kinds(cmd, params, ann)
+            replayers[name] = lines
         except classify.Unclassified as e:
             skipped[name] = f"unclassified: {e}"
         except Skip as e:
@@ -426,7 +468,7 @@ PRELUDE = """#include <stdbool.h>
 """
 
 
-def write_all(out, replayers, skipped, provs=None, enum_groups=None, offered=()):
+def write_all(out, replayers, skipped, provs=None, enum_groups=None, offered=(), shapes=None):
     enum_groups = enum_groups or {}
     os.makedirs(out, exist_ok=True)
     names = sorted(replayers)
@@ -443,7 +485,7 @@ def write_all(out, replayers, skipped, provs=None, enum_groups=None, offered=())
                 lines += replayers[name]
         _write(out, f"retrace_gl_{part}.gen.c", "\n".join(lines))
     ignored = [n for n in skipped if skipped[n].startswith(IGNORED)]
-    text = table(replayers, ignored, provs, offered) + enum_tables(enum_groups)
+    text = table(replayers, ignored, provs, offered, shapes) + enum_tables(enum_groups)
     _write(out, "retrace_gl_table.gen.c", text)
     text = "".join(f"{n}: {skipped[n]}\n" for n in sorted(skipped))
     _write(out, "retrace_skipped.gen.txt", text)
@@ -452,7 +494,25 @@ def write_all(out, replayers, skipped, provs=None, enum_groups=None, offered=())
 IGNORED = ("no side effects", "query without side effects")
 
 
-def table(replayers, ignored=(), provs=None, offered=()):
+def shape_tables(shapes):
+    """(C lines, {name: C expression of its shape}): each distinct list of value kinds
+    once (most functions share theirs with many)."""
+    ids, lines, exprs = {}, [], {}
+    for name in sorted(shapes):
+        key = tuple(shapes[name])
+        if key not in ids:
+            k = ids[key] = len(ids)
+            if key:
+                lines.append(f"static const uint32_t takes_{k}[] = {{"
+                             + ", ".join(f"RETRACE_TAKES_{w}" for w in key) + "};")
+            items = "true" if "STRINGS" in key else "false"  # the kinds with item kinds
+            lines.append(f"static const retrace_shape shape_{k} = "
+                         f"{{{len(key)}, {f'takes_{k}' if key else 'NULL'}, {items}}};")
+        exprs[name] = f"&shape_{ids[key]}"
+    return lines, exprs
+
+
+def table(replayers, ignored=(), provs=None, offered=(), shapes=None):
     """The sorted table behind retrace_gl_lookup: every replayer, the fake memcpy, and
     the side-effect-free commands with a replayer that does nothing (known, not warned
     about, as apitrace's retrace::ignore). Each entry says which GL versions and
@@ -461,16 +521,20 @@ def table(replayers, ignored=(), provs=None, offered=()):
     whatever the driver has (annotations `provide`/`nodriver`: markers and debug
     output, skipped silently where the context lacks them, as apitrace's glretrace)."""
     provs = provs or {}
+    shape_lines, shape_of = shape_tables(shapes or {})
     fns = {n: r if isinstance(r, str) else f"retrace_{n}" for n, r in replayers.items()}
     entries = sorted([(n, fn, _c_str(" ".join(provs.get(n, [])))) for n, fn in fns.items()]
                      + [("memcpy", "retrace_memcpy", "NULL")]
                      + [(n, "retrace_gl_ignore", "NULL") for n in ignored])
     lines = [BANNER, "#include <stdlib.h>", "#include <string.h>", "", '#include "retrace_gen.h"', ""]
     lines += [f"void {fn}(const gt_call *call);" for fn in sorted(set(fns.values()))]
-    lines += ["", "static void retrace_gl_ignore(const gt_call *call)", "{", "    (void)call;", "}",
-              "", "/* name, replayer, providers (specs/providers.py: GLx.y, ESx.y, extensions) */",
+    lines += ["", "static void retrace_gl_ignore(const gt_call *call)", "{", "    (void)call;", "}", "",
+              "/* The value kinds each function's parameters take (retrace_call_fits) */"]
+    lines += shape_lines
+    lines += ["", "/* name, replayer, providers (specs/providers.py: GLx.y, ESx.y, extensions),",
+              " * shape (NULL: not checked; the fake memcpy checks its own, the ignored do nothing) */",
               "const retrace_entry retrace_gl_table[] = {"]
-    lines += [f'    {{"{n}", {fn}, {pv}}},' for n, fn, pv in entries]
+    lines += [f'    {{"{n}", {fn}, {pv}, {shape_of.get(n, "NULL")}}},' for n, fn, pv in entries]
     lines += ["};", "",
               "static int cmp(const void *key, const void *elem)", "{",
               "    return strcmp(key, ((const retrace_entry *)elem)->name);", "}", "",
@@ -526,14 +590,15 @@ def main():
     ann = annotations.load(os.path.join(HERE, "annotations.txt"))
     annotations.expand(ann, reg.commands, ("retrace",))
     callflags = load_callflags(os.path.join(HERE, "callflags.txt"))
-    replayers, skipped = plan_all(reg, ann, load_epoxy(args.epoxy), callflags)
+    shapes = {}
+    replayers, skipped = plan_all(reg, ann, load_epoxy(args.epoxy), callflags, shapes)
     print(f"gen_retrace: {len(replayers)} GL replayers, {len(skipped)} commands skipped")
     if args.check:
         return
     if not args.out:
         sys.exit("gen_retrace: --out is required")
     write_all(args.out, replayers, skipped, providers.load(gl_xml), enum_groups_checked(ann, reg),
-              ann.provided)
+              ann.provided, shapes)
 
 
 if __name__ == "__main__":

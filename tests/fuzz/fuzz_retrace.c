@@ -1,6 +1,6 @@
 /* libFuzzer target: any bytes as a trace, every call through glretrace's generated GL
- * replayer (argument conversion, name and location maps, the argument checks, the
- * fake memcpy), with no GL context: libepoxy's dispatch pointers of every replayed
+ * replayer (the check that the call fits its function, argument conversion, name and
+ * location maps, the argument checks, the fake memcpy), with no GL context: libepoxy's dispatch pointers of every replayed
  * function are set to a stub that does nothing and returns 0, so what is tested is
  * the decoding up to the GL call. Nothing may crash, leak or read past the trace's
  * values, whatever the bytes. */
@@ -73,9 +73,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     retrace_map_context(0, 0);
     gt_call *c;
     while ((c = at_reader_next(r))) {
-        retrace_fn fn = c->sig ? retrace_gl_lookup(c->sig->name) : NULL;
-        if (fn)
-            fn(c);
+        /* as the replay's main loop: only calls that fit their function reach it */
+        const retrace_entry *e = c->sig ? retrace_gl_entry(c->sig->name) : NULL;
+        if (e && (!e->shape || (retrace_sig_fits(c, e->shape, true) &&
+                                retrace_call_fits(c, e->shape, true))))
+            e->fn(c);
         at_reader_release(r, c);
     }
     at_reader_close(r);

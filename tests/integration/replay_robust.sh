@@ -12,6 +12,12 @@
 #             glretrace crashes in Mesa on the first)
 #   noebo     glDrawElements with an index offset and no element buffer (apitrace's
 #             glretrace crashes in Mesa): a warning
+#   misfit    calls that do not fit their function: glUniformMatrix4fv's signature with
+#             six arguments (an enum where the matrices belong; apitrace's glretrace and
+#             formerly ours crashed in Mesa), glDrawArrays' with two, a string where
+#             glBindBuffer takes a name, an enum where glUniform4fv takes its values, an
+#             address among glShaderSource's strings: one warning per signature (two
+#             calls of the first and the third), naming the function
 # Each replays under our Xvfb and with --headless: exit 0 (apitrace's status where
 # apitrace survives: noctx, missing), exactly the warnings above, all 295 frames, and
 # the snapshots of the first, middle and last frame equal the intact trace's.
@@ -52,6 +58,13 @@ start_xvfb
   'insert@2496=glDrawElements(u:4,i:6,u:0x1234,p:0)' \
   'insert@2496=glTexImage2D(u:0x0DE1,i:0,i:0x1908,i:512,i:512,i:0,u:0x1908,u:0x1401,b:64)'
 "$edit" "$base" "$WORK/noebo.trace" 'insert@2497=glDrawElements(u:4,i:6,u:0x1403,p:0)'
+"$edit" "$base" "$WORK/misfit.trace" \
+  'insert@2481=glUniformMatrix4fv(i:0,i:1,u:0,e:0x1406,i:0,i:0)' \
+  'insert@2496=glUniformMatrix4fv(i:0,i:1,u:0,e:0x1406,i:0,i:0)' \
+  'insert@2496=glDrawArrays(u:4,i:0)' \
+  'insert@2481=glUniform4fv(i:0,i:1,e:0x1406)' \
+  'insert@2496=glBindBuffer(u:0x8892,s:7)' 'insert@2511=glBindBuffer(u:0x8892,s:7)' \
+  'insert@2481=glShaderSource(u:1,i:1,a:u:0x7f0000001000,n)'
 
 # Expected warnings: NAME -> lines "COUNT PATTERN"; no other warning may appear.
 expect_noctx="1 no current context"
@@ -65,6 +78,11 @@ expect_damaged="1 glBufferData: warning: a2 holds 16 bytes, the call reads 10000
 1 glDrawElements: warning: a2 = 0x1234 is no DrawElementsType value: skipped
 1 glTexImage2D: warning: a8 holds 64 bytes, the call reads 1048576: skipped"
 expect_noebo="1 glDrawElements: warning: a3 is an offset (0x0) but no element array buffer is bound: skipped"
+expect_misfit="1 glUniformMatrix4fv: warning: the trace gives it 6 arguments, the function takes 4: its calls are skipped
+1 glDrawArrays: warning: the trace gives it 2 arguments, the function takes 3: its calls are skipped
+1 glBindBuffer: warning: a1 is a string, the function takes a number there: skipped
+1 glUniform4fv: warning: a2 is an enum, the function takes data (an array, a blob, a string or NULL) there: skipped
+1 glShaderSource: warning: a2[0] is an integer, the function takes strings there: skipped"
 
 # snapshots MODE TRACE DIR: every frame of TRACE into DIR ($RC, log DIR.log)
 snapshots() {
@@ -140,6 +158,7 @@ for mode in x headless; do
   check_case missing "$mode" "$expect_missing"
   check_case damaged "$mode" "$expect_damaged"
   check_case noebo "$mode" "$expect_noebo"
+  check_case misfit "$mode" "$expect_misfit"
 done
 
 # apitrace's glretrace on the traces it survives: its exit status is ours (0). Two CI

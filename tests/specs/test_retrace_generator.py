@@ -122,7 +122,8 @@ class Mini(unittest.TestCase):
         flags = gen_retrace.load_callflags(write(cls.tmp, "callflags.txt", MINI_CALLFLAGS))
         epoxy = {n: gen_retrace.Epoxy(c.ret, [p.ctype for p in c.params])
                  for n, c in reg.commands.items() if n != "glNotInEpoxy"}
-        cls.replayers, cls.skipped = gen_retrace.plan_all(reg, ann, epoxy, flags)
+        cls.shapes = {}
+        cls.replayers, cls.skipped = gen_retrace.plan_all(reg, ann, epoxy, flags, cls.shapes)
 
     @classmethod
     def tearDownClass(cls):
@@ -169,6 +170,28 @@ class Mini(unittest.TestCase):
     def test_hook_gets_the_mapped_pointer(self):
         self.assertIn("retrace_hook_map_buffer_range(call, (void *)gt_ret);", self.body("glMapBufferRange"))
 
+    def test_value_kinds_of_each_parameter(self):
+        self.assertEqual(self.shapes["glUniform4fv"], ["SCALAR", "SCALAR", "DATA"])
+        self.assertEqual(self.shapes["glGenBuffers"], ["SCALAR", "ANY"])  # an output
+        self.assertEqual(self.shapes["glVertexPointer"], ["SCALAR", "DATA_OR_OFFSET"])
+        self.assertEqual(self.shapes["glCreateProgram"], [])
+        self.assertEqual(set(self.shapes), set(self.replayers))
+
+    def test_replayers_leave_the_argument_count_to_the_check(self):
+        # retrace_call_fits has checked the count and each value's kind before
+        self.assertNotIn("num_args", self.body("glBufferData"))
+
+    def test_shapes_are_shared_in_the_table(self):
+        lines, exprs = gen_retrace.shape_tables({"glA": ["SCALAR", "DATA"], "glB": ["SCALAR", "DATA"],
+                                                 "glC": []})
+        self.assertEqual(exprs["glA"], exprs["glB"])
+        self.assertIn("static const uint32_t takes_0[] = {RETRACE_TAKES_SCALAR, RETRACE_TAKES_DATA};",
+                      lines)
+        self.assertIn("static const retrace_shape shape_0 = {2, takes_0, false};", lines)
+        self.assertIn("static const retrace_shape shape_1 = {0, NULL, false};", lines)
+        lines, _ = gen_retrace.shape_tables({"glShaderSource": ["SCALAR", "SCALAR", "STRINGS", "DATA"]})
+        self.assertIn("static const retrace_shape shape_0 = {4, takes_0, true};", lines)
+
     def test_pattern_that_matches_nothing_stops_the_generator(self):
         ann = annotations.load(write(self.tmp, "stale.txt", "retrace re:glNoSuch\\w* query\n"))
         with self.assertRaises(SystemExit):
@@ -191,8 +214,9 @@ class Real(unittest.TestCase):
         ann = annotations.load(os.path.join(SPECS, "annotations.txt"))
         annotations.expand(ann, cls.reg.commands, ("retrace",))
         flags = gen_retrace.load_callflags(os.path.join(SPECS, "callflags.txt"))
+        cls.shapes = {}
         cls.replayers, cls.skipped = gen_retrace.plan_all(
-            cls.reg, ann, gen_retrace.load_epoxy(EPOXY_HEADER), flags)
+            cls.reg, ann, gen_retrace.load_epoxy(EPOXY_HEADER), flags, cls.shapes)
         cls.enum_groups = gen_retrace.enum_groups_checked(ann, cls.reg)
         cls.providers = providers.load(gl_xml)
 
@@ -227,7 +251,8 @@ class Real(unittest.TestCase):
     @unittest.skipUnless(shutil.which("cc"), "needs a C compiler")
     def test_emitted_c_compiles_without_warnings(self):
         with tempfile.TemporaryDirectory() as out:
-            gen_retrace.write_all(out, self.replayers, self.skipped, self.providers, self.enum_groups)
+            gen_retrace.write_all(out, self.replayers, self.skipped, self.providers, self.enum_groups,
+                                  shapes=self.shapes)
             files = sorted(os.path.join(out, f) for f in os.listdir(out) if f.endswith(".gen.c"))
             self.assertEqual(len(files), gen_retrace.GL_PARTS + 1)
             r = subprocess.run(["cc", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
@@ -242,9 +267,57 @@ class Real(unittest.TestCase):
             self.assertEqual(names, sorted(names))  # bsearch needs strcmp order
             self.assertIn("memcpy", names)
             self.assertIn("glGetIntegerv", names)  # known, replayed as nothing
-            self.assertIn('{"glMakeTextureHandleResidentARB", retrace_glMakeTextureHandleResidentARB, '
-                          '"GL_ARB_bindless_texture"}', table)
-            self.assertIn('{"memcpy", retrace_memcpy, NULL}', table)
+            self.assertRegex(table, r'\{"glMakeTextureHandleResidentARB", '
+                             r'retrace_glMakeTextureHandleResidentARB, "GL_ARB_bindless_texture", &shape_\d+\}')
+            self.assertIn('{"memcpy", retrace_memcpy, NULL, NULL}', table)
+            self.assertIn('{"glDebugMessageCallback", retrace_gl_ignore, NULL, NULL}', table)
+
+    def test_value_kinds_of_the_corpus_functions(self):
+        # the issue's damaged call: an enum where glUniformMatrix4fv's matrices belong
+        self.assertEqual(self.shapes["glUniformMatrix4fv"], ["SCALAR", "SCALAR", "SCALAR", "DATA"])
+        self.assertEqual(self.shapes["glShaderSource"], ["SCALAR", "SCALAR", "STRINGS", "DATA"])
+        self.assertEqual(self.shapes["glDrawElements"][3], "DATA_OR_OFFSET")
+        self.assertEqual(self.shapes["glTexImage2D"][8], "DATA_OR_OFFSET")
+        self.assertEqual(self.shapes["glDrawElementsInstancedBaseInstance"][3], "DATA_OR_OFFSET")
+        self.assertEqual(len(self.shapes["glReadPixels"]), 7)  # an override: checked too
+        self.assertEqual(set(self.shapes), set(self.replayers))
+
+    def test_shapes_take_what_apitrace_writes(self):
+        # specs/apitrace_kinds.txt: how apitrace's tracer writes each pointer value; a
+        # call of its traces must never be refused for a kind it writes there
+        path = os.path.join(SPECS, "apitrace_kinds.txt")
+        if not os.path.exists(path):
+            self.skipTest("no specs/apitrace_kinds.txt")
+        writes = {"address": {"POINTER"}, "blob": {"BLOB"}, "array": {"ARRAY"},
+                  "string": {"STRING"}, "attribs": {"ARRAY"}, "poly": {"BLOB", "POINTER"}}
+        data = {"BLOB", "ARRAY", "STRING"}
+        takes = {"SCALAR": {"POINTER"}, "DATA": data, "STRINGS": data,
+                 "DATA_OR_OFFSET": data | {"POINTER"}, "ANY": data | {"POINTER"}}
+        # refused on purpose: the GL would read the address as the replay's memory
+        refused = {"glIglooInterfaceSGIX.params", "glPixelDataRangeNV.pointer"}
+        checked, misfits = 0, []
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if not line.strip() or line.startswith("#"):
+                    continue
+                key, kind = line.split()[:2]
+                name, param = key.split(".", 1)
+                if name not in self.shapes:
+                    continue
+                names = [p.name for p in self.reg.commands[name].params]
+                if param not in names:
+                    continue
+                checked += 1
+                if not writes[kind] <= takes[self.shapes[name][names.index(param)]] and key not in refused:
+                    misfits.append(f"{key}: apitrace writes {kind}, the shape takes "
+                                   f"{self.shapes[name][names.index(param)]}")
+        self.assertGreater(checked, 1000)
+        self.assertEqual(misfits, [])
+
+    def test_debug_callbacks_are_ignored_silently(self):
+        # as apitrace's glretrace (sideeffects=False): known, replayed as nothing
+        for n in ("glDebugMessageCallback", "glDebugMessageCallbackARB", "glDebugMessageCallbackKHR"):
+            self.assertTrue(self.skipped[n].startswith(gen_retrace.IGNORED), self.skipped[n])
 
     def test_providers_merge_alias_groups(self):
         # libepoxy resolves glBindBufferARB through glBindBuffer on GL 1.5 and ES

@@ -238,6 +238,109 @@ static void mapped_regions_and_memcpy(void **state)
     assert_ptr_equal(retrace_ptr_get(0x9002), newer + 2);
 }
 
+static gt_value v_str(const char *s)
+{
+    gt_value v = {.kind = GT_STRING};
+    v.str.s = s;
+    v.str.len = strlen(s);
+    return v;
+}
+
+/* The checks before any replayer runs (retrace_check.c) with the generated shapes: the
+ * issue's damaged glUniformMatrix4fv, and each kind of parameter. */
+static void calls_fit_their_function(void **state)
+{
+    (void)state;
+    static const char *const names[6] = {"location", "count", "transpose", "value", "a4", "a5"};
+    const retrace_entry *e = retrace_gl_entry("glUniformMatrix4fv");
+    assert_non_null(e);
+    assert_non_null(e->shape);
+    assert_int_equal(e->shape->n, 4);
+    gt_value en = {.kind = GT_ENUM}, null = {.kind = GT_NULL}, absent = {.kind = GT_ABSENT};
+    en.en.v = 0x1406;
+    gt_value m[16];
+    for (int i = 0; i < 16; ++i)
+        m[i] = v_flt(i % 5 == 0);
+    gt_value args[6] = {v_sint(0), v_sint(1), v_uint(0), en, v_sint(0), v_sint(0)};
+    gt_func_sig six = {7, "glUniformMatrix4fv", 6, (const char **)names, 0};
+    gt_call c = {.no = 1, .sig = &six, .num_args = 6, .args = args};
+    warnings = 0;
+    assert_false(retrace_sig_fits(&c, e->shape, true)); /* six arguments */
+    assert_int_equal(warnings, 1);
+
+    gt_func_sig four = {8, "glUniformMatrix4fv", 4, (const char **)names, 0};
+    c.sig = &four;
+    c.num_args = 4;
+    assert_true(retrace_sig_fits(&c, e->shape, true));
+    assert_false(retrace_call_fits(&c, e->shape, false)); /* the enum where the matrices belong */
+    assert_false(retrace_call_fits(&c, e->shape, true));
+    assert_int_equal(warnings, 2); /* only when asked */
+    args[3] = v_array(m, 16);
+    assert_true(retrace_call_fits(&c, e->shape, true));
+    args[3] = null;
+    assert_true(retrace_call_fits(&c, e->shape, true));
+    args[3] = v_ptr(0); /* a writer's NULL */
+    assert_true(retrace_call_fits(&c, e->shape, true));
+    args[3] = v_ptr(0x7f0000001000); /* an address of the recording process */
+    assert_false(retrace_call_fits(&c, e->shape, false));
+    args[3] = absent;
+    assert_false(retrace_call_fits(&c, e->shape, false));
+    gt_value pair[2] = {v_str("matrix"), v_array(m, 16)}, repr = {.kind = GT_REPR};
+    repr.repr.human = &pair[0];
+    repr.repr.machine = &pair[1];
+    args[3] = repr; /* taken as its machine value */
+    assert_true(retrace_call_fits(&c, e->shape, false));
+    args[1] = v_str("1"); /* a string where an integer belongs */
+    assert_false(retrace_call_fits(&c, e->shape, false));
+    args[1] = v_sint(1);
+    c.num_args = 3; /* a call built shorter than its function */
+    assert_false(retrace_call_fits(&c, e->shape, false));
+
+    /* data or an offset into the element buffer */
+    e = retrace_gl_entry("glDrawElements");
+    gt_value draw[4] = {v_uint(4), v_sint(6), v_uint(0x1403), v_ptr(0x10)};
+    c = (gt_call){.no = 2, .sig = &four, .num_args = 4, .args = draw};
+    assert_true(retrace_call_fits(&c, e->shape, false));
+    draw[1] = v_str("6");
+    assert_false(retrace_call_fits(&c, e->shape, false));
+
+    /* string lists: each item a string (or NULL), never an address */
+    e = retrace_gl_entry("glShaderSource");
+    gt_value items[2] = {v_str("void main() {}"), null};
+    gt_value src[4] = {v_uint(1), v_sint(2), v_array(items, 2), null};
+    c = (gt_call){.no = 3, .sig = &four, .num_args = 4, .args = src};
+    assert_true(retrace_call_fits(&c, e->shape, false));
+    items[1] = v_uint(0x7f0000001000);
+    assert_false(retrace_call_fits(&c, e->shape, false));
+    gt_value addr = v_uint(0x7f0000001000), wrapped = {.kind = GT_REPR};
+    wrapped.repr.human = &pair[0];
+    wrapped.repr.machine = &addr;
+    items[1] = wrapped; /* an address in a repr: still an address */
+    assert_false(retrace_call_fits(&c, e->shape, false));
+    items[1] = v_str("");
+    gt_value list = v_array(items, 2), outer = {.kind = GT_REPR};
+    wrapped.repr.machine = &list;
+    src[2] = wrapped; /* a repr's list: its items checked as well */
+    assert_true(retrace_call_fits(&c, e->shape, false));
+    items[1] = addr;
+    assert_false(retrace_call_fits(&c, e->shape, false));
+    items[1] = v_str("");
+    outer.repr.human = &pair[0];
+    outer.repr.machine = &wrapped;
+    src[2] = outer; /* a repr of a repr: no kind a parameter takes */
+    assert_false(retrace_call_fits(&c, e->shape, false));
+
+    /* outputs are the GL's to write: anything, even absent (a call cut by a crash) */
+    e = retrace_gl_entry("glGenBuffers");
+    gt_value gen[2] = {v_sint(1), absent};
+    c = (gt_call){.no = 4, .sig = &four, .num_args = 2, .args = gen};
+    assert_true(retrace_call_fits(&c, e->shape, false));
+
+    /* functions replayed as nothing, the fake memcpy: not checked here */
+    assert_null(retrace_gl_entry("glDebugMessageCallback")->shape);
+    assert_null(retrace_gl_entry("memcpy")->shape);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -249,6 +352,7 @@ int main(void)
         cmocka_unit_test(share_groups_and_contexts),
         cmocka_unit_test(locations),
         cmocka_unit_test(mapped_regions_and_memcpy),
+        cmocka_unit_test(calls_fit_their_function),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
