@@ -13,7 +13,12 @@
  *   - before glFlushMappedBufferRange* memcpy(map pointer + offset, blob, length);
  *   - coherent persistent maps: apitrace hands the program a shadow mapping guarded
  *     with mprotect, and commits the dirty pages (as memcpy fakes whose dest is the
- *     shadow pointer it returned) before draws and dispatches.
+ *     shadow pointer it returned) before draws (gl*Draw[Range]{Arrays,Elements}*),
+ *     dispatches and pixel transfers, at unmap, and inside glWaitSync, glClientWaitSync
+ *     when signaled and glGetSynciv reading GL_SIGNALED. We commit at those points too,
+ *     and also before the other calls through which the GL reads buffers (buffer
+ *     copies, glDrawTransformFeedback*, vendor draws: specs/annotations.txt), where
+ *     apitrace's trace replays stale bytes.
  *     Non-coherent persistent maps are left to explicit flushes.
  * Here persistent maps, coherent or not, are tracked with a plain shadow copy instead
  * of page protection: the program keeps the driver's pointer, and at each point where
@@ -391,10 +396,12 @@ static void flush(at_writer *w, unsigned buffer, intptr_t offset, intptr_t lengt
     /* The range must lie inside the map (the GL refuses others with an error). */
     if (m && (m->access & GL_MAP_WRITE_BIT) && (size_t)offset <= m->length &&
         (size_t)length <= m->length - (size_t)offset) {
-        if (m->shadow) {
+        if (m->shadow && !m->buffer_pages) {
             memcpy(m->shadow + offset, m->ptr + offset, (size_t)length);
             gtw_fake_memcpy(w, m->ptr + offset, m->shadow + offset, (size_t)length);
         } else {
+            /* A coherent map's flushed bytes stay dirty: apitrace 11 writes their pages
+             * again at the next commit (its explicit flush does not clean the shadow). */
             gtw_fake_memcpy(w, m->ptr + offset, m->ptr + offset, (size_t)length);
         }
     }
@@ -508,4 +515,41 @@ void gtw_prehook_mapped_commit(at_writer *w, ...)
 void gtw_prehook_mapped_sync(at_writer *w, ...)
 {
     commit_maps(w, false);
+}
+
+/* ---- syncs that tell the program the GL is done ----------------------------------- */
+/* apitrace writes the coherent maps' changes there too (gltrace.py: commitAllWrites
+ * after glWaitSync, after glClientWaitSync when it returns signaled, after glGetSynciv
+ * when it reads GL_SIGNALED), from inside the call: its memcpy calls come between the
+ * call's enter and leave, so a dump shows them just before it. These `invoke` functions
+ * make the real call and then do the same. */
+
+static void commit_after_sync(void)
+{
+    at_writer *w = gltrace_writer();
+    if (w)
+        commit_maps(w, true);
+}
+
+unsigned gtw_invoke_client_wait_sync(void (*real)(void), void *sync, unsigned flags,
+                                     uint64_t timeout)
+{
+    unsigned r = ((unsigned (*)(void *, unsigned, uint64_t))real)(sync, flags, timeout);
+    if (r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED)
+        commit_after_sync();
+    return r;
+}
+
+void gtw_invoke_wait_sync(void (*real)(void), void *sync, unsigned flags, uint64_t timeout)
+{
+    ((void (*)(void *, unsigned, uint64_t))real)(sync, flags, timeout);
+    commit_after_sync();
+}
+
+void gtw_invoke_get_synciv(void (*real)(void), void *sync, unsigned pname, int count,
+                           int *length, int *values)
+{
+    ((void (*)(void *, unsigned, int, int *, int *))real)(sync, pname, count, length, values);
+    if (pname == GL_SYNC_STATUS && count > 0 && values && values[0] == GL_SIGNALED)
+        commit_after_sync();
 }

@@ -56,6 +56,14 @@ void gtw_mapped_commit(at_writer *w);
  * that is not coherent become the GL's: those maps' changes. Coherent maps wait for the
  * next call that reads them, where apitrace writes them too. */
 void gtw_prehook_mapped_sync(at_writer *w, ...);
+/* glClientWaitSync (signaled), glWaitSync and glGetSynciv (GL_SIGNALED): the real call,
+ * then the coherent maps' changes, inside the recorded call as apitrace writes them
+ * (`invoke` annotations; the first argument is the real function). */
+unsigned gtw_invoke_client_wait_sync(void (*real)(void), void *sync, unsigned flags,
+                                     uint64_t timeout);
+void gtw_invoke_wait_sync(void (*real)(void), void *sync, unsigned flags, uint64_t timeout);
+void gtw_invoke_get_synciv(void (*real)(void), void *sync, unsigned pname, int count,
+                           int *length, int *values);
 
 /* GL_VMWX_map_buffer_debug (hook_mapbuffer_vmwx.c): `adjust` annotations take
  * GL_MAP_NOTIFY_EXPLICIT_BIT_VMWX out of glBufferStorage's flags and the maps' access. */

@@ -12,7 +12,14 @@
  * Here the program writes the driver's memory directly, and a page is dirty when it
  * differs from the copy of what the trace already holds. The faults apitrace would have
  * taken are replayed in address order (a program that fills a range writes it in that
- * order), so the runs are apitrace's: the same memcpy calls, the same sizes. */
+ * order), so the runs are apitrace's: the same memcpy calls, the same sizes
+ * (tests/apps/coherent_app.c's patterns). What a comparison with a copy cannot see, and
+ * apitrace's write faults do: the order of writes (pages written in descending order,
+ * page 1 then page 0, are 2 pages for apitrace, 3 here: replayed in address order the
+ * second fault doubles) and writes that leave the bytes as they were (a memcpy for
+ * apitrace, nothing here). Seeing those needs write faults on memory the program writes,
+ * which also turns a system call that writes into the map (read(2) into a mapped buffer)
+ * into EFAULT, as it does under apitrace; this recorder does not harm the program so. */
 #include "hook_mapbuffer_pages.h"
 
 #include <stdlib.h>

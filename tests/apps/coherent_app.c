@@ -17,7 +17,13 @@
  *             with nothing written;
  *   unmap     2 P, mapped from byte 100 for P: 30 bytes at 20, then glUnmapBuffer (no draw);
  *   named     glCreateBuffers, glNamedBufferStorage, glMapNamedBufferRange of 2 P whole:
- *             30 bytes at P + 20, draw, glUnmapNamedBuffer.
+ *             30 bytes at P + 20, draw, glUnmapNamedBuffer;
+ *   flush     2 P mapped whole with GL_MAP_FLUSH_EXPLICIT_BIT too: 30 bytes at 20,
+ *             glFlushMappedBufferRange of them, draw;
+ *   sync      2 P mapped whole: 30 bytes at 20, glFenceSync, glFinish, glClientWaitSync
+ *             (GL_ALREADY_SIGNALED), 30 bytes at
+ *             P + 20, glWaitSync, 30 bytes at 40, glGetSynciv(GL_SYNC_STATUS), then a draw
+ *             with nothing written (apitrace writes the changes inside those three syncs).
  * VMWX cases, only when the GL offers GL_VMWX_map_buffer_debug (the recorders do; a driver
  * does not): GL_MAP_NOTIFY_EXPLICIT_BIT_VMWX on glBufferStorage and the map, the program
  * names what it wrote with glNotifyMappedBufferRangeVMWX (from glXGetProcAddressARB):
@@ -148,6 +154,36 @@ static void coherent_cases(void)
     if ((p = storage_map(2 * page, 100, page, c)) != NULL) { /* unmap */
         put(p + 20, 30, 13);
         glUnmapBuffer(GL_ARRAY_BUFFER);
+    }
+    GLuint fb; /* flush */
+    glGenBuffers(1, &fb);
+    glBindBuffer(GL_ARRAY_BUFFER, fb);
+    buffer_storage(GL_ARRAY_BUFFER, (GLsizeiptr)(2 * page), NULL, c);
+    p = glMapBufferRange(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(2 * page), c | GL_MAP_FLUSH_EXPLICIT_BIT);
+    if (p) {
+        put(p + 20, 30, 21);
+        glFlushMappedBufferRange(GL_ARRAY_BUFFER, 20, 30);
+        draw();
+    } else {
+        fprintf(stderr, TAG ": flush map failed (GL error 0x%04x)\n", glGetError());
+        failed = 1;
+    }
+    if ((p = storage_map(2 * page, 0, 2 * page, c)) != NULL) { /* sync */
+        put(p + 20, 30, 18);
+        GLsync fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+        glFinish(); /* signaled now: the wait's answer is the same in every run */
+        GLenum r = glClientWaitSync(fence, 0, 0);
+        if (r != GL_ALREADY_SIGNALED && r != GL_CONDITION_SATISFIED) {
+            fprintf(stderr, TAG ": fence not signaled (0x%04x)\n", r);
+            failed = 1;
+        }
+        put(p + page + 20, 30, 19);
+        glWaitSync(fence, 0, GL_TIMEOUT_IGNORED);
+        put(p + 40, 30, 20);
+        GLint status = 0;
+        glGetSynciv(fence, GL_SYNC_STATUS, 1, NULL, &status);
+        draw();
+        glDeleteSync(fence);
     }
     GLuint b; /* named */
     create_buffers(1, &b);

@@ -221,8 +221,10 @@ done
 # pages, whole, clipped to the map; pages written in order dirty 1, 2, 4... pages at a
 # time) are, with P the page size:
 #   small 100 | window 30 | span 3P | scattered P P P | fill 7P | ends P, P-100 |
-#   offset 2P | twice P, P, nothing | unmap P-100 at glUnmapBuffer | named P |
-#   notify 30 40 (the notifications only) | notify_coherent 30 (notified), then P
+#   offset 2P | twice P, P, nothing | unmap P-100 at glUnmapBuffer | flush 30 at
+#   glFlushMappedBufferRange, then P (apitrace 11's flush leaves the page dirty) | sync P inside
+#   glClientWaitSync, P inside glWaitSync, P inside glGetSynciv, nothing at the draw |
+#   named P | notify 30 40 (the notifications only) | notify_coherent 30 (notified), P
 # memcpy_calls DUMP: "call:bytes ..." for each memcpy, the call the next non-memcpy line makes
 memcpy_calls() {
   python3 - "$1" <<'EOF'
@@ -252,8 +254,10 @@ elif record "$name" -- "$app"; then
   set -e
   [ "$rc" -eq 0 ] && pass "$name: apitrace's recording, exit 0" ||
     fail "$name: apitrace trace exits $rc: $(tail -2 "$WORK/$name.apitrace.log" | tr '\n' ' ')"
-  apitrace dump --color=never "$WORK/$name.apitrace.trace" >"$WORK/$name.apitrace.dump" 2>/dev/null || true
-  ours=$(memcpy_calls "$WORK/$name.dump.txt")
+  # -v: dump hides glGetSynciv, glGetStringi and glXGetProcAddressARB by default
+  apitrace dump --color=never -v "$WORK/$name.apitrace.trace" >"$WORK/$name.apitrace.dump" 2>/dev/null || true
+  apitrace dump --color=never -v "$WORK/$name.trace" >"$WORK/$name.dump-v.txt" 2>/dev/null || true
+  ours=$(memcpy_calls "$WORK/$name.dump-v.txt")
   theirs=$(memcpy_calls "$WORK/$name.apitrace.dump")
   if [ -n "$ours" ] && [ "$ours" = "$theirs" ]; then
     pass "$name: the same $(echo "$ours" | wc -w) memcpy calls as apitrace's recording"
@@ -262,13 +266,13 @@ elif record "$name" -- "$app"; then
   fi
   d=glDrawArrays
   want="$d:100 $d:30 $d:$((3 * P)) $d:$P $d:$P $d:$P $d:$((7 * P)) $d:$P $d:$((P - 100))"
-  want+=" $d:$((2 * P)) $d:$P $d:$P glUnmapBuffer:$((P - 100)) $d:$P $d:30 $d:40 $d:30 $d:$P"
+  want+=" $d:$((2 * P)) $d:$P $d:$P glUnmapBuffer:$((P - 100)) glFlushMappedBufferRange:30 $d:$P"
+  want+=" glClientWaitSync:$P glWaitSync:$P glGetSynciv:$P"
+  want+=" $d:$P $d:30 $d:40 $d:30 $d:$P"
   [ "$ours" = "$want" ] && pass "$name: memcpy calls as apitrace's rule gives them (page $P)" ||
     fail "$name: memcpy calls '$ours', apitrace's rule gives '$want'"
   # GL_VMWX_map_buffer_debug: offered, its function from glXGetProcAddressARB, its bit out
-  # of the recorded flags, the notifications recorded as memcpy calls only (-v: dump
-  # hides glXGetProcAddressARB and glGetStringi by default)
-  apitrace dump --color=never -v "$WORK/$name.trace" >"$WORK/$name.dump-v.txt" 2>/dev/null || true
+  # of the recorded flags, the notifications recorded as memcpy calls only
   grep -q '^[0-9]* glGetStringi(name = GL_EXTENSIONS, index = [0-9]*) = "GL_VMWX_map_buffer_debug"$' \
     "$WORK/$name.dump-v.txt" && pass "$name: GL_VMWX_map_buffer_debug offered" ||
     fail "$name: GL_VMWX_map_buffer_debug not offered by glGetStringi"
