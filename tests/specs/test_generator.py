@@ -187,8 +187,34 @@ class Mini(unittest.TestCase):
         self.assertLess(text.index("gt_real(n, buffers);\n    at_writer_begin_leave"),
                         text.index("at_writer_begin_arg(gt_w, 1);"))
 
+    def test_adjust_rewrites_the_parameter_before_anything(self):
+        c = self.reg.commands["glClear"]
+        plans = ([classify.param_plan(c, p, self.ann) for p in c.params], None)
+        text = "\n".join(emit_c.wrapper(c, plans, 7, set(), None, None, None,
+                                        adjust=[("mask", "gtw_strip")]))
+        # the driver (untraced path too) and the trace both get the adjusted value
+        self.assertLess(text.index("mask = gtw_strip(mask);"), text.index("gltrace_writer()"))
+        with self.assertRaises(SystemExit):
+            emit_c.wrapper(c, plans, 7, set(), None, None, None, adjust=[("nomask", "f")])
+
+    def test_bitmask_flags_of_several_bits_first(self):
+        c = self.reg.commands["glClear"]
+        plans = {"glClear": ([classify.param_plan(c, p, self.ann) for p in c.params], None)}
+        self.assertEqual(emit_c.bitmask_groups(self.reg, plans)["ClearBufferMask"],
+                         [("GL_DEPTH_BUFFER_BIT", 0x100), ("GL_COLOR_BUFFER_BIT", 0x4000)])
+        # a `flag` value of several bits goes ahead of the single bits, as apitrace's "all"
+        groups = emit_c.bitmask_groups(self.reg, plans, {"GL_COLOR_BUFFER_BIT": 0x4100})
+        self.assertEqual(groups["ClearBufferMask"][0], ("GL_COLOR_BUFFER_BIT", 0x4100))
+
 
 class AnnotationFile(unittest.TestCase):
+    def test_adjust_and_flag_lines(self):
+        tmp = tempfile.mkdtemp()
+        ann = annotations.load(write(tmp, "a.txt", "adjust glMap.access strip\n"
+                                                   "flag GL_ALL_ATTRIB_BITS 0x000fffff\n"))
+        self.assertEqual(ann.adjusts["glMap"], [("access", "strip")])
+        self.assertEqual(ann.flag_values["GL_ALL_ATTRIB_BITS"], 0xFFFFF)
+
     def test_duplicate_param_is_an_error(self):
         tmp = tempfile.mkdtemp()
         path = write(tmp, "a.txt", "param glFoo.x address a handle\nparam glFoo.x string\n")
