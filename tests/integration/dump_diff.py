@@ -42,6 +42,13 @@ two recordings. Each rule and why:
      thread whose calls agree with it longest (two threads that start alike may start
      in either order). With --frames, a thread that makes no swap is compared over
      the calls both recordings of it hold (the signal stops it anywhere).
+  R13 the string a glGet*InfoLog/Source/Label call asked with bufSize = 0 returns -> OUT:
+     the GL writes nothing there, so apitrace writes whatever the program's buffer held
+     (bytes of old memory, piglit's shaders), gltrace NULL.
+  R14 glMultiTexCoordPointerEXT (EXT_direct_state_access) with client memory: apitrace
+     writes the call at once with the address, which no replay can read; gltrace takes it
+     as every other client array, a fake call with the blob before each draw that reads
+     it. apitrace's call with an address and gltrace's fake ones are dropped.
 
 Exit 0 when the normalised dumps are equal; else prints the first differences (and
 exit 1). Anything not covered by a rule is a difference: a bug or a missing rule.
@@ -132,6 +139,19 @@ def failed_outputs(lines):  # R7
             for l in lines]
 
 
+ZERO_SIZE_OUTPUT = re.compile(r'^(glGet\w*(?:InfoLog|Source|Label)\w*\(.*\bbufSize = 0, .*= )'
+                              r'(?:NULL|"(?:[^"\\]|\\.)*")\)$')
+
+
+def zero_size_outputs(lines):  # R13
+    return [ZERO_SIZE_OUTPUT.sub(r"\1OUT)", l) for l in lines]
+
+
+def ext_client_arrays(lines):  # R14
+    return [l for l in lines if not re.match(
+        r"^glMultiTexCoordPointerEXT\((?:.*pointer = PTR\)$|.*\) // fake$)", l)]
+
+
 def cut_frames(a, b):  # R8; R12 for a thread that makes no swap
     def frames(lines):
         return [i for i, l in enumerate(lines) if SWAPS.match(l) and not l.endswith("// incomplete")]
@@ -170,9 +190,10 @@ def main():
         sys.exit("usage: dump_diff.py APITRACE_DUMP GLTRACE_DUMP SIGS [--frames]")
     with open(args[2]) as f:
         known = {line.split()[0] for line in f if line.strip()}
-    a = [other_getters(failed_outputs(t)) for t in calls(args[0], unflushed=True)]
-    g = [other_getters(failed_outputs(indirect_from_client(drop_unwrapped(t, known))))
-         for t in calls(args[1], unflushed=True)]
+    a = [ext_client_arrays(zero_size_outputs(other_getters(failed_outputs(t))))
+         for t in calls(args[0], unflushed=True)]
+    g = [ext_client_arrays(zero_size_outputs(other_getters(failed_outputs(
+        indirect_from_client(drop_unwrapped(t, known)))))) for t in calls(args[1], unflushed=True)]
     if len(a) != len(g):
         print(f"dump_diff: {len(a)} thread(s) in apitrace's recording, {len(g)} in gltrace's")
         return 1
