@@ -85,3 +85,63 @@ void retrace_glReadnPixels(const gt_call *call)
     else
         glReadnPixels(x, y, w, h, format, type, (GLsizei)size, dest);
 }
+
+/* The name map of the objects of a KHR_debug identifier (GL_BUFFER, GL_TEXTURE, ...);
+ * kinds the replayer does not map keep their traced names (retrace_map_get). */
+static const char *label_namespace(uint64_t identifier)
+{
+    switch (identifier) {
+    case GL_BUFFER: return "buffer";
+    case GL_SHADER: return "shader";
+    case GL_PROGRAM: return "program";
+    case GL_QUERY: return "query";
+    case GL_SAMPLER: return "sampler";
+    case GL_TEXTURE: return "texture";
+    case GL_RENDERBUFFER: return "renderbuffer";
+    case GL_FRAMEBUFFER: return "framebuffer";
+    default: return "unmapped";
+    }
+}
+
+/* The label argument: the traced bytes (NUL-terminated in the call model, so the
+ * length is passed as traced only when it is within them). */
+static void label_args(const gt_value *v, const gt_value *length, const char **s, GLsizei *len)
+{
+    *s = v->kind == GT_STRING ? v->str.s : NULL;
+    int64_t n = retrace_sint(length);
+    *len = *s && n >= 0 && (uint64_t)n <= v->str.len ? (GLsizei)n : -1;
+}
+
+/* glObjectLabel(identifier, name, length, label) and its KHR form: side-effect free
+ * in apitrace's call flags, but the label is state the dump shows (GL_*_LABEL), and
+ * apitrace's replay sets it; the object's name goes through its kind's map. */
+void retrace_glObjectLabel(const gt_call *call)
+{
+    if (call->num_args < 4) {
+        retrace_warning(call, "expected 4 arguments");
+        return;
+    }
+    const gt_value *a = call->args;
+    uint64_t identifier = retrace_uint(&a[0]);
+    const char *s;
+    GLsizei len;
+    label_args(&a[3], &a[2], &s, &len);
+    glObjectLabel((GLenum)identifier,
+                  (GLuint)retrace_map_get(label_namespace(identifier), retrace_uint(&a[1])), len, s);
+}
+
+/* glObjectPtrLabel(ptr, length, label): ptr is a sync object */
+void retrace_glObjectPtrLabel(const gt_call *call)
+{
+    if (call->num_args < 3) {
+        retrace_warning(call, "expected 3 arguments");
+        return;
+    }
+    const gt_value *a = call->args;
+    void *sync = (void *)(uintptr_t)retrace_map_get("sync", retrace_uint(&a[0]));
+    const char *s;
+    GLsizei len;
+    label_args(&a[2], &a[1], &s, &len);
+    if (sync)
+        glObjectPtrLabel(sync, len, s);
+}

@@ -81,6 +81,26 @@ int state_get_int(unsigned pname, int dflt)
     return state_failed() ? dflt : v;
 }
 
+void state_write_label(sj *w, unsigned identifier, unsigned name, const char *member)
+{
+    if (!name || !state_has("glGetObjectLabel"))
+        return;
+    GLint max = state_get_int(GL_MAX_LABEL_LENGTH, 0);
+    if (max <= 0 || max > (1 << 20))
+        return;
+    char *label = calloc((size_t)max + 1, 1);
+    if (!label)
+        return; /* the dump goes on without it: a label is not worth failing for */
+    GLsizei len = 0;
+    state_clear_errors();
+    glGetObjectLabel(identifier, name, max + 1, &len, label);
+    if (!state_failed() && len > 0 && label[0]) {
+        sj_member(w, member);
+        sj_cstring(w, label);
+    }
+    free(label);
+}
+
 int state_dump(FILE *out, const gt_call *call, bool single_buffer, gt_error *err)
 {
     memset(provided, 0, sizeof provided);

@@ -28,6 +28,10 @@ const char *state_enum_name(unsigned v);
 void state_write_enum(sj *w, unsigned v);
 /* glGetIntegerv(PNAME), or DFLT when the context lacks the value (the query fails). */
 int state_get_int(unsigned pname, int dflt);
+/* Writes MEMBER: the KHR_debug label of object NAME of kind IDENTIFIER (GL_TEXTURE,
+ * GL_BUFFER, ...), as apitrace does; nothing when NAME is 0, the context lacks
+ * glGetObjectLabel, or the object has no label. */
+void state_write_label(sj *w, unsigned identifier, unsigned name, const char *member);
 /* Empties GL's error flags; then whether a query raised one. */
 void state_clear_errors(void);
 bool state_failed(void);

@@ -1,13 +1,20 @@
 /* The image sections of the state dump, each image an object as apitrace writes it
- * ("__class__": "image", "__width__", "__height__", "__depth__", "__format__",
- * "__data__": base64): colour and stencil as PNG (RGB; RGBA on GLES, which reads only
- * RGBA), depth as apitrace's float map ("Pf", width height, "1", rows of 32-bit floats,
- * the top row first).
+ * ("__class__": "image", "__width__", "__height__", "__depth__", "__format__": the
+ * internal format's name, "__data__": base64), in apitrace 11's formats: normalized
+ * colour as PNG, RGB or RGBA as the format has alpha (apitrace's read-back choice);
+ * floating-point colour as its float maps ("PF" RGB, "PX" RGBA); depth as the float
+ * map "Pf"; stencil as a grey PNG. Float maps are "Pf"/"PF"/"PX", "width height",
+ * "1", then rows of 32-bit floats, the top row first.
  *   "textures": every level of each 1D, 2D and rectangle texture bound in a unit,
- *   "GL_TEXTUREu, TARGET, level = L" (desktop GL: GLES has no glGetTexImage).
- *   "framebuffer": the window's colour (named by its draw buffer, GL_BACK), depth
- *   ("GL_DEPTH_COMPONENT") and stencil ("GL_STENCIL_INDEX"), or a bound framebuffer
- *   object's colour attachments (named GL_COLOR_ATTACHMENTi), depth and stencil. */
+ *   "GL_TEXTUREu, TARGET, level = L" (no level for rectangles, which have none;
+ *   desktop GL: GLES has no glGetTexImage).
+ *   "framebuffer": the window's colour (named by its draw buffer, GL_BACK; "GL_RGB" on
+ *   GLES too, where it is read as RGBA), depth ("GL_DEPTH_COMPONENT") and stencil
+ *   ("GL_STENCIL_INDEX"); or a bound framebuffer object's attachments, as apitrace
+ *   reads them: each draw buffer's colour attachment, then (desktop GL) the depth and
+ *   stencil attachments ("GL_DEPTH_ATTACHMENT", "GL_STENCIL_ATTACHMENT"; a
+ *   depth-stencil one under both), each its own size and internal format, a
+ *   multisampled one resolved first; nothing for an incomplete framebuffer. */
 #include <epoxy/gl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,34 +24,67 @@
 #include "gt_png.h"
 #include "state_dump.h"
 
-typedef enum { IMG_COLOR, IMG_DEPTH, IMG_STENCIL } img_kind;
+/* How an image is read back and written: apitrace's choice for its internal format. */
+typedef struct readback {
+    GLenum format, type; /* glReadPixels / glGetTexImage */
+    unsigned channels;   /* 1 (depth, stencil), 3 or 4 */
+    bool floats;         /* a float map, else a PNG */
+} readback;
 
-/* Encodes W x H pixels read bottom first (RGBA bytes, floats or bytes by KIND). */
-static int encode(gt_strbuf *out, img_kind kind, const uint8_t *px, int w, int h, bool alpha)
+static const readback RB_RGB = {GL_RGB, GL_UNSIGNED_BYTE, 3, false};
+static const readback RB_RGBA = {GL_RGBA, GL_UNSIGNED_BYTE, 4, false};
+static const readback RB_DEPTH = {GL_DEPTH_COMPONENT, GL_FLOAT, 1, true};
+static const readback RB_STENCIL = {GL_STENCIL_INDEX, GL_UNSIGNED_BYTE, 1, false};
+
+/* The colour read-back of a format with ALPHA bits and components of TYPE
+ * (GL_FLOAT, GL_UNSIGNED_NORMALIZED, GL_INT, ...): false for integer formats, which
+ * apitrace's formats do not cover. */
+static bool color_readback(GLint alpha, GLint type, readback *rb)
+{
+    if (type == GL_INT || type == GL_UNSIGNED_INT)
+        return false;
+    *rb = alpha > 0 ? RB_RGBA : RB_RGB;
+    if (type == GL_FLOAT) {
+        rb->type = GL_FLOAT;
+        rb->floats = true;
+    }
+    return true;
+}
+
+/* The name apitrace gives internal format F (1 to 4: GL 1.0's component counts). */
+static void format_name(GLint f, char *buf, size_t n)
+{
+    static const char *const counts[] = {"GL_LUMINANCE", "GL_LUMINANCE_ALPHA", "GL_RGB", "GL_RGBA"};
+    const char *name = f >= 1 && f <= 4 ? counts[f - 1] : state_enum_name((unsigned)f);
+    if (name)
+        snprintf(buf, n, "%s", name);
+    else
+        snprintf(buf, n, "%d", f);
+}
+
+/* Encodes W x H pixels read bottom first as RB says. */
+static int encode(gt_strbuf *out, const readback *rb, const uint8_t *px, int w, int h)
 {
     gt_error err;
     gt_error_clear(&err);
-    if (kind == IMG_DEPTH) { /* the top row first, as apitrace writes its float maps */
-        gt_strbuf_printf(out, "Pf\n%d %d\n1\n", w, h);
+    if (rb->floats) { /* the top row first, as apitrace writes its float maps */
+        const char *magic = rb->channels == 1 ? "Pf" : rb->channels == 3 ? "PF" : "PX";
+        size_t row = (size_t)w * 4 * rb->channels;
+        gt_strbuf_printf(out, "%s\n%d %d\n1\n", magic, w, h);
         for (int y = h - 1; y >= 0; --y)
-            gt_strbuf_put(out, (const char *)px + (size_t)y * (size_t)w * 4, (size_t)w * 4);
+            gt_strbuf_put(out, (const char *)px + (size_t)y * row, row);
         return out->oom ? -1 : 0;
     }
-    if (kind == IMG_STENCIL)
-        return gt_png_encode(out, px, (unsigned)w, (unsigned)h, 1, (size_t)w, true, &err);
-    if (!alpha)
-        gt_png_rgba_to_rgb((uint8_t *)px, (size_t)w * (size_t)h);
-    unsigned channels = alpha ? 4 : 3;
-    return gt_png_encode(out, px, (unsigned)w, (unsigned)h, channels, (size_t)w * channels, true,
-                         &err);
+    return gt_png_encode(out, px, (unsigned)w, (unsigned)h, rb->channels,
+                         (size_t)w * rb->channels, true, &err);
 }
 
 static void write_image(sj *w, const char *key, const char *format, int width, int height,
-                        img_kind kind, const uint8_t *px, bool alpha)
+                        const readback *rb, const uint8_t *px)
 {
     gt_strbuf data;
     gt_strbuf_init(&data);
-    if (encode(&data, kind, px, width, height, alpha) == 0) {
+    if (encode(&data, rb, px, width, height) == 0) {
         sj_member(w, key);
         sj_begin_object(w);
         sj_member(w, "__class__");
@@ -64,95 +104,286 @@ static void write_image(sj *w, const char *key, const char *format, int width, i
     gt_strbuf_free(&data);
 }
 
+/* Room for W x H pixels of 4 floats (the largest read-back). */
 static uint8_t *pixels(int w, int h)
 {
     if (w <= 0 || h <= 0 || w > 32768 || h > 32768)
         return NULL;
-    return calloc((size_t)w * (size_t)h, 4);
+    return calloc((size_t)w * (size_t)h, 16);
 }
 
-/* Reads the read framebuffer's KIND as KEY. */
-static void read_buffer(sj *w, const char *key, img_kind kind, int width, int height)
+/* Reads W x H of the read framebuffer's read buffer (or depth, stencil) as RB says and
+ * writes it as KEY with FORMAT. On GLES, which reads only RGBA bytes, colour is read so
+ * (apitrace does the same, keeping the format's name). */
+static void read_buffer(sj *w, const char *key, const char *format, int width, int height,
+                        readback rb)
 {
+    if (!epoxy_is_desktop_gl() && rb.format != GL_DEPTH_COMPONENT && rb.format != GL_STENCIL_INDEX)
+        rb = RB_RGBA;
     uint8_t *px = pixels(width, height);
     if (!px)
         return;
-    bool es = !epoxy_is_desktop_gl();
     state_clear_errors();
-    if (kind == IMG_DEPTH)
-        glReadPixels(0, 0, width, height, GL_DEPTH_COMPONENT, GL_FLOAT, px);
-    else if (kind == IMG_STENCIL)
-        glReadPixels(0, 0, width, height, GL_STENCIL_INDEX, GL_UNSIGNED_BYTE, px);
-    else
-        glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, px);
-    if (!state_failed()) {
-        const char *format = kind == IMG_DEPTH ? "GL_DEPTH_COMPONENT"
-                             : kind == IMG_STENCIL ? "GL_STENCIL_INDEX"
-                             : es ? "GL_RGBA" : "GL_RGB";
-        write_image(w, key, format, width, height, kind, px, es);
-    }
+    glReadPixels(0, 0, width, height, rb.format, rb.type, px);
+    if (!state_failed())
+        write_image(w, key, format, width, height, &rb, px);
     free(px);
 }
 
-/* The kind of object attached at ATT of the read framebuffer; GL_NONE when none. */
-static GLint attachment_type(GLenum att)
+/* ---- framebuffer objects ---------------------------------------------------------- */
+
+/* The target a framebuffer is read through: GLES 2 has only GL_FRAMEBUFFER. */
+static GLenum read_target(void)
 {
-    GLint type = GL_NONE;
-    if (!state_has("glGetFramebufferAttachmentParameteriv"))
-        return GL_NONE;
-    state_clear_errors();
-    glGetFramebufferAttachmentParameteriv(GL_READ_FRAMEBUFFER, att,
-                                          GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
-    return state_failed() ? GL_NONE : type;
+    return epoxy_is_desktop_gl() || epoxy_gl_version() >= 30 ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER;
 }
 
-/* A framebuffer object bound for drawing: its colour attachments, depth, stencil. */
-static void write_fbo(sj *w, int width, int height)
+/* What is attached at ATT of the framebuffer bound to TARGET: its size, samples and
+ * internal format (apitrace's getFramebufferAttachmentDesc). */
+typedef struct attachment {
+    GLint type, name, width, height, samples, internal;
+} attachment;
+
+static GLint fb_param(GLenum target, GLenum att, GLenum pname)
 {
-    GLint colors = state_get_int(GL_MAX_COLOR_ATTACHMENTS, 0);
-    for (GLint i = 0; i < colors && i < 64; ++i) {
-        GLenum att = GL_COLOR_ATTACHMENT0 + (GLenum)i;
-        if (attachment_type(att) == GL_NONE)
-            continue;
-        char key[40];
-        snprintf(key, sizeof key, "GL_COLOR_ATTACHMENT%d", i);
-        glReadBuffer(att);
-        read_buffer(w, key, IMG_COLOR, width, height);
+    GLint v = 0;
+    state_clear_errors();
+    glGetFramebufferAttachmentParameteriv(target, att, pname, &v);
+    return state_failed() ? 0 : v;
+}
+
+/* The level's size and format of texture NAME, found by binding it to each target in
+ * turn (apitrace's getTextureTarget), the binding put back. */
+static bool texture_level_desc(GLint name, GLint level, GLint face, attachment *a)
+{
+    static const struct { GLenum target, binding; } targets[] = {
+        {GL_TEXTURE_2D, GL_TEXTURE_BINDING_2D},
+        {GL_TEXTURE_1D, GL_TEXTURE_BINDING_1D},
+        {GL_TEXTURE_RECTANGLE, GL_TEXTURE_BINDING_RECTANGLE},
+        {GL_TEXTURE_CUBE_MAP, GL_TEXTURE_BINDING_CUBE_MAP},
+        {GL_TEXTURE_3D, GL_TEXTURE_BINDING_3D},
+        {GL_TEXTURE_2D_MULTISAMPLE, GL_TEXTURE_BINDING_2D_MULTISAMPLE},
+        {GL_TEXTURE_2D_ARRAY, GL_TEXTURE_BINDING_2D_ARRAY},
+        {GL_TEXTURE_2D_MULTISAMPLE_ARRAY, GL_TEXTURE_BINDING_2D_MULTISAMPLE_ARRAY},
+        {GL_TEXTURE_1D_ARRAY, GL_TEXTURE_BINDING_1D_ARRAY},
+        {GL_TEXTURE_CUBE_MAP_ARRAY, GL_TEXTURE_BINDING_CUBE_MAP_ARRAY},
+    };
+    if (!state_has("glBindTexture") || !state_has("glGetTexLevelParameteriv"))
+        return false;
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; ++i) {
+        GLint bound = state_get_int(targets[i].binding, -1);
+        if (bound < 0)
+            continue; /* the context lacks the target */
+        state_clear_errors();
+        glBindTexture(targets[i].target, (GLuint)name);
+        if (state_failed())
+            continue; /* a texture of another target */
+        GLenum level_target = face ? (GLenum)face : targets[i].target;
+        glGetTexLevelParameteriv(level_target, level, GL_TEXTURE_WIDTH, &a->width);
+        glGetTexLevelParameteriv(level_target, level, GL_TEXTURE_HEIGHT, &a->height);
+        glGetTexLevelParameteriv(level_target, level, GL_TEXTURE_INTERNAL_FORMAT, &a->internal);
+        glGetTexLevelParameteriv(level_target, level, GL_TEXTURE_SAMPLES, &a->samples);
+        state_clear_errors();
+        glBindTexture(targets[i].target, (GLuint)bound);
+        return true;
     }
-    if (attachment_type(GL_DEPTH_ATTACHMENT) != GL_NONE)
-        read_buffer(w, "GL_DEPTH_COMPONENT", IMG_DEPTH, width, height);
-    if (attachment_type(GL_STENCIL_ATTACHMENT) != GL_NONE)
-        read_buffer(w, "GL_STENCIL_INDEX", IMG_STENCIL, width, height);
+    return false;
+}
+
+static bool attachment_desc(GLenum target, GLenum att, attachment *a)
+{
+    *a = (attachment){0};
+    a->type = fb_param(target, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE);
+    a->name = fb_param(target, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME);
+    if (a->type == GL_NONE || a->name == 0)
+        return false;
+    if (a->type == GL_RENDERBUFFER) {
+        if (!state_has("glBindRenderbuffer") || !state_has("glGetRenderbufferParameteriv"))
+            return false;
+        GLint bound = state_get_int(GL_RENDERBUFFER_BINDING, 0);
+        glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)a->name);
+        glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_WIDTH, &a->width);
+        glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_HEIGHT, &a->height);
+        glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_SAMPLES, &a->samples);
+        glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_INTERNAL_FORMAT, &a->internal);
+        glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)bound);
+    } else if (a->type == GL_TEXTURE) {
+        if (!epoxy_is_desktop_gl() && epoxy_gl_version() < 31) {
+            /* GLES before 3.1 cannot ask a level's size: the viewport's, and
+             * apitrace's guess of the format */
+            GLint vp[4] = {0, 0, 0, 0};
+            glGetIntegerv(GL_VIEWPORT, vp);
+            a->width = vp[0] + vp[2];
+            a->height = vp[1] + vp[3];
+            a->internal = GL_RGBA;
+        } else if (!texture_level_desc(a->name,
+                                       fb_param(target, att, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL),
+                                       fb_param(target, att, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE),
+                                       a)) {
+            return false;
+        }
+    } else {
+        return false;
+    }
+    state_clear_errors();
+    return a->width > 0 && a->height > 0;
+}
+
+/* One attachment of the framebuffer bound for reading (a colour one already chosen
+ * with glReadBuffer), as "ATTACHMENT". */
+static void write_attachment(sj *w, GLenum att)
+{
+    attachment a;
+    GLenum target = read_target();
+    if (!attachment_desc(target, att, &a))
+        return;
+    readback rb;
+    if (att == GL_DEPTH_ATTACHMENT) {
+        rb = RB_DEPTH;
+    } else if (att == GL_STENCIL_ATTACHMENT) {
+        rb = RB_STENCIL;
+    } else if (!color_readback(fb_param(target, att, GL_FRAMEBUFFER_ATTACHMENT_ALPHA_SIZE),
+                               fb_param(target, att, GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE),
+                               &rb)) {
+        return;
+    }
+    if (!epoxy_is_desktop_gl() && a.type == GL_TEXTURE && epoxy_gl_version() < 31)
+        rb = RB_RGBA; /* apitrace's guess, GL_RGBA */
+    char key[48], format[48];
+    const char *att_name = state_enum_name(att);
+    snprintf(key, sizeof key, "%s", att_name ? att_name : "GL_COLOR_ATTACHMENT0");
+    format_name(a.internal, format, sizeof format);
+    read_buffer(w, key, format, a.width, a.height, rb);
+}
+
+/* A multisampled framebuffer's draw buffer 0, depth and stencil resolved into a new
+ * framebuffer of renderbuffers of the same formats (glReadPixels cannot read samples),
+ * as apitrace does; 0 when nothing is multisampled. */
+typedef struct resolved {
+    GLuint fbo, rbs[3];
+    int n;
+} resolved;
+
+static void resolve_one(resolved *r, GLint src, GLenum att, const attachment *a, GLbitfield mask)
+{
+    glGenRenderbuffers(1, &r->rbs[r->n]);
+    glBindRenderbuffer(GL_RENDERBUFFER, r->rbs[r->n]);
+    glRenderbufferStorage(GL_RENDERBUFFER, (GLenum)a->internal, a->width, a->height);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r->fbo);
+    glFramebufferRenderbuffer(GL_DRAW_FRAMEBUFFER, att, GL_RENDERBUFFER, r->rbs[r->n]);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)src);
+    glBlitFramebuffer(0, 0, a->width, a->height, 0, 0, a->width, a->height, mask, GL_NEAREST);
+    r->n++;
+}
+
+static bool resolve(GLint fbo, GLenum draw0, resolved *r)
+{
+    attachment c = {0}, d = {0}, s = {0};
+    bool has_c = draw0 != GL_NONE && attachment_desc(GL_DRAW_FRAMEBUFFER, draw0, &c);
+    bool has_d = attachment_desc(GL_DRAW_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, &d);
+    bool has_s = attachment_desc(GL_DRAW_FRAMEBUFFER, GL_STENCIL_ATTACHMENT, &s);
+    if (!(has_c && c.samples) && !(has_d && d.samples) && !(has_s && s.samples))
+        return false;
+    if (!state_has("glGenFramebuffers") || !state_has("glBlitFramebuffer") ||
+        !state_has("glRenderbufferStorage") || !state_has("glDrawBuffer"))
+        return false;
+    GLint rb = state_get_int(GL_RENDERBUFFER_BINDING, 0);
+    *r = (resolved){0};
+    glGenFramebuffers(1, &r->fbo);
+    if (has_c) {
+        resolve_one(r, fbo, draw0, &c, GL_COLOR_BUFFER_BIT);
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r->fbo);
+        glDrawBuffer(draw0);
+    }
+    if (has_d && has_s && d.name == s.name) {
+        resolve_one(r, fbo, GL_DEPTH_STENCIL_ATTACHMENT, &d, GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+    } else {
+        if (has_d)
+            resolve_one(r, fbo, GL_DEPTH_ATTACHMENT, &d, GL_DEPTH_BUFFER_BIT);
+        if (has_s)
+            resolve_one(r, fbo, GL_STENCIL_ATTACHMENT, &s, GL_STENCIL_BUFFER_BIT);
+    }
+    glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)rb);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo);
+    state_clear_errors();
+    return true;
+}
+
+/* The framebuffer object bound for drawing, read through GL_READ_FRAMEBUFFER. */
+static void write_fbo(sj *w, GLint fbo)
+{
+    bool desktop = epoxy_is_desktop_gl();
+    GLint draw_fbo = fbo;
+    resolved r = {0};
+    bool resolved_fbo = desktop && resolve(fbo, (GLenum)state_get_int(GL_DRAW_BUFFER0, GL_NONE), &r);
+    if (resolved_fbo)
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r.fbo); /* its draw buffers say what to read */
+    state_clear_errors();
+    if (state_has("glCheckFramebufferStatus") &&
+        glCheckFramebufferStatus(read_target()) == GL_FRAMEBUFFER_COMPLETE) {
+        GLint max_draw = state_get_int(GL_MAX_DRAW_BUFFERS, 1);
+        GLint max_color = state_get_int(GL_MAX_COLOR_ATTACHMENTS, 0);
+        for (GLint i = 0; i < max_draw && i < 64; ++i) {
+            GLint buf = state_get_int(GL_DRAW_BUFFER0 + (GLenum)i, GL_NONE);
+            if (buf == GL_NONE)
+                continue;
+            GLenum att = buf >= GL_COLOR_ATTACHMENT0 && buf < GL_COLOR_ATTACHMENT0 + max_color
+                             ? (GLenum)buf
+                             : GL_COLOR_ATTACHMENT0;
+            if (state_has("glReadBuffer"))
+                glReadBuffer(att);
+            write_attachment(w, att);
+        }
+        if (desktop) {
+            write_attachment(w, GL_DEPTH_ATTACHMENT);
+            write_attachment(w, GL_STENCIL_ATTACHMENT);
+        }
+    }
+    state_clear_errors();
+    if (resolved_fbo) {
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)draw_fbo);
+        glDeleteRenderbuffers(r.n, r.rbs);
+        glDeleteFramebuffers(1, &r.fbo);
+    }
+}
+
+/* ---- the window and the sections --------------------------------------------------- */
+
+static void write_window(sj *w)
+{
+    int width = 0, height = 0;
+    ws_current_size(&width, &height);
+    if (width <= 0 || height <= 0)
+        return;
+    /* the colour buffer's format: apitrace reads RGB (GLES: RGBA, named GL_RGB) */
+    if (epoxy_is_desktop_gl()) {
+        GLint draw = state_get_int(GL_DRAW_BUFFER, GL_BACK);
+        if (draw != GL_NONE) {
+            const char *name = state_enum_name((unsigned)draw);
+            if (state_has("glReadBuffer"))
+                glReadBuffer((GLenum)draw);
+            read_buffer(w, name ? name : "GL_BACK", "GL_RGB", width, height, RB_RGB);
+        }
+    } else {
+        read_buffer(w, "GL_BACK", "GL_RGB", width, height, RB_RGB);
+    }
+    if (state_get_int(GL_DEPTH_BITS, 0) > 0)
+        read_buffer(w, "GL_DEPTH_COMPONENT", "GL_DEPTH_COMPONENT", width, height, RB_DEPTH);
+    if (state_get_int(GL_STENCIL_BITS, 0) > 0)
+        read_buffer(w, "GL_STENCIL_INDEX", "GL_STENCIL_INDEX", width, height, RB_STENCIL);
 }
 
 static void write_framebuffer(sj *w, bool single_buffer)
 {
     sj_member(w, "framebuffer");
     sj_begin_object(w);
-    int width = 0, height = 0;
-    ws_current_size(&width, &height);
     read_state saved;
     read_state_save(&saved);
-    if (saved.draw_fbo) { /* an FBO: what the viewport covers, as snapshots read it */
-        GLint vp[4] = {0, 0, 0, 0};
-        glGetIntegerv(GL_VIEWPORT, vp);
-        if (vp[2] > 0 && vp[3] > 0) {
-            width = vp[0] + vp[2];
-            height = vp[1] + vp[3];
-        }
-    }
     read_state_set(&saved, saved.draw_fbo, single_buffer);
-    if (saved.draw_fbo) {
-        write_fbo(w, width, height);
-    } else if (width > 0 && height > 0) {
-        GLint draw = state_get_int(GL_DRAW_BUFFER, 0);
-        const char *name = state_enum_name((unsigned)(draw ? draw : GL_BACK));
-        read_buffer(w, name ? name : "GL_BACK", IMG_COLOR, width, height);
-        if (state_get_int(GL_DEPTH_BITS, 0) > 0)
-            read_buffer(w, "GL_DEPTH_COMPONENT", IMG_DEPTH, width, height);
-        if (state_get_int(GL_STENCIL_BITS, 0) > 0)
-            read_buffer(w, "GL_STENCIL_INDEX", IMG_STENCIL, width, height);
-    }
+    if (saved.draw_fbo)
+        write_fbo(w, saved.draw_fbo);
+    else
+        write_window(w);
     read_state_restore(&saved);
     state_clear_errors();
     sj_end_object(w);
@@ -164,8 +395,9 @@ static void write_texture_levels(sj *w, GLint unit, GLenum target, const char *t
     GLint base = 0, max = 1000;
     glGetTexParameteriv(target, GL_TEXTURE_BASE_LEVEL, &base);
     glGetTexParameteriv(target, GL_TEXTURE_MAX_LEVEL, &max);
+    bool levels = target != GL_TEXTURE_RECTANGLE; /* apitrace names no level there */
     for (GLint level = base < 0 ? 0 : base; level <= max && level < 32; ++level) {
-        GLint width = 0, height = 0, format = 0, alpha = 0, depth = 0;
+        GLint width = 0, height = 0, format = 0, alpha = 0, depth = 0, red_type = GL_NONE;
         glGetTexLevelParameteriv(target, level, GL_TEXTURE_WIDTH, &width);
         glGetTexLevelParameteriv(target, level, GL_TEXTURE_HEIGHT, &height);
         glGetTexLevelParameteriv(target, level, GL_TEXTURE_INTERNAL_FORMAT, &format);
@@ -173,21 +405,28 @@ static void write_texture_levels(sj *w, GLint unit, GLenum target, const char *t
         glGetTexLevelParameteriv(target, level, GL_TEXTURE_DEPTH_SIZE, &depth);
         if (state_failed() || width <= 0 || height <= 0)
             break;
+        glGetTexLevelParameteriv(target, level, GL_TEXTURE_RED_TYPE, &red_type);
+        if (state_failed()) /* before GL 3.0: normalized */
+            red_type = GL_UNSIGNED_NORMALIZED;
+        readback rb = RB_DEPTH;
+        if (depth <= 0 && !color_readback(alpha, red_type, &rb))
+            break;
         uint8_t *px = pixels(width, height);
         if (!px)
             break;
-        img_kind kind = depth > 0 ? IMG_DEPTH : IMG_COLOR;
-        glGetTexImage(target, level, depth > 0 ? GL_DEPTH_COMPONENT : GL_RGBA,
-                      depth > 0 ? GL_FLOAT : GL_UNSIGNED_BYTE, px);
+        glGetTexImage(target, level, rb.format, rb.type, px);
         if (!state_failed()) {
-            char key[128];
-            snprintf(key, sizeof key, "GL_TEXTURE%d, %s, level = %d", unit, target_name, level);
-            const char *fname = state_enum_name((unsigned)format);
-            char num[16];
-            snprintf(num, sizeof num, "%d", format);
-            write_image(w, key, fname ? fname : num, width, height, kind, px, alpha > 0);
+            char key[128], fname[48];
+            if (levels)
+                snprintf(key, sizeof key, "GL_TEXTURE%d, %s, level = %d", unit, target_name, level);
+            else
+                snprintf(key, sizeof key, "GL_TEXTURE%d, %s", unit, target_name);
+            format_name(format, fname, sizeof fname);
+            write_image(w, key, fname, width, height, &rb, px);
         }
         free(px);
+        if (!levels)
+            break;
     }
 }
 

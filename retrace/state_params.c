@@ -12,13 +12,13 @@
 enum { MAX_VALUES = 4096 }; /* the longest counted list read (compressed formats) */
 
 /* How a section's values are read: which glGet* and its leading arguments. */
-typedef enum { Q_GET, Q_BUFFER, Q_MATERIAL, Q_LIGHT, Q_ATTRIB, Q_ENV, Q_TEX, Q_LEVEL, Q_FBATT } qkind;
+typedef enum { Q_GET, Q_BUFFER, Q_MATERIAL, Q_LIGHT, Q_ATTRIB, Q_ENV, Q_TEX, Q_LEVEL, Q_FBATT, Q_SAMPLER } qkind;
 
 typedef struct query {
     qkind kind;
     GLenum target; /* buffer or texture target, face, light, env target, framebuffer */
     GLenum arg;    /* the attachment (Q_FBATT) */
-    GLuint index;  /* the attribute (Q_ATTRIB) */
+    GLuint index;  /* the attribute (Q_ATTRIB), the sampler (Q_SAMPLER) */
 } query;
 
 typedef union values {
@@ -43,6 +43,8 @@ static bool read_ints(const query *q, GLenum pname, GLint *v)
     case Q_FBATT:
         return state_has("glGetFramebufferAttachmentParameteriv") &&
                (glGetFramebufferAttachmentParameteriv(q->target, q->arg, pname, v), true);
+    case Q_SAMPLER:
+        return state_has("glGetSamplerParameteriv") && (glGetSamplerParameteriv(q->index, pname, v), true);
     default: return false;
     }
 }
@@ -57,6 +59,8 @@ static bool read_floats(const query *q, GLenum pname, GLfloat *v)
     case Q_ENV: return state_has("glGetTexEnvfv") && (glGetTexEnvfv(q->target, pname, v), true);
     case Q_TEX: return state_has("glGetTexParameterfv") && (glGetTexParameterfv(q->target, pname, v), true);
     case Q_LEVEL: return state_has("glGetTexLevelParameterfv") && (glGetTexLevelParameterfv(q->target, 0, pname, v), true);
+    case Q_SAMPLER:
+        return state_has("glGetSamplerParameterfv") && (glGetSamplerParameterfv(q->index, pname, v), true);
     default: return false;
     }
 }
@@ -192,7 +196,8 @@ static void write_materials_and_lights(sj *w)
     static const GLenum faces[] = {GL_FRONT, GL_BACK};
     for (int i = 0; i < 2; ++i) {
         query q = {.kind = Q_MATERIAL, .target = faces[i]};
-        list_object(w, state_enum_name(faces[i]), &state_material, &q, false);
+        /* apitrace writes both faces on desktop GL, empty in a core context */
+        list_object(w, state_enum_name(faces[i]), &state_material, &q, epoxy_is_desktop_gl());
     }
     GLint lights = state_get_int(GL_MAX_LIGHTS, 0);
     for (GLint i = 0; i < lights && i < 64; ++i) {
@@ -213,7 +218,19 @@ static void write_vertex_attribs(sj *w)
         char name[48];
         snprintf(name, sizeof name, "GL_VERTEX_ATTRIB_ARRAY%d", i);
         query q = {.kind = Q_ATTRIB, .index = (GLuint)i};
-        list_object(w, name, &state_vertex_attrib, &q, false);
+        sj c;
+        gt_strbuf b;
+        sj_child(w, &c, &b);
+        write_list(&c, &state_vertex_attrib, &q);
+        GLint buffer = 0;
+        if (state_has("glGetVertexAttribiv")) {
+            state_clear_errors();
+            glGetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING, &buffer);
+            if (state_failed())
+                buffer = 0;
+        }
+        state_write_label(&c, GL_BUFFER, (GLuint)buffer, "GL_VERTEX_ATTRIB_ARRAY_BUFFER_LABEL");
+        sj_splice(w, name, &c, false);
     }
 }
 
@@ -268,6 +285,7 @@ static void write_bound_texture(sj *w, const struct state_texture_target *t)
     sj c;
     gt_strbuf b;
     sj_child(w, &c, &b);
+    state_write_label(&c, GL_TEXTURE, (GLuint)state_get_int(t->binding, 0), "GL_TEXTURE_LABEL");
     query q = {.kind = Q_TEX, .target = t->target};
     write_list(&c, &state_texture, &q);
     q.kind = Q_LEVEL;
@@ -275,6 +293,21 @@ static void write_bound_texture(sj *w, const struct state_texture_target *t)
         q.target = GL_TEXTURE_CUBE_MAP_POSITIVE_X;
     write_list(&c, &state_texture_level, &q);
     sj_splice(w, t->name, &c, true);
+}
+
+/* The sampler bound to the active unit: "GL_SAMPLER", its label and parameters. */
+static void write_sampler(sj *w)
+{
+    GLint sampler = state_get_int(GL_SAMPLER_BINDING, 0);
+    if (sampler <= 0 || !state_has("glGetSamplerParameteriv"))
+        return;
+    sj c;
+    gt_strbuf b;
+    sj_child(w, &c, &b);
+    state_write_label(&c, GL_SAMPLER, (GLuint)sampler, "GL_SAMPLER_LABEL");
+    query q = {.kind = Q_SAMPLER, .index = (GLuint)sampler};
+    write_list(&c, &state_sampler, &q);
+    sj_splice(w, "GL_SAMPLER", &c, true);
 }
 
 /* A unit's state; its fixed-function state (texture enables, environment) only when
@@ -295,6 +328,7 @@ static void write_texture_unit(sj *w, GLint unit, bool fixed)
     for (unsigned k = 0; k < state_texture_target_count; ++k)
         if (state_get_int(state_texture_targets[k].binding, 0) > 0)
             write_bound_texture(&c, &state_texture_targets[k]);
+    write_sampler(&c);
     sj_splice(w, name, &c, true);
 }
 
@@ -309,7 +343,9 @@ static void write_texture_units(sj *w)
     /* the units with fixed-function state: texture coordinate sets, else units, else
      * (GLES 2 and later, which have neither) 8, as apitrace counts them */
     GLint fixed = state_get_int(GL_MAX_TEXTURE_COORDS, -1);
-    if (fixed < 0)
+    if (epoxy_is_desktop_gl() && (state_get_int(GL_CONTEXT_PROFILE_MASK, 0) & GL_CONTEXT_CORE_PROFILE_BIT))
+        fixed = 0; /* a core context: apitrace does not ask (Mesa would answer) */
+    else if (fixed < 0)
         fixed = state_get_int(GL_MAX_TEXTURE_UNITS, 8);
     for (GLint u = 0; u < n && u < 1024; ++u) {
         glActiveTexture(GL_TEXTURE0 + (GLenum)u);
@@ -327,6 +363,7 @@ static void write_framebuffer(sj *w, GLenum target, GLenum binding)
     sj c;
     gt_strbuf b;
     sj_child(w, &c, &b);
+    state_write_label(&c, GL_FRAMEBUFFER, (GLuint)state_get_int(binding, 0), "GL_FRAMEBUFFER_LABEL");
     GLint colors = state_get_int(GL_MAX_COLOR_ATTACHMENTS, 1);
     for (GLint i = -2; i < colors && i < 64; ++i) {
         GLenum att = i == -2 ? GL_DEPTH_ATTACHMENT : i == -1 ? GL_STENCIL_ATTACHMENT
@@ -342,9 +379,50 @@ static void write_framebuffer(sj *w, GLenum target, GLenum binding)
         else
             snprintf(name, sizeof name, "%s", state_enum_name(att));
         query q = {.kind = Q_FBATT, .target = target, .arg = att};
-        list_object(&c, name, &state_framebuffer_attachment, &q, true);
+        sj a;
+        gt_strbuf ab;
+        sj_child(&c, &a, &ab);
+        write_list(&a, &state_framebuffer_attachment, &q);
+        GLint object = 0;
+        state_clear_errors();
+        glGetFramebufferAttachmentParameteriv(target, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &object);
+        if (state_failed())
+            object = 0;
+        state_write_label(&a, (GLenum)type, (GLuint)object, "GL_FRAMEBUFFER_ATTACHMENT_OBJECT_LABEL");
+        sj_splice(&c, name, &a, true);
     }
     sj_splice(w, state_enum_name(target), &c, true);
+}
+
+/* The labels of the objects bound at apitrace's list of bindings, each "*_LABEL" as
+ * apitrace names it (the binding's name with BINDING made LABEL, or _LABEL added). */
+static void write_binding_labels(sj *w)
+{
+    static const struct { GLenum kind, binding; const char *name; } bound[] = {
+        {GL_BUFFER, GL_ARRAY_BUFFER_BINDING, "GL_ARRAY_BUFFER_LABEL"},
+        {GL_BUFFER, GL_COLOR_ARRAY_BUFFER_BINDING, "GL_COLOR_ARRAY_BUFFER_LABEL"},
+        {GL_BUFFER, GL_EDGE_FLAG_ARRAY_BUFFER_BINDING, "GL_EDGE_FLAG_ARRAY_BUFFER_LABEL"},
+        {GL_BUFFER, GL_ELEMENT_ARRAY_BUFFER_BINDING, "GL_ELEMENT_ARRAY_BUFFER_LABEL"},
+        {GL_BUFFER, GL_FOG_COORD_ARRAY_BUFFER_BINDING, "GL_FOG_COORDINATE_ARRAY_BUFFER_LABEL"},
+        {GL_BUFFER, GL_INDEX_ARRAY_BUFFER_BINDING, "GL_INDEX_ARRAY_BUFFER_LABEL"},
+        {GL_BUFFER, GL_NORMAL_ARRAY_BUFFER_BINDING, "GL_NORMAL_ARRAY_BUFFER_LABEL"},
+        {GL_BUFFER, GL_SECONDARY_COLOR_ARRAY_BUFFER_BINDING, "GL_SECONDARY_COLOR_ARRAY_BUFFER_LABEL"},
+        {GL_BUFFER, GL_TEXTURE_BUFFER, "GL_TEXTURE_BUFFER_LABEL"},
+        {GL_BUFFER, GL_TEXTURE_COORD_ARRAY_BUFFER_BINDING, "GL_TEXTURE_COORD_ARRAY_BUFFER_LABEL"},
+        {GL_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, "GL_TRANSFORM_FEEDBACK_BUFFER_LABEL"},
+        {GL_BUFFER, GL_VERTEX_ARRAY_BUFFER_BINDING, "GL_VERTEX_ARRAY_BUFFER_LABEL"},
+        {GL_BUFFER, GL_WEIGHT_ARRAY_BUFFER_BINDING_ARB, "GL_WEIGHT_ARRAY_BUFFER_LABEL"},
+        {GL_FRAMEBUFFER, GL_DRAW_FRAMEBUFFER_BINDING, "GL_DRAW_FRAMEBUFFER_LABEL"},
+        {GL_FRAMEBUFFER, GL_READ_FRAMEBUFFER_BINDING, "GL_READ_FRAMEBUFFER_LABEL"},
+        {GL_PROGRAM, GL_CURRENT_PROGRAM, "GL_CURRENT_PROGRAM_LABEL"},
+        {GL_PROGRAM_PIPELINE, GL_PROGRAM_PIPELINE_BINDING, "GL_PROGRAM_PIPELINE_LABEL"},
+        {GL_RENDERBUFFER, GL_RENDERBUFFER_BINDING, "GL_RENDERBUFFER_LABEL"},
+        {GL_TRANSFORM_FEEDBACK, GL_TRANSFORM_FEEDBACK_BINDING, "GL_TRANSFORM_FEEDBACK_LABEL"},
+        {GL_VERTEX_ARRAY, GL_VERTEX_ARRAY_BINDING, "GL_VERTEX_ARRAY_LABEL"},
+    };
+    for (size_t i = 0; i < sizeof bound / sizeof bound[0]; ++i)
+        state_write_label(w, bound[i].kind, (GLuint)state_get_int(bound[i].binding, 0),
+                          bound[i].name);
 }
 
 void state_write_parameters(sj *w)
@@ -359,6 +437,7 @@ void state_write_parameters(sj *w)
     write_texture_units(w);
     write_framebuffer(w, GL_DRAW_FRAMEBUFFER, GL_DRAW_FRAMEBUFFER_BINDING);
     write_framebuffer(w, GL_READ_FRAMEBUFFER, GL_READ_FRAMEBUFFER_BINDING);
+    write_binding_labels(w);
     sj_end_object(w);
     state_clear_errors();
 }

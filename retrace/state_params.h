@@ -60,7 +60,7 @@ struct state_fn {
 
 extern const struct state_list state_get, state_buffer, state_material, state_light,
     state_vertex_attrib, state_texture_unit, state_texture, state_texture_level,
-    state_framebuffer_attachment;
+    state_framebuffer_attachment, state_sampler;
 extern const struct state_buffer_target state_buffer_targets[];
 extern const unsigned state_buffer_target_count;
 extern const struct state_texture_target state_texture_targets[];

@@ -11,6 +11,10 @@
  * drawable's first MakeCurrent gives the real size). Pbuffers (their size from the
  * creating call) and EGL_NO_SURFACE (surfaceless) are hidden windows. A separate read
  * drawable (glXMakeContextCurrent, eglMakeCurrent) is bound through ws_read.c.
+ * Windows have the traced visual's samples (the last glXChooseFBConfig, glXChooseVisual
+ * or eglChooseConfig before them) and a double buffer (--sb: single), as apitrace's
+ * glretrace makes them. --headless: hidden windows on X when there is a display (as
+ * apitrace's --headless), else SDL's offscreen driver (EGL pbuffers, single-buffered).
  *
  * Threads: calls replay in trace order, one at a time; each traced thread keeps its own
  * current context and drawable (its replay_thread, which the main loop hands to
@@ -63,7 +67,9 @@ typedef struct ws_drawable {
 
 static struct {
     bool inited, headless;
+    bool offscreen;          /* SDL's offscreen driver: EGL pbuffers, no X (headless) */
     bool single_buffer;      /* --sb */
+    int samples;             /* the traced visual's samples (0: not multisampled) */
     ws_context **ctxs;
     size_t nctx, capctx;
     ws_drawable **draws;
@@ -182,6 +188,8 @@ static void set_gl_attributes(const ws_profile *p)
     SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
     SDL_GL_SetAttribute(SDL_GL_STENCIL_SIZE, 8);
     SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, ws.single_buffer ? 0 : 1);
+    SDL_GL_SetAttribute(SDL_GL_MULTISAMPLEBUFFERS, ws.samples > 1 ? 1 : 0);
+    SDL_GL_SetAttribute(SDL_GL_MULTISAMPLESAMPLES, ws.samples > 1 ? ws.samples : 0);
     if (p->api == 1) {
         SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_ES);
         SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, p->major ? p->major : 1);
@@ -199,7 +207,7 @@ static int ensure_window(ws_drawable *d, const ws_profile *p)
     if (d->win)
         return 1;
     set_gl_attributes(p);
-    Uint32 fl = SDL_WINDOW_OPENGL | (d->pbuffer ? SDL_WINDOW_HIDDEN : SDL_WINDOW_SHOWN);
+    Uint32 fl = SDL_WINDOW_OPENGL | (d->pbuffer || ws.headless ? SDL_WINDOW_HIDDEN : SDL_WINDOW_SHOWN);
     d->win = SDL_CreateWindow("glretrace", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
                               d->w, d->h, fl);
     if (!d->win) {
@@ -474,6 +482,57 @@ static void egl_create_context(const gt_call *call)
     new_context(call, &p, v_u64(arg(call, 2)));
 }
 
+/* The samples a visual or config attribute list asks for: its SAMPLES when it asks
+ * for a sample buffer (or does not say), else 0. apitrace's glretrace takes the traced
+ * program's samples so, and a double buffer whatever the list says (measured on
+ * apitrace 11.1: a GLX_DOUBLEBUFFER False program replays double-buffered). */
+static void note_samples(int64_t sample_buffers, int64_t samples)
+{
+    if (sample_buffers != 0 && samples >= 0 && samples <= 64)
+        ws.samples = samples > 1 ? (int)samples : 0;
+}
+
+/* glXChooseFBConfig(dpy, screen, attrib_list, nelements): key/value pairs, None-ended */
+static void glx_choose_fbconfig(const gt_call *call)
+{
+    const gt_value *a = arg(call, 2);
+    note_samples(attrib(a, 100000 /* GLX_SAMPLE_BUFFERS */, 0, -1),
+                 attrib(a, 100001 /* GLX_SAMPLES */, 0, -1));
+}
+
+/* glXChooseVisual(dpy, screen, attrib_list): the boolean attributes (GLX_USE_GL,
+ * GLX_RGBA, GLX_DOUBLEBUFFER, GLX_STEREO) stand alone, the others take a value */
+static void glx_choose_visual(const gt_call *call)
+{
+    const gt_value *a = arg(call, 2);
+    if (!a || a->kind != GT_ARRAY)
+        return;
+    int64_t buffers = -1, samples = -1;
+    for (size_t i = 0; i < a->arr.n; ++i) {
+        int64_t k = v_int(&a->arr.items[i]);
+        if (k == 0)
+            break;
+        if (k == 1 || k == 4 || k == 5 || k == 6)
+            continue;
+        if (i + 1 >= a->arr.n)
+            break;
+        int64_t v = v_int(&a->arr.items[++i]);
+        if (k == 100000)
+            buffers = v;
+        else if (k == 100001)
+            samples = v;
+    }
+    note_samples(buffers, samples);
+}
+
+/* eglChooseConfig(dpy, attrib_list, configs, config_size, num_config) */
+static void egl_choose_config(const gt_call *call)
+{
+    const gt_value *a = arg(call, 1);
+    note_samples(attrib(a, 0x3032 /* EGL_SAMPLE_BUFFERS */, 0x3038, -1),
+                 attrib(a, 0x3031 /* EGL_SAMPLES */, 0x3038, -1));
+}
+
 /* eglCreateWindowSurface(dpy, config, win, attrib_list) and the platform variants */
 static void egl_create_window_surface(const gt_call *call)
 {
@@ -582,7 +641,7 @@ static void swap_buffers(const gt_call *call)
  * size at its next validation of the drawable. */
 static void resize_window(ws_drawable *d)
 {
-    if (ws.headless) {
+    if (ws.offscreen) {
         /* SDL's offscreen windows are EGL pbuffers, which keep their size: the
          * drawable moves to a new window of the new size (a resize loses the
          * contents anyway) */
@@ -612,7 +671,7 @@ static void resize_window(ws_drawable *d)
             if (ev[i].window.windowID == id && ev[i].window.event == SDL_WINDOWEVENT_SIZE_CHANGED &&
                 ev[i].window.data1 >= d->w && ev[i].window.data2 >= d->h)
                 return;
-        if (ws.headless || SDL_GetTicks() - t0 > 200)
+        if (SDL_GetTicks() - t0 > 200)
             return;
         SDL_Delay(1);
     }
@@ -664,7 +723,7 @@ static void gl_viewport(const gt_call *call)
             d->h = y + h;
         resize_window(d);
         grow_default_scissor(old_w, old_h, d->w, d->h);
-        if (ws.headless)
+        if (ws.offscreen)
             goto done;
         /* Mesa's software GLX reads a drawable's size again only after a swap or
          * when a context comes to it from another drawable (apitrace's glretrace
@@ -688,7 +747,7 @@ typedef struct ws_entry {
 /* Sorted by name (strcmp) for bsearch. */
 static const ws_entry ws_table[] = {
     {"eglBindAPI", egl_bind_api},
-    {"eglChooseConfig", ws_ignore},
+    {"eglChooseConfig", egl_choose_config},
     {"eglCreateContext", egl_create_context},
     {"eglCreatePbufferSurface", egl_create_pbuffer},
     {"eglCreatePlatformWindowSurface", egl_create_window_surface},
@@ -723,8 +782,8 @@ static const ws_entry ws_table[] = {
     {"eglWaitGL", ws_ignore},
     {"eglWaitNative", ws_ignore},
     {"glViewport", gl_viewport},
-    {"glXChooseFBConfig", ws_ignore},
-    {"glXChooseVisual", ws_ignore},
+    {"glXChooseFBConfig", glx_choose_fbconfig},
+    {"glXChooseVisual", glx_choose_visual},
     {"glXCreateContext", glx_create_context},
     {"glXCreateContextAttribsARB", glx_create_context_attribs},
     {"glXCreateNewContext", glx_create_new_context},
@@ -781,20 +840,39 @@ retrace_fn ws_lookup(const char *name)
 
 /* ---- the rest of the interface --------------------------------------------------- */
 
+/* Headless: hidden windows on the X server when there is one, as apitrace's
+ * --headless (its windows are double-buffered and multisampled as the traced ones, and
+ * the state dump shows so); else SDL's offscreen driver, whose EGL pbuffers are
+ * single-buffered (GL_DOUBLEBUFFER GL_FALSE, GL_READ_BUFFER GL_FRONT). */
+static int start_video(bool headless)
+{
+    ws.offscreen = false;
+    /* a hint outlives SDL_Quit: a windowed replay after a headless one in the same
+     * process must not stay offscreen */
+    SDL_ResetHint(SDL_HINT_VIDEODRIVER);
+    const char *display = getenv("DISPLAY");
+    if (!headless || (display && *display)) {
+        if (headless)
+            SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11");
+        if (SDL_Init(SDL_INIT_VIDEO) == 0)
+            return 0;
+        if (!headless)
+            return -1;
+    }
+    SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
+    ws.offscreen = true;
+    return SDL_Init(SDL_INIT_VIDEO);
+}
+
 int ws_init(bool headless, bool single_buffer, const ws_hooks *hooks, gt_error *err)
 {
     ws.headless = headless;
     ws.single_buffer = single_buffer;
+    ws.samples = 0;
     ws.hooks = *hooks;
-    /* a hint outlives SDL_Quit: a windowed replay after a headless one in the same
-     * process must not stay offscreen */
-    if (headless)
-        SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
-    else
-        SDL_ResetHint(SDL_HINT_VIDEODRIVER);
     SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0");
-    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-        gt_error_set(err, "cannot start SDL's video%s: %s", headless ? " (offscreen driver)" : "",
+    if (start_video(headless) != 0) {
+        gt_error_set(err, "cannot start SDL's video%s: %s", ws.offscreen ? " (offscreen driver)" : "",
                      SDL_GetError());
         return -1;
     }

@@ -23,7 +23,7 @@ import registry  # noqa: E402
 TYPES = {"B": "ST_BOOL", "X": "ST_ENABLED", "E": "ST_ENUM", "I": "ST_INT", "I64": "ST_INT64",
          "F": "ST_FLOAT", "P": "ST_POINTER", "S": "ST_STRING"}
 VALUE_SECTIONS = ("get", "buffer", "material", "light", "vertex_attrib", "texture_unit",
-                  "texture", "texture_level", "framebuffer_attachment")
+                  "texture", "texture_level", "framebuffer_attachment", "sampler")
 
 
 def fail(where, msg):

@@ -7,8 +7,10 @@ Both are read as apitrace's scripts read them (json with strict=False: apitrace 
 raw control characters inside shader strings). Everything but images must be equal
 (numbers within jsondiff.py's relative 2^-24), but for the differences TOLERATED lists
 with their reasons. Images (objects with "__class__": "image") must have the same keys,
-sizes and format class; their pixels may differ in at most 0.1% (PNG: any RGB channel
-by more than 2 levels; apitrace's float depth maps: by more than 1e-6).
+sizes, "__format__" (the internal format's name) and encoding: PNG with the same colour
+type (grey, RGB, RGBA), or apitrace's float map with the same channels ("Pf" 1, "PF" 3,
+"PX" 4); their pixels may differ in at most 0.1% (PNG: any RGB channel by more than 2
+levels; float maps: any channel by more than 1e-6).
 Prints each difference; exit 0 when there is none, 1 otherwise, 2 on unreadable input.
 """
 import base64
@@ -45,18 +47,26 @@ def numbers_equal(a, b):
     return abs((b - a) / a) < 2.0 ** -24
 
 
+FLOAT_CHANNELS = {b"Pf": 1, b"PF": 3, b"PX": 4}
+PNG_TYPES = {0: "grey", 2: "RGB", 4: "grey+alpha", 6: "RGBA"}
+
+
 def image_pixels(img):
-    """('png', w, h, list of RGB bytes rows) or ('pfm', w, h, floats)."""
+    """('png TYPE', w, h, list of RGB bytes rows) or ('float map of N', w, h, floats)."""
     data = base64.b64decode(img.get("__data__", ""))
     if data.startswith(b"\x89PNG"):
         w, h, rows = decode_png_bytes(data)
-        return "png", w, h, rows
-    m = re.match(rb"Pf\n(\d+) (\d+)\n(-?[0-9.]+)\n", data)
+        colour = data[25] if len(data) > 25 else -1  # IHDR's colour type
+        return "png " + PNG_TYPES.get(colour, str(colour)), w, h, rows
+    m = re.match(rb"(P[fFX])\n(\d+) (\d+)\n(-?[0-9.]+)\n", data)
     if not m:
         raise ValueError("neither a PNG nor a float map")
-    w, h = int(m.group(1)), int(m.group(2))
-    body = data[m.end():m.end() + 4 * w * h]
-    return "pfm", w, h, struct.unpack("<%df" % (w * h), body)
+    n = FLOAT_CHANNELS[m.group(1)]
+    w, h = int(m.group(2)), int(m.group(3))
+    body = data[m.end():m.end() + 4 * n * w * h]
+    if len(body) != 4 * n * w * h:
+        raise ValueError("a float map shorter than %dx%dx%d" % (w, h, n))
+    return "float map of %d" % n, w, h, struct.unpack("<%df" % (n * w * h), body)
 
 
 def compare_images(path, a, b, out):
@@ -69,8 +79,12 @@ def compare_images(path, a, b, out):
     if (ka, wa, ha) != (kb, wb, hb):
         out.append(f"{path}: {ka} {wa}x{ha} against {kb} {wb}x{hb}")
         return
-    if ka == "pfm":
-        bad = sum(1 for x, y in zip(pa, pb) if abs(x - y) > 1e-6)
+    if a.get("__format__") != b.get("__format__"):
+        out.append(f"{path}: format {a.get('__format__')} against {b.get('__format__')}")
+    if ka.startswith("float"):
+        n = len(pa) // (wa * ha) if wa * ha else 1
+        bad = sum(1 for i in range(0, len(pa), n)
+                  if any(abs(x - y) > 1e-6 for x, y in zip(pa[i:i + n], pb[i:i + n])))
     else:
         bad, _ = count_differing(pa, pb, wa, 2)
     if bad > FRACTION * wa * ha:

@@ -9,6 +9,20 @@
 #    lists with reasons. A window's first frame is left out: there apitrace's replay
 #    reads the window before X maps it (black after a glClear to another colour,
 #    undefined depth), where ours reads what was drawn.
+#  - state_app (tests/apps), recorded by our gltrace in each configuration the dump
+#    must follow: double-buffered, single-buffered (GLX_DOUBLEBUFFER False) and 4x MSAA
+#    visuals, labels on every kind of object, and framebuffer objects with RGBA8,
+#    RGBA, RGB8, R8 and RGBA16F colour and DEPTH_COMPONENT16/24/32F,
+#    DEPTH24_STENCIL8 and STENCIL_INDEX8 attachments: at the last frame's draws into
+#    the FBO and into the window, under X and --headless (hidden windows on our Xvfb,
+#    as apitrace's --headless), state_compare.py finds our dump equal to
+#    `apitrace replay -D`'s, image formats and encodings included, and the values the
+#    configuration sets are checked by name (GL_SAMPLES 4, the labels, the
+#    attachments' formats). apitrace 11.1 replays a single-buffered GLX program
+#    double-buffered (GL_DOUBLEBUFFER GL_TRUE, GL_READ_BUFFER GL_BACK), and so do we.
+#    Without an X server (--headless, no DISPLAY), SDL's offscreen driver's EGL
+#    pbuffers are single-buffered: GL_DOUBLEBUFFER GL_FALSE and GL_READ_BUFFER
+#    GL_FRONT are the only differences from apitrace's dump there, and checked so.
 #  - apitrace's own jsondiff.py reads our JSON (ours against itself: no difference).
 #  - -D frame dumps after the first frame; --dump-format=json is accepted, ubjson is
 #    refused (exit 2); a call past the end, or one inside glBegin/glEnd, is a clear
@@ -80,6 +94,129 @@ for t in $traces; do
 done
 [ "$compared" -ge 30 ] && pass "$compared dumps equal to apitrace's" ||
   fail "only $compared dumps compared equal (30 expected)"
+
+# ---- state_app: visuals, labels, attachments (recorded by our gltrace) ----
+app="$bin/state_app"
+gltrace="$bin/gltrace"
+require_file "$app" "build the test apps (tests/apps)"
+require_file "$gltrace" "build gltrace"
+# check_values NAME W|FBO JSON: the values NAME's configuration sets, in our dump at the
+# window's draw (W) or the FBO's (FBO); prints what is wrong, nothing when all is right
+check_values() {
+  python3 - "$@" <<'EOF'
+import json, sys
+name, where, path = sys.argv[1:4]
+d = json.load(open(path))
+p, fb = d["parameters"], d["framebuffer"]
+bad = []
+def want(what, got, exp):
+    if got != exp:
+        bad.append(f"{what} = {got!r}, expected {exp!r}")
+if where == "W":
+    want("GL_DOUBLEBUFFER", p.get("GL_DOUBLEBUFFER"), "GL_TRUE")
+    want("GL_READ_BUFFER", p.get("GL_READ_BUFFER"), "GL_BACK")
+    want("GL_SAMPLES", p.get("GL_SAMPLES"), 4 if name == "msaa" else 0)
+    want("window images", sorted(fb), ["GL_BACK", "GL_DEPTH_COMPONENT", "GL_STENCIL_INDEX"])
+if name == "labels":
+    labels = {"GL_ARRAY_BUFFER_LABEL": "vertices", "GL_ELEMENT_ARRAY_BUFFER_LABEL": "indices",
+              "GL_CURRENT_PROGRAM_LABEL": "textured", "GL_VERTEX_ARRAY_LABEL": "quads",
+              "GL_TRANSFORM_FEEDBACK_LABEL": "unused feedback"}
+    if where == "FBO":
+        labels.update({"GL_DRAW_FRAMEBUFFER_LABEL": "offscreen", "GL_RENDERBUFFER_LABEL": "depth"})
+    for k, v in labels.items():
+        want(k, p.get(k), v)
+    unit = p.get("GL_TEXTURE0", {})
+    want("GL_TEXTURE_LABEL", unit.get("GL_TEXTURE_2D", {}).get("GL_TEXTURE_LABEL"),
+         "checker" if where == "FBO" else "fbo colour")
+    want("GL_SAMPLER_LABEL", unit.get("GL_SAMPLER", {}).get("GL_SAMPLER_LABEL"), "nearest")
+    want("GL_VERTEX_ATTRIB_ARRAY0's buffer label",
+         p.get("GL_VERTEX_ATTRIB_ARRAY0", {}).get("GL_VERTEX_ATTRIB_ARRAY_BUFFER_LABEL"), "vertices")
+if where == "FBO":
+    formats = {"labels": ("GL_RGBA8", "GL_DEPTH_COMPONENT16", None),
+               "fbo_ds": ("GL_RGBA8", "GL_DEPTH24_STENCIL8", "GL_DEPTH24_STENCIL8"),
+               "fbo_stencil": ("GL_RGB8", None, "GL_STENCIL_INDEX8"),
+               "fbo_float": ("GL_RGBA16F", "GL_DEPTH_COMPONENT32F", None),
+               "fbo_r8": ("GL_R8", "GL_DEPTH_COMPONENT24", None),
+               "fbo_rgba": ("GL_RGBA", None, None)}[name]
+    for key, fmt in zip(("GL_COLOR_ATTACHMENT0", "GL_DEPTH_ATTACHMENT", "GL_STENCIL_ATTACHMENT"),
+                        formats):
+        want(key, fb.get(key, {}).get("__format__"), fmt)
+print("; ".join(bad))
+EOF
+}
+cases=(double: single:--single msaa:--msaa=4 "labels:--labels --fbo"
+       fbo_ds:--fbo=rgba8:depth24s8:none fbo_stencil:--fbo=rgb8:none:stencil8
+       fbo_float:--fbo=rgba16f:depth32f:none fbo_r8:--fbo=r8:depth24:none
+       fbo_rgba:--fbo=rgba:none:none)
+app_equal=0 app_expected=0
+for c in "${cases[@]}"; do
+  name=${c%%:*}
+  read -r -a args <<<"${c#*:}"
+  trace="$WORK/state_$name.trace"
+  if ! timeout 60 "$gltrace" -o "$trace" -- "$app" --frames 3 "${args[@]+"${args[@]}"}" \
+      >"$WORK/rec.log" 2>&1; then
+    fail "state_app $name: recording failed: $(tail -3 "$WORK/rec.log" | tr '\n' ' ')"
+    continue
+  fi
+  # the last frame's draws: into the FBO (the programs with one), then into the window
+  draws=$("$gltrace" dump --color=never "$trace" | awk '/ glDrawElements\(/ { print $1 }' | tail -2)
+  fbo_draw=
+  case "$name" in labels | fbo_*) fbo_draw=$(echo "$draws" | head -1) ;; esac
+  for call in $draws; do
+    where=W
+    [ "$call" = "$fbo_draw" ] && where=FBO
+    for mode in x headless; do
+      app_expected=$((app_expected + 1))
+      opt=()
+      [ "$mode" = headless ] && opt=(--headless)
+      ref="$WORK/app_$name.$call.$mode.apitrace.json" out="$WORK/app_$name.$call.$mode.json"
+      if ! timeout 120 apitrace replay "${opt[@]+"${opt[@]}"}" -D "$call" "$trace" >"$ref" \
+          2>"$WORK/ref.err"; then
+        fail "state_app $name $mode -D $call: apitrace failed: $(head -c 300 "$WORK/ref.err")"
+        continue
+      fi
+      if ! timeout 120 "$ours" "${opt[@]+"${opt[@]}"}" -D "$call" "$trace" >"$out" \
+          2>"$WORK/ours.err"; then
+        fail "state_app $name $mode -D $call: glretrace failed: $(head -c 300 "$WORK/ours.err")"
+        continue
+      fi
+      if ! diffs=$(python3 "$here/state_compare.py" "$ref" "$out" 2>&1); then
+        fail "state_app $name $mode -D $call differs from apitrace's: $(echo "$diffs" | head -5 | tr '\n' ';')"
+      elif ! bad=$(check_values "$name" "$where" "$out") || [ -n "$bad" ]; then
+        fail "state_app $name $mode -D $call: ${bad:-check_values failed}"
+      else
+        pass "state_app $name $mode -D $call (into the ${where/W/window}) equal to apitrace's"
+        app_equal=$((app_equal + 1))
+      fi
+    done
+  done
+done
+# 9 programs, 2 draws each (without an FBO: the last two frames'), 2 modes
+if [ "$app_expected" -eq 36 ] && [ "$app_equal" -eq 36 ]; then
+  pass "state_app: 36 dumps equal to apitrace's"
+else
+  fail "state_app: $app_equal of $app_expected dumps equal to apitrace's (36 expected)"
+fi
+
+# --headless without an X server: SDL's offscreen driver. The traced samples are kept;
+# its EGL pbuffers are single-buffered: GL_DOUBLEBUFFER and GL_READ_BUFFER are the two
+# values allowed to differ from apitrace's (whose glretrace needs X)
+call=$("$gltrace" dump --color=never "$WORK/state_msaa.trace" 2>/dev/null |
+       awk '/ glDrawElements\(/ { n = $1 } END { print n }')
+ref="$WORK/app_msaa.$call.headless.apitrace.json"
+expected="parameters/GL_DOUBLEBUFFER: 'GL_TRUE' against 'GL_FALSE';parameters/GL_READ_BUFFER: 'GL_BACK' against 'GL_FRONT';"
+diffs=
+if [ -s "$ref" ] &&
+   timeout 120 env -u DISPLAY "$ours" --headless -D "$call" "$WORK/state_msaa.trace" \
+     >"$WORK/offscreen.json" 2>"$WORK/off.err"; then
+  diffs=$( (python3 "$here/state_compare.py" "$ref" "$WORK/offscreen.json" 2>&1 || true) |
+          sort | tr '\n' ';')
+fi
+if [ "$diffs" = "$expected" ]; then
+  pass "--headless without X: GL_SAMPLES as traced; single-buffered pbuffers the only difference"
+else
+  fail "--headless without X: ${diffs:-$(head -c 300 "$WORK/off.err")}"
+fi
 
 # apitrace's script reads ours
 one="$WORK/glmark2_texture.json"

@@ -52,7 +52,7 @@ GL_TEXTURE_ENV_MODE E
 """
 REST = "".join(f"[{s}]\n" for s in ("buffer", "material", "light", "vertex_attrib",
                                      "texture_unit", "texture", "texture_level",
-                                     "framebuffer_attachment"))
+                                     "framebuffer_attachment", "sampler"))
 
 
 class StateGenerator(unittest.TestCase):
