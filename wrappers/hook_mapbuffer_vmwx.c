@@ -49,9 +49,9 @@ bool gtw_map_notify_explicit(void)
     return notify;
 }
 
-GLTRACE_EXPORT void glNotifyMappedBufferRangeVMWX(const void *start, intptr_t length);
-
-void glNotifyMappedBufferRangeVMWX(const void *start, intptr_t length)
+/* Not exported: no registry holds it, and programs find it only through GetProcAddress
+ * (the library exports exactly the registries' commands: wrapper_count checks it). */
+static void notify_mapped_buffer_range(const void *start, intptr_t length)
 {
     at_writer *w = gltrace_writer();
     if (!w || !start || length <= 0)
@@ -72,6 +72,6 @@ void glNotifyMappedBufferRangeVMWX(const void *start, intptr_t length)
 void (*gtw_tool_proc(const char *name))(void)
 {
     if (name && !strcmp(name, "glNotifyMappedBufferRangeVMWX"))
-        return (void (*)(void))glNotifyMappedBufferRangeVMWX;
+        return (void (*)(void))notify_mapped_buffer_range;
     return NULL;
 }
