@@ -225,6 +225,11 @@ static int write_file(const char *path, const gt_strbuf *head, const gt_strbuf *
     gt_outfile o;
     if (!replaceable(path, err) || gt_outfile_begin(&o, path, &trace, 1, err) < 0)
         return -1;
+    /* the index tells what the trace holds: readable by whom the trace is, no more */
+    struct stat tst;
+    if (o.tmp && stat(trace, &tst) == 0 && chmod(o.tmp, tst.st_mode & 0644) != 0) {
+        /* the umask's mode is still a usable index */
+    }
     FILE *f = fopen(o.path, "wb");
     int ok = f && fwrite(head->data, 1, head->len, f) == head->len &&
              fwrite(body->data, 1, body->len, f) == body->len;
