@@ -6,7 +6,7 @@ copied into WORK. Started by view_safety.sh.
   view_safety.py BIN_DIR TRACE WORK
 
 1. cache: TRACE.view planted as a link to another folder, or as another user's folder,
-   is not used; links planted in the cache under cache files' names (a thumbnail,
+   is not used, nor TRACE.idx planted as a link; links planted in the cache under cache files' names (a thumbnail,
    timeline.json, thumbs.log, thumbs.done) are replaced, never written through; a 0600
    trace gets a 0700 cache, 0600 files and a 0600 index.
 2. walk: diff-images and api/diff over a folder of self-links end at once; a missing
@@ -188,6 +188,10 @@ def check_cache():
         os.makedirs(elsewhere)
         if kind == "link":
             os.symlink(elsewhere, t + ".view")
+            # and TRACE.idx as a link to an empty file of the user's: not replaced
+            idx_victim = os.path.join(WORK, "victim-idx")
+            open(idx_victim, "w").close()
+            os.symlink(idx_victim, t + ".idx")
         else:
             os.makedirs(t + ".view")
             os.chown(t + ".view", 65534, 65534)
@@ -202,6 +206,9 @@ def check_cache():
               "cache: a planted TRACE.view (%s) is refused with a message" % kind, s.stderr()[-300:])
         check(thumbs.get("state") == "done",
               "cache: thumbnails made in the user's cache instead (%s)" % kind, thumbs)
+        if kind == "link":
+            check(os.path.getsize(idx_victim) == 0, "cache: a link planted as TRACE.idx is "
+                  "not written through", os.path.getsize(idx_victim))
 
     # c) links planted in the cache under its files' names; a 0600 trace
     old = os.umask(0o022)
