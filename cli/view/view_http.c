@@ -490,12 +490,13 @@ view_http *view_http_start(view_server *v, const char *host, unsigned port, unsi
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG |
                      (ai->ai_family == AF_INET6 ? MHD_USE_IPv6 : 0);
     /* no per-address limit: every local user, the one with the token too, is 127.0.0.1 */
-    h->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, handle, h, MHD_OPTION_SOCK_ADDR,
+    /* the logger first: libmicrohttpd's messages about the options go through it too */
+    h->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, handle, h,
+                            MHD_OPTION_EXTERNAL_LOGGER, mhd_log, (void *)h, MHD_OPTION_SOCK_ADDR,
                             ai->ai_addr, MHD_OPTION_THREAD_POOL_SIZE, (unsigned)POOL_THREADS,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit(),
                             MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)IDLE_TIMEOUT_S,
-                            MHD_OPTION_URI_LOG_CALLBACK, uri_log, (void *)h,
-                            MHD_OPTION_EXTERNAL_LOGGER, mhd_log, (void *)h, MHD_OPTION_END);
+                            MHD_OPTION_URI_LOG_CALLBACK, uri_log, (void *)h, MHD_OPTION_END);
 
     if (!h->d) {
         gt_error_set(err, "cannot listen on %s:%u: %s", host, port,
