@@ -293,15 +293,27 @@ int cmd_diff_images(int argc, char **argv)
     if (report_dir(&j) != 0)
         return 1;
     image_list names = {0};
-    if (image_list_find(&names, j.ref) != 0 || image_list_find(&names, j.src) != 0) {
+    gt_error err[2];
+    gt_error_clear(&err[0]);
+    gt_error_clear(&err[1]);
+    int found[2] = {image_list_find(&names, j.ref, NULL, &err[0]), 0};
+    if (found[0] >= 0)
+        found[1] = image_list_find(&names, j.src, NULL, &err[1]);
+    if (found[0] < 0 || found[1] < 0) {
+        fprintf(stderr, "gltrace diff-images: %s\n", err[found[0] < 0 ? 0 : 1].msg);
         image_list_free(&names);
         return 1;
     }
-    if (!names.n) {
-        fprintf(stderr, "gltrace diff-images: no images under %s or %s\n", j.ref, j.src);
+    if (!names.n) { /* a folder that is not there, said plainly */
+        fprintf(stderr, "gltrace diff-images: no images under %s or %s%s%s\n", j.ref, j.src,
+                found[0] || found[1] ? ": " : "",
+                found[0] ? err[0].msg : found[1] ? err[1].msg : "");
         image_list_free(&names);
         return 1;
     }
+    for (int k = 0; k < 2; ++k) /* one side missing: every image is missing there */
+        if (found[k])
+            fprintf(stderr, "gltrace diff-images: warning: %s\n", err[k].msg);
     diff_counts n = {0};
     status = write_report(&j, &names, &n) == 0 ? 0 : 1;
     printf("%zu images: %u match, %u differ, %u missing, %u unreadable; report: %s\n", names.n,

@@ -64,7 +64,7 @@ static char *create_beside(const char *target, const struct stat *old, gt_error 
     }
     for (unsigned n = 0; n < 1000; n++) {
         snprintf(tmp, size, "%.*s.%s.gltrace-%ld-%u", dirlen, target, base, (long)getpid(), n);
-        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
         if (fd < 0 && errno == EEXIST)
             continue;
         if (fd < 0)
@@ -144,11 +144,57 @@ int gt_outfile_begin(gt_outfile *o, const char *path, const char *const *inputs,
     return 0;
 }
 
+int gt_outfile_begin_name(gt_outfile *o, const char *path, gt_error *err)
+{
+    memset(o, 0, sizeof *o);
+    struct stat st;
+    bool exists = lstat(path, &st) == 0;
+    if (!exists && errno != ENOENT) {
+        gt_error_set(err, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (exists && S_ISDIR(st.st_mode)) {
+        gt_error_set(err, "%s: is a directory; not writing there", path);
+        return -1;
+    }
+    if (!(o->target = strdup(path))) {
+        gt_error_set(err, "%s: out of memory", path);
+        return -1;
+    }
+    o->existed = exists;
+    if (exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
+        o->direct = true;
+        o->path = o->target;
+        return 0;
+    }
+    /* a link's own mode means nothing: the new file gets the umask's */
+    if (!(o->tmp = create_beside(o->target, exists && S_ISREG(st.st_mode) ? &st : NULL, err))) {
+        clear(o);
+        return -1;
+    }
+    o->path = o->tmp;
+    return 0;
+}
+
+FILE *gt_outfile_open(const gt_outfile *o)
+{
+    if (!o->tmp)
+        return fopen(o->path, "wb");
+    int fd = open(o->path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!f && fd >= 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+    }
+    return f;
+}
+
 /* The temporary file's bytes on disk before it takes the target's name: a crash
  * right after the rename must not leave an empty or partial file there. */
 static int sync_file(const char *path, gt_error *err)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0 || fsync(fd) != 0) {
         gt_error_set(err, "%s: cannot sync the new file to disk: %s", path, strerror(errno));
         if (fd >= 0)

@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "gt_error.h"
@@ -46,6 +47,16 @@ int gt_outfile_check_inputs(const char *out, const char *const *inputs, size_t n
  * and O_TRUNC does nothing to devices and FIFOs). Returns 0, or -1 with err set. */
 int gt_outfile_begin(gt_outfile *o, const char *path, const char *const *inputs, size_t n,
                      gt_error *err);
+
+/* The same for a file in a folder others may plant names in (glretrace's snapshots in
+ * gltrace view's cache): the name itself is replaced. A symbolic link there is never
+ * followed: the new file takes the link's place; a device or FIFO is still written in
+ * place, a folder refused. The writer must open o->path with O_NOFOLLOW when o->tmp
+ * is set (gt_outfile_open_tmp). */
+int gt_outfile_begin_name(gt_outfile *o, const char *path, gt_error *err);
+/* Opens o->path for writing: the temporary file with O_NOFOLLOW (never a link), a
+ * device or FIFO as it is. A stdio stream, or NULL with errno set. */
+FILE *gt_outfile_open(const gt_outfile *o);
 
 /* Makes the output final once the writer has closed o->path: syncs the temporary
  * file and renames it over the target. On failure the temporary file is removed

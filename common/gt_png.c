@@ -94,8 +94,8 @@ void gt_png_rgba_to_rgb(uint8_t *px, size_t n)
     }
 }
 
-int gt_png_write(const char *path, const uint8_t *pixels, unsigned width, unsigned height,
-                 unsigned channels, size_t stride, bool bottom_up, gt_error *err)
+static int png_write(const char *path, const uint8_t *pixels, unsigned width, unsigned height,
+                     unsigned channels, size_t stride, bool bottom_up, bool name, gt_error *err)
 {
     gt_strbuf png;
     gt_strbuf_init(&png);
@@ -109,11 +109,13 @@ int gt_png_write(const char *path, const uint8_t *pixels, unsigned width, unsign
     int ok = 0;
     FILE *f = NULL;
     gt_outfile out; /* a temporary file beside path, renamed over it once whole */
-    if (gt_outfile_begin(&out, path, NULL, 0, err) != 0) {
+    int begun = name ? gt_outfile_begin_name(&out, path, err)
+                     : gt_outfile_begin(&out, path, NULL, 0, err);
+    if (begun != 0) {
         gt_strbuf_free(&png);
         return -1;
     }
-    f = fopen(out.path, "wb");
+    f = gt_outfile_open(&out);
     if (!f)
         gt_error_set(err, "%s: cannot open for writing: %s", path, strerror(errno));
     else if (fwrite(png.data, 1, png.len, f) != png.len)
@@ -130,4 +132,16 @@ int gt_png_write(const char *path, const uint8_t *pixels, unsigned width, unsign
         gt_outfile_abort(&out);
     gt_strbuf_free(&png);
     return ok ? 0 : -1;
+}
+
+int gt_png_write(const char *path, const uint8_t *pixels, unsigned width, unsigned height,
+                 unsigned channels, size_t stride, bool bottom_up, gt_error *err)
+{
+    return png_write(path, pixels, width, height, channels, stride, bottom_up, false, err);
+}
+
+int gt_png_write_name(const char *path, const uint8_t *pixels, unsigned width, unsigned height,
+                      unsigned channels, size_t stride, bool bottom_up, gt_error *err)
+{
+    return png_write(path, pixels, width, height, channels, stride, bottom_up, true, err);
 }

@@ -25,6 +25,11 @@ void gt_png_rgba_to_rgb(uint8_t *px, size_t n);
 int gt_png_write(const char *path, const uint8_t *pixels, unsigned width, unsigned height,
                  unsigned channels, size_t stride, bool bottom_up, gt_error *err);
 
+/* The same, replacing the name itself: a symbolic link at path is replaced by the
+ * new file, never written through (gt_outfile_begin_name). */
+int gt_png_write_name(const char *path, const uint8_t *pixels, unsigned width, unsigned height,
+                      unsigned channels, size_t stride, bool bottom_up, gt_error *err);
+
 typedef struct gt_image {
     uint32_t width, height;
     uint8_t *rgba; /* width * height RGBA pixels, the top row first */

@@ -97,7 +97,9 @@ static int write_png(const snapshot_spec *sp, uint32_t number, const char *suffi
     }
     make_prefix_dir(sp->prefix);
     sprintf(path, "%s%010u%s.png", sp->prefix, number, suffix);
-    int rc = gt_png_write(path, px, (unsigned)w, (unsigned)h, channels, stride, true, err);
+    /* the name replaced, never a link followed: the prefix may be a folder others can
+     * plant names in (gltrace view's cache) */
+    int rc = gt_png_write_name(path, px, (unsigned)w, (unsigned)h, channels, stride, true, err);
     if (rc == 0) /* as apitrace's glretrace says it; scripts read these lines */
         printf("Wrote %s\n", path);
     free(path);

@@ -7,7 +7,8 @@
  *                 CPU and GPU time per frame from the timeline's Chrome JSON
  *   view_jobs.c   replays in glretrace subprocesses: thumbnails, timeline, state; image
  *                 comparisons in `gltrace diff-images` subprocesses
- *   view_paths.c  where the page, glretrace and the cache are */
+ *   view_paths.c  where the page, glretrace and the cache are
+ *   view_cache.c  the cache's files: relative to its folder, never through a link */
 #ifndef VIEW_H
 #define VIEW_H
 
@@ -15,6 +16,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include "at_index.h"
@@ -28,6 +30,9 @@ typedef struct view_server {
     char *trace_abs;       /* absolute path, for glretrace and the cache hash */
     uint64_t trace_size;
     struct timespec trace_mtime; /* thumbnails older than the trace are stale */
+    dev_t trace_dev;       /* with size and mtime: the trace served (view_trace_changed) */
+    ino_t trace_ino;
+    mode_t cache_mode;     /* the cache folders' mode: the trace's read bits, and x */
     at_index *ix;          /* NULL when the trace could not be indexed: ix_error says why */
     char ix_error[GT_ERROR_MAX];
     bool indexed;          /* TRACE.idx on disk describes the trace */
@@ -36,6 +41,9 @@ typedef struct view_server {
     char *static_dir;      /* the page */
     char *cache_dir;       /* TRACE.view/ or $XDG_CACHE_HOME/gltrace/HASH/; NULL: none */
     char *thumbs_dir;      /* cache_dir/thumbs/ */
+    int cache_fd;          /* cache_dir, opened (-1: none): every cache file is opened
+                            * relative to it (view_cache.c) */
+    int thumbs_fd;         /* thumbs_dir, likewise */
     char *glretrace;       /* the replayer's path; NULL when not found (jobs fail) */
     char *gltrace;         /* this binary (for diff-images); NULL when not known */
     view_jobs *jobs;
@@ -65,6 +73,31 @@ char *view_glretrace_path(gt_error *err);
 /* Makes (or finds) the cache folder for the trace: TRACE.view/ when the trace's folder
  * is writable, else $XDG_CACHE_HOME/gltrace/MD5(path, size, mtime)/. 0, or -1. */
 int view_cache_dir(view_server *v, gt_error *err);
+
+/* ---- view_cache.c: files in the cache, never through a symbolic link ---- */
+/* Opens (making it with mode when missing) the folder name in parent (a descriptor, or
+ * AT_FDCWD); refuses a symbolic link, anything else than a folder and a folder of
+ * another user; an own folder is given mode. Shown names it in messages. fd, or -1
+ * with err. */
+int view_own_dir(int parent, const char *name, const char *shown, mode_t mode, gt_error *err);
+/* Creates a new temporary file for name in dirfd (O_EXCL, O_NOFOLLOW), its name in tmp:
+ * fd, or -1 with errno. view_cache_commit renames it over name (a link there is
+ * replaced) or removes it: 0, or -1 with errno. */
+int view_cache_create(int dirfd, const char *name, char *tmp, size_t size);
+int view_cache_commit(int dirfd, const char *tmp, const char *name);
+/* A whole file: temporary file, then rename. 0, or -1 with errno. */
+int view_cache_write(int dirfd, const char *name, const void *data, size_t len);
+/* Opens the regular file rel ("a/b/c") under dirfd for reading, no segment a symbolic
+ * link: fd, or -1 with errno. */
+int view_cache_open(int dirfd, const char *rel);
+/* A new log file name in the cache for a child's messages (path: its full name); -1
+ * (then /dev/null) without a cache. */
+int view_cache_log(view_server *v, const char *name, char *path, size_t size);
+
+/* ---- view_main.c ---- */
+/* Whether the trace on disk is still the one served (size, mtime, inode: one stat);
+ * when not, msg says how it changed. */
+bool view_trace_changed(view_server *v, char *msg, size_t size);
 
 /* ---- view_api.c: each fills out with a JSON body and returns the HTTP status ---- */
 int view_api_summary(view_server *v, gt_strbuf *out);
@@ -109,14 +142,14 @@ int view_api_job(view_server *v, const char *id, gt_strbuf *out);
  * CACHE/diff-N/ (absolute prefixes, or relative to the trace's folder). */
 int view_api_diff(view_server *v, const char *ref, const char *src, gt_strbuf *out);
 /* diff/N/PATH: a file of diff job N's folder (its report, the copies, the difference
- * images): 200 with *path (malloc'd), else JSON in body. */
-int view_diff_file(view_server *v, const char *rel, char **path, gt_strbuf *body);
-/* api/result: on success (200) *path is the result file (malloc'd) or *body holds it,
+ * images): 200 with *fd open on it, else JSON in body. */
+int view_diff_file(view_server *v, const char *rel, int *fd, gt_strbuf *body);
+/* api/result: on success (200) *fd is open on the result file or *body holds it,
  * *ctype its type, *attachment the download name (or NULL). Errors: JSON in body. */
-int view_api_result(view_server *v, const char *id, char **path, gt_strbuf *body,
+int view_api_result(view_server *v, const char *id, int *fd, gt_strbuf *body,
                     const char **ctype, const char **attachment);
-/* The PNG of frame F: 200 with *path (malloc'd), else JSON in body. */
-int view_api_thumb(view_server *v, const char *frame, char **path, gt_strbuf *body);
+/* The PNG of frame F: 200 with *fd open on it, else JSON in body. */
+int view_api_thumb(view_server *v, const char *frame, int *fd, gt_strbuf *body);
 bool view_thumb_exists(view_server *v, uint32_t last_no);
 
 /* ---- view_http.c ---- */

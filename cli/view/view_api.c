@@ -141,6 +141,7 @@ typedef struct frame_reader {
     uint64_t frame;    /* the frame of the calls coming out now */
     uint32_t after_no; /* after a seek: the call whose coming out starts `frame`;
                           UINT32_MAX once counting */
+    const atomic_bool *stop; /* the server stops: a read from the start ends early */
 } frame_reader;
 
 /* Opens the trace at frame f: through the index when it can stand in for a full read
@@ -150,6 +151,7 @@ static int fr_open(view_server *v, uint64_t f, frame_reader *fr, gt_error *err)
     at_reader_options ropt = {.skip_blob_data = true};
     fr->frame = 0;
     fr->after_no = UINT32_MAX;
+    fr->stop = &v->stopping;
     if (!(fr->r = at_reader_open(v->trace, &ropt, err)))
         return -1;
     at_seek_point p;
@@ -172,7 +174,7 @@ static int fr_open(view_server *v, uint64_t f, frame_reader *fr, gt_error *err)
 static gt_call *fr_next(frame_reader *fr, uint64_t *frame)
 {
     gt_call *c;
-    while ((c = at_reader_next(fr->r))) {
+    while (!atomic_load_explicit(fr->stop, memory_order_relaxed) && (c = at_reader_next(fr->r))) {
         if (fr->after_no != UINT32_MAX) { /* still in the frame before the one asked for */
             if (c->no == fr->after_no)
                 fr->after_no = UINT32_MAX;

@@ -16,6 +16,7 @@
 
 #include "gt_grow.h"
 #include "gt_json.h"
+#include "gt_png.h"
 #include "image_files.h"
 #include "view.h"
 #include "view_jobs_internal.h"
@@ -31,61 +32,108 @@ static int rm_entry(const char *path, const struct stat *st, int type, struct FT
     return (type == FTW_DP ? rmdir(path) : unlink(path)) == 0 || errno == ENOENT ? 0 : -1;
 }
 
-/* mkdir -p of the folders above path's last '/'. */
-static int make_parents(char *path)
+/* The folder holding rel's last segment under dirfd, made when missing (none of it a
+ * link): an fd, with *base the last segment, or -1 with errno. */
+static int parent_at(int dirfd, const char *rel, const char **base)
 {
-    for (char *p = path + 1; *p; ++p)
-        if (*p == '/') {
-            *p = '\0';
-            int rc = mkdir(path, 0777);
-            *p = '/';
-            if (rc != 0 && errno != EEXIST)
-                return -1;
+    int fd = dup(dirfd);
+    const char *s = rel;
+    for (size_t n; fd >= 0 && s[n = strcspn(s, "/")] == '/'; s += n + 1) {
+        char seg[256];
+        if (!n || n >= sizeof seg) {
+            close(fd);
+            errno = EINVAL;
+            return -1;
         }
-    return 0;
+        memcpy(seg, s, n);
+        seg[n] = '\0';
+        if (mkdirat(fd, seg, 0777) != 0 && errno != EEXIST) {
+            close(fd);
+            return -1;
+        }
+        int next = openat(fd, seg, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        int e = errno;
+        close(fd);
+        errno = e;
+        fd = next;
+    }
+    *base = s;
+    return fd;
 }
 
-/* A copy of the file from at to: a hard link where the file system allows, else its
- * bytes. 1: copied; 0: from is not a regular file; -1: failed, with msg. */
-static int copy_file(const char *from, char *to, char *msg, size_t size)
+enum { MAX_IMAGE_BYTES = 256 << 20 }; /* as gt_png_read */
+
+/* Copies the image from into the job's folder (dirfd) as rel: only a regular file that
+ * decodes as a PNG (read once, checked, and those very bytes written: what is served
+ * is an image, never a file a link or a swap put there). 1: copied; 0: from is not
+ * there or not a regular file; 2: not a PNG; -1: failed, with msg. */
+static int copy_png(const char *from, int dirfd, const char *rel, char *msg, size_t size)
 {
+    int in = open(from, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     struct stat st;
-    if (stat(from, &st) != 0 || !S_ISREG(st.st_mode))
+    if (in < 0 || fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) {
+        if (in >= 0)
+            close(in);
         return 0;
-    if (make_parents(to) != 0) {
-        snprintf(msg, size, "cannot make the folder of %.300s: %s", to, strerror(errno));
-        return -1;
     }
-    if (link(from, to) == 0)
-        return 1;
-    int in = open(from, O_RDONLY | O_CLOEXEC);
-    if (in < 0) {
-        snprintf(msg, size, "%.400s: %s", from, strerror(errno));
-        return -1;
-    }
-    int out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (out < 0) {
-        snprintf(msg, size, "%.400s: %s", to, strerror(errno));
+    if (st.st_size > MAX_IMAGE_BYTES || st.st_size < 8) {
         close(in);
+        return 2;
+    }
+    size_t len = (size_t)st.st_size, got = 0;
+    uint8_t *data = malloc(len);
+    if (!data) {
+        close(in);
+        snprintf(msg, size, "out of memory");
         return -1;
     }
-    char buf[65536];
-    ssize_t n;
-    int rc = 1;
-    while ((n = read(in, buf, sizeof buf)) != 0) {
+    while (got < len) {
+        ssize_t n = read(in, data + got, len - got);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n < 0 || write(out, buf, (size_t)n) != n) { /* a regular file: no short writes */
-            snprintf(msg, size, "copying %.200s to %.200s: %s", from, to, strerror(errno));
-            rc = -1;
+        if (n <= 0)
             break;
-        }
+        got += (size_t)n;
     }
     close(in);
-    if (close(out) != 0 && rc == 1) {
-        snprintf(msg, size, "%.400s: %s", to, strerror(errno));
-        rc = -1;
+    gt_image img = {0};
+    gt_error err;
+    gt_error_clear(&err);
+    if (got != len || gt_png_decode(data, len, from, &img, &err) != 0) {
+        free(data);
+        return 2;
     }
+    gt_image_free(&img);
+    const char *base;
+    int pfd = parent_at(dirfd, rel, &base);
+    int out = pfd >= 0 ? openat(pfd, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                                0666)
+                       : -1;
+    int rc = 1;
+    if (out < 0) {
+        snprintf(msg, size, "cannot make %.300s in the comparison's folder: %s", rel,
+                 strerror(errno));
+        rc = -1;
+    } else {
+        for (size_t off = 0; off < len;) {
+            ssize_t n = write(out, data + off, len - off);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0) {
+                snprintf(msg, size, "writing %.300s: %s", rel, strerror(errno));
+                rc = -1;
+                break;
+            }
+            off += (size_t)n;
+        }
+        if (close(out) != 0 && rc == 1) {
+            snprintf(msg, size, "writing %.300s: %s", rel, strerror(errno));
+            rc = -1;
+        }
+    }
+    if (pfd >= 0)
+        close(pfd);
+    free(data);
     return rc;
 }
 
@@ -116,15 +164,17 @@ static int cmp_name(const void *key, const void *elt)
 
 /* The verdicts diff-images -v printed ("NAME: RESULT: detail", one line per image) as
  * the job's JSON. */
-static void diff_result(view_server *v, view_job *job, const char *dir, const image_list *names,
+static void diff_result(view_server *v, view_job *job, int dfd, const image_list *names,
                         const unsigned char *sides, gt_strbuf *b)
 {
     static const char *const results[] = {"MISMATCH", "MATCH", "MISSING", "UNREADABLE"};
     char **verdict = calloc(names->n ? names->n : 1, sizeof *verdict);
     char **detail = calloc(names->n ? names->n : 1, sizeof *detail);
     char path[PATH_MAX * 2 + 16];
-    snprintf(path, sizeof path, "%s/summary.txt", dir);
-    FILE *f = verdict && detail ? fopen(path, "r") : NULL;
+    int sfd = verdict && detail ? view_cache_open(dfd, "summary.txt") : -1;
+    FILE *f = sfd >= 0 ? fdopen(sfd, "r") : NULL;
+    if (!f && sfd >= 0)
+        close(sfd);
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
@@ -166,6 +216,10 @@ static void diff_result(view_server *v, view_job *job, const char *dir, const im
     gt_strbuf_printf(b, ", \"report\": \"diff/%u/index.html\", \"images\": [", job->id);
     for (size_t i = 0; i < names->n; ++i) {
         const char *r = verdict && verdict[i] ? verdict[i] : "MISSING";
+        /* a side's file that is not a PNG was not copied: unreadable, not missing */
+        bool not_png = (sides[i] & 12) && !strcmp(r, "MISSING");
+        if (not_png)
+            r = "UNREADABLE";
         for (size_t k = 0; k < 4; ++k)
             if (!strcmp(r, results[k]))
                 counts[k]++;
@@ -177,7 +231,9 @@ static void diff_result(view_server *v, view_job *job, const char *dir, const im
             low[k] = (char)(r[k] >= 'A' && r[k] <= 'Z' ? r[k] - 'A' + 'a' : r[k]);
         low[k] = '\0';
         gt_strbuf_printf(b, ", \"verdict\": \"%s\", \"detail\": ", low);
-        const char *d = detail && detail[i] ? detail[i] : "";
+        const char *d = not_png ? (sides[i] & 4 ? "ref: not a PNG file (not copied)"
+                                                : "src: not a PNG file (not copied)")
+                        : detail && detail[i] ? detail[i] : "";
         gt_json_string(b, d, strlen(d));
         for (int side = 0; side < 2; ++side) {
             gt_strbuf_printf(b, ", \"%s\": ", side ? "src" : "ref");
@@ -191,9 +247,12 @@ static void diff_result(view_server *v, view_job *job, const char *dir, const im
         }
         char dn[PATH_MAX];
         diff_name(dn, sizeof dn, names->v[i]);
-        snprintf(path, sizeof path, "%s/src/%s", dir, dn);
+        snprintf(path, sizeof path, "src/%s", dn);
         gt_strbuf_puts(b, ", \"diff\": ");
-        if (access(path, R_OK) == 0) {
+        int dif = view_cache_open(dfd, path);
+        if (dif >= 0)
+            close(dif);
+        if (dif >= 0) {
             gt_strbuf_printf(b, "\"diff/%u/src/", job->id);
             url_path(b, dn);
             gt_strbuf_putc(b, '"');
@@ -215,23 +274,39 @@ static void diff_result(view_server *v, view_job *job, const char *dir, const im
     (void)v;
 }
 
+/* A new file in the job's folder (fresh: made by this job), never through a link. */
+static int create_in(int dfd, const char *name)
+{
+    return openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+}
+
 static void *diff_main(void *arg)
 {
     view_job *job = arg;
     view_server *v = job->v;
     view_jobs *j = v->jobs;
-    char dir[PATH_MAX], msg[GT_ERROR_MAX] = "";
-    snprintf(dir, sizeof dir, "%s/diff-%u", v->cache_dir, job->id);
+    char dir[PATH_MAX], name[32], msg[GT_ERROR_MAX] = "";
+    snprintf(name, sizeof name, "diff-%u", job->id);
+    snprintf(dir, sizeof dir, "%s/%s", v->cache_dir, name);
     nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS); /* a folder of an earlier run */
     image_list names = {0};
     unsigned char *sides = NULL;
-    int rc = -1;
-    if (mkdir(dir, 0777) != 0) {
+    int rc = -1, dfd = -1;
+    gt_error err, err2;
+    gt_error_clear(&err);
+    gt_error_clear(&err2);
+    int found[2] = {0, 0};
+    if (mkdirat(v->cache_fd, name, 0777) != 0 ||
+        (dfd = openat(v->cache_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
         snprintf(msg, sizeof msg, "cannot make %.400s: %s", dir, strerror(errno));
-    } else if (image_list_find(&names, job->ref) != 0 || image_list_find(&names, job->src) != 0) {
-        snprintf(msg, sizeof msg, "out of memory");
+    } else if ((found[0] = image_list_find(&names, job->ref, &v->stopping, &err)) < 0 ||
+               (found[1] = image_list_find(&names, job->src, &v->stopping, &err2)) < 0) {
+        snprintf(msg, sizeof msg, "%s", found[0] < 0 ? err.msg : err2.msg);
     } else if (!names.n) {
-        snprintf(msg, sizeof msg, "no images (.png) under %s or %s", job->ref, job->src);
+        if (found[0] || found[1]) /* a folder that is not there, said plainly */
+            snprintf(msg, sizeof msg, "no images (.png): %.480s", found[0] ? err.msg : err2.msg);
+        else
+            snprintf(msg, sizeof msg, "no images (.png) under %s or %s", job->ref, job->src);
     } else if (!(sides = calloc(names.n, 1))) {
         snprintf(msg, sizeof msg, "out of memory");
     } else {
@@ -243,12 +318,12 @@ static void *diff_main(void *arg)
             for (int side = 0; side < 2 && rc == 0; ++side) {
                 char from[PATH_MAX * 2], to[PATH_MAX * 2];
                 snprintf(from, sizeof from, "%s%s", side ? job->src : job->ref, names.v[i]);
-                snprintf(to, sizeof to, "%s/%s/%s", dir, side ? "src" : "ref", names.v[i]);
-                int c = copy_file(from, to, msg, sizeof msg);
+                snprintf(to, sizeof to, "%s/%s", side ? "src" : "ref", names.v[i]);
+                int c = copy_png(from, dfd, to, msg, sizeof msg);
                 if (c < 0)
                     rc = -1;
-                else if (c > 0)
-                    sides[i] |= (unsigned char)(1u << side);
+                else if (c > 0) /* 1: copied; 2: there, but not a PNG */
+                    sides[i] |= (unsigned char)(c == 1 ? 1u << side : 4u << side);
             }
             if (atomic_load(&v->stopping)) {
                 snprintf(msg, sizeof msg, "stopped");
@@ -260,19 +335,20 @@ static void *diff_main(void *arg)
         }
     }
     if (rc == 0) {
-        /* in the folder, with relative prefixes: the report's links are relative */
-        char out_path[PATH_MAX + 32], log[PATH_MAX + 32];
-        snprintf(out_path, sizeof out_path, "%s/summary.txt", dir);
+        /* in the folder, with relative prefixes: the report's links are relative; both
+         * sides' folders exist even when one side has no image */
+        mkdirat(dfd, "ref", 0777);
+        mkdirat(dfd, "src", 0777);
+        char log[PATH_MAX + 32];
         snprintf(log, sizeof log, "%s/diff-images.log", dir);
-        int outfd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-        int logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        int outfd = create_in(dfd, "summary.txt");
+        int logfd = create_in(dfd, "diff-images.log");
         char *argv[] = {v->gltrace, "diff-images", "-v", "-o", "index.html", "ref/", "src/", NULL};
-        gt_error err;
         gt_error_clear(&err);
         pthread_mutex_lock(&j->lock);
         pid_t pid = atomic_load(&v->stopping) || outfd < 0
                         ? -1
-                        : vj_spawn_in(argv, dir, -1, outfd, logfd, 10, &err);
+                        : vj_spawn_in(argv, dfd, -1, outfd, logfd, 10, &err);
         if (pid > 0)
             job->pid = pid;
         pthread_mutex_unlock(&j->lock);
@@ -286,10 +362,11 @@ static void *diff_main(void *arg)
             rc = -1;
         } else {
             int st = vj_reap(v, &job->pid, pid);
-            char report[PATH_MAX + 32];
-            snprintf(report, sizeof report, "%s/index.html", dir);
+            int report = view_cache_open(dfd, "index.html");
+            if (report >= 0)
+                close(report);
             /* 1: some images differ; the report is there all the same */
-            if (!WIFEXITED(st) || WEXITSTATUS(st) > 1 || access(report, R_OK) != 0) {
+            if (!WIFEXITED(st) || WEXITSTATUS(st) > 1 || report < 0) {
                 vj_describe_exit(msg, sizeof msg, "gltrace diff-images", st, log);
                 rc = -1;
             }
@@ -298,7 +375,7 @@ static void *diff_main(void *arg)
     if (rc == 0) {
         gt_strbuf b;
         gt_strbuf_init(&b);
-        diff_result(v, job, dir, &names, sides, &b);
+        diff_result(v, job, dfd, &names, sides, &b);
         pthread_mutex_lock(&j->lock);
         if (b.oom) {
             job->state = JOB_FAILED;
@@ -313,6 +390,8 @@ static void *diff_main(void *arg)
     } else {
         vj_fail_job(v, job, atomic_load(&v->stopping) ? "stopped" : msg);
     }
+    if (dfd >= 0)
+        close(dfd);
     free(sides);
     image_list_free(&names);
     return NULL;
@@ -352,7 +431,7 @@ int view_api_diff(view_server *v, const char *ref_s, const char *src_s, gt_strbu
 {
     view_jobs *j = v->jobs;
     char msg[GT_ERROR_MAX];
-    if (!v->gltrace || !v->cache_dir) {
+    if (!v->gltrace || v->cache_fd < 0) {
         view_json_error(out, !v->gltrace ? "gltrace's own path is not known"
                                          : "no cache folder for the comparison's output");
         return 500;
@@ -404,9 +483,9 @@ int view_api_diff(view_server *v, const char *ref_s, const char *src_s, gt_strbu
     return 200;
 }
 
-int view_diff_file(view_server *v, const char *rel, char **path, gt_strbuf *body)
+int view_diff_file(view_server *v, const char *rel, int *fd, gt_strbuf *body)
 {
-    *path = NULL;
+    *fd = -1;
     char *end;
     errno = 0;
     unsigned long id = *rel >= '1' && *rel <= '9' ? strtoul(rel, &end, 10) : 0;
@@ -429,15 +508,23 @@ int view_diff_file(view_server *v, const char *rel, char **path, gt_strbuf *body
     view_job *job = vj_find_job(j, (unsigned)id);
     bool ok = job && job->kind == JOB_DIFF && id <= UINT32_MAX;
     pthread_mutex_unlock(&j->lock);
-    if (!ok || !v->cache_dir) {
+    if (!ok || v->cache_fd < 0) {
         view_json_error(body, "no such comparison");
         return 404;
     }
-    size_t n = strlen(v->cache_dir) + strlen(rest) + 32;
-    if (!(*path = malloc(n))) {
+    /* opened under the cache's folder, no segment a link: only what the job put there */
+    size_t n = strlen(rest) + 32;
+    char *path = malloc(n);
+    if (!path) {
         view_json_error(body, "out of memory");
         return 500;
     }
-    snprintf(*path, n, "%s/diff-%lu/%s", v->cache_dir, id, rest);
+    snprintf(path, n, "diff-%lu/%s", id, rest);
+    *fd = view_cache_open(v->cache_fd, path);
+    free(path);
+    if (*fd < 0) {
+        view_json_error(body, "not found");
+        return 404;
+    }
     return 200;
 }

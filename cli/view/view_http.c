@@ -1,23 +1,44 @@
-/* gltrace view's HTTP side: a libmicrohttpd daemon (its own polling thread, a thread per
- * connection: a slow request, such as a frame read from the start of a trace that
- * cannot seek, holds up no other). Every path starts with /TOKEN/; the rest is the
- * page's static files or api/ (API.md). */
+/* gltrace view's HTTP side: a libmicrohttpd daemon on epoll with a pool of threads (a
+ * slow request, such as a frame read from the start of a trace that cannot seek, holds
+ * up only its thread's connections), many connections and an idle timeout: idle
+ * sockets that any local user can open never lock the user out (a thread per
+ * connection stopped accepting at about 1,020). Every path starts with /TOKEN/; the
+ * rest is the page's static files or api/ (API.md). Requests for another Host (DNS
+ * rebinding), cross-origin API requests and a %00 in the URL are refused. */
 #include <errno.h>
 #include <fcntl.h>
 #include <microhttpd.h>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gt_json.h"
 #include "view.h"
+
+enum { POOL_THREADS = 8, IDLE_TIMEOUT_S = 30, MAX_HOSTS = 4 };
 
 struct view_http {
     struct MHD_Daemon *d;
     view_server *v;
+    bool any_host;                /* listening on every address: names not known */
+    char hosts[MAX_HOSTS][300];   /* Host values served ("127.0.0.1:PORT", ...) */
+    size_t nhosts;
 };
+
+/* The trace changed on disk (view_trace_changed), for this request's answers: set by
+ * handle, read by common_headers on the same thread. */
+static _Thread_local bool tl_changed;
+
+/* uri_log's mark for a request whose raw URL holds %00 */
+static char nul_mark;
 
 static const char forbidden_page[] =
     "<!doctype html><meta charset=utf-8><title>gltrace view</title>"
@@ -30,6 +51,15 @@ static void common_headers(struct MHD_Response *r)
     MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
     MHD_add_response_header(r, "Cache-Control", "no-store");
+    /* the page loads only its own files and is never framed by another site */
+    MHD_add_response_header(r, "Content-Security-Policy",
+                            "default-src 'self'; img-src 'self' data: blob:; style-src 'self' "
+                            "'unsafe-inline'; script-src 'self'; connect-src 'self'; "
+                            "object-src 'none'; base-uri 'none'; form-action 'none'; "
+                            "frame-ancestors 'none'");
+    MHD_add_response_header(r, "X-Frame-Options", "DENY");
+    if (tl_changed)
+        MHD_add_response_header(r, "X-Gltrace-Trace-Changed", "1");
 }
 
 static enum MHD_Result send_buf(struct MHD_Connection *c, unsigned status, const char *ctype,
@@ -66,11 +96,10 @@ static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, con
     return ret;
 }
 
-/* A file as the answer; 404 JSON when it cannot be opened. */
-static enum MHD_Result send_file(struct MHD_Connection *c, const char *path, const char *ctype,
-                                 const char *attachment)
+/* An open file as the answer (fd taken); 404 JSON when it is not a regular file. */
+static enum MHD_Result send_fd(struct MHD_Connection *c, int fd, const char *ctype,
+                               const char *attachment)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         if (fd >= 0)
@@ -92,6 +121,12 @@ static enum MHD_Result send_file(struct MHD_Connection *c, const char *path, con
     enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_OK, r);
     MHD_destroy_response(r);
     return ret;
+}
+
+/* A file of the page as the answer; 404 JSON when it cannot be opened. */
+static enum MHD_Result send_file(struct MHD_Connection *c, const char *path, const char *ctype)
+{
+    return send_fd(c, open(path, O_RDONLY | O_CLOEXEC), ctype, NULL);
 }
 
 static const char *content_type(const char *name)
@@ -130,7 +165,7 @@ static enum MHD_Result send_static(struct MHD_Connection *c, view_server *v, con
     char path[4096];
     if (snprintf(path, sizeof path, "%s/%s", v->static_dir, rel) >= (int)sizeof path)
         return send_error(c, MHD_HTTP_NOT_FOUND, "no such file in the page");
-    return send_file(c, path, content_type(rel), NULL);
+    return send_file(c, path, content_type(rel));
 }
 
 /* ---- search: chunked NDJSON ---- */
@@ -224,14 +259,13 @@ static enum MHD_Result send_api(struct MHD_Connection *c, view_server *v, const 
     if (!strcmp(api, "search"))
         return send_search(c, v, arg(c, "q"), arg(c, "from"), arg(c, "limit"));
     if (!strcmp(api, "thumb") || !strcmp(api, "result")) {
-        char *path = NULL;
+        int fd = -1;
         const char *ctype = "image/png", *attachment = NULL;
         status = !strcmp(api, "thumb")
-                     ? view_api_thumb(v, arg(c, "frame"), &path, &b)
-                     : view_api_result(v, arg(c, "job"), &path, &b, &ctype, &attachment);
-        enum MHD_Result ret = path ? send_file(c, path, ctype, attachment)
-                                   : send_json(c, (unsigned)status, &b);
-        free(path);
+                     ? view_api_thumb(v, arg(c, "frame"), &fd, &b)
+                     : view_api_result(v, arg(c, "job"), &fd, &b, &ctype, &attachment);
+        enum MHD_Result ret = fd >= 0 ? send_fd(c, fd, ctype, attachment)
+                                      : send_json(c, (unsigned)status, &b);
         gt_strbuf_free(&b);
         return ret;
     }
@@ -258,19 +292,124 @@ static enum MHD_Result send_api(struct MHD_Connection *c, view_server *v, const 
     return ret;
 }
 
+/* Whether a Host header names this server: one of the names it was started on (with
+ * the port), any when it listens on every address. */
+static bool host_served(const view_http *h, const char *host)
+{
+    if (h->any_host)
+        return true;
+    for (size_t i = 0; i < h->nhosts; ++i)
+        if (!strcasecmp(host, h->hosts[i]))
+            return true;
+    return false;
+}
+
+/* An Origin is ours when it is http:// and a Host this server serves (when it listens
+ * on every address: the request's own Host). */
+static bool origin_served(const view_http *h, const char *origin, const char *host)
+{
+    if (strncasecmp(origin, "http://", 7) != 0)
+        return false;
+    origin += 7;
+    if (h->any_host)
+        return host && !strcasecmp(origin, host);
+    return host_served(h, origin);
+}
+
+/* The raw URL, before libmicrohttpd decodes it: a %00 would cut the path short. Its
+ * return value is the connection's *con_cls. Nothing is logged (the token). */
+static void *uri_log(void *cls, const char *uri, struct MHD_Connection *c)
+{
+    (void)cls;
+    (void)c;
+    return uri && strstr(uri, "%00") ? &nul_mark : NULL;
+}
+
+/* libmicrohttpd's messages, with the token replaced: they may quote a URL. */
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+    view_http *h = cls;
+    char msg[1024];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    const char *t = h->v->token;
+    size_t tl = strlen(t);
+    for (char *p = tl ? strstr(msg, t) : NULL; p; p = strstr(p, t))
+        memset(p, 'X', tl);
+    size_t n = strlen(msg);
+    while (n && msg[n - 1] == '\n')
+        msg[--n] = '\0';
+    fprintf(stderr, "gltrace view: libmicrohttpd: %s\n", msg);
+}
+
+static bool is_loopback(const struct sockaddr *a)
+{
+    if (a->sa_family == AF_INET)
+        return (ntohl(((const struct sockaddr_in *)a)->sin_addr.s_addr) >> 24) == 127;
+    if (a->sa_family == AF_INET6)
+        return IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)a)->sin6_addr);
+    return false;
+}
+
+static bool is_any(const struct sockaddr *a)
+{
+    if (a->sa_family == AF_INET)
+        return ((const struct sockaddr_in *)a)->sin_addr.s_addr == htonl(INADDR_ANY);
+    if (a->sa_family == AF_INET6)
+        return IN6_IS_ADDR_UNSPECIFIED(&((const struct sockaddr_in6 *)a)->sin6_addr);
+    return false;
+}
+
+/* The Host values a browser sends for this server. */
+static void set_hosts(view_http *h, const char *host, const struct sockaddr *a, unsigned port)
+{
+    h->any_host = is_any(a);
+    bool v6 = strchr(host, ':') != NULL;
+    snprintf(h->hosts[h->nhosts++], sizeof h->hosts[0], "%s%s%s:%u", v6 ? "[" : "", host,
+             v6 ? "]" : "", port);
+    if (is_loopback(a)) { /* the names of this machine's loopback */
+        snprintf(h->hosts[h->nhosts++], sizeof h->hosts[0], "localhost:%u", port);
+        snprintf(h->hosts[h->nhosts++], sizeof h->hosts[0], "%s:%u",
+                 a->sa_family == AF_INET6 ? "[::1]" : "127.0.0.1", port);
+    }
+}
+
+/* As many connections as descriptors allow (the soft limit raised to the hard one),
+ * less some for the trace, the cache and the children's pipes. */
+static unsigned connection_limit(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return 900;
+    if (rl.rlim_cur < rl.rlim_max) {
+        rlim_t want = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > 65536 ? 65536 : rl.rlim_max;
+        if (want > rl.rlim_cur) {
+            struct rlimit up = {want, rl.rlim_max};
+            if (setrlimit(RLIMIT_NOFILE, &up) == 0)
+                rl.rlim_cur = want;
+        }
+    }
+    rlim_t n = rl.rlim_cur == RLIM_INFINITY ? 65536 : rl.rlim_cur;
+    return n > 1024 ? (unsigned)(n > 32768 ? 32768 - 256 : n - 256) : (unsigned)(n * 3 / 4);
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
                               const char *method, const char *version, const char *upload,
                               size_t *upload_size, void **con_cls)
 {
     (void)version;
     (void)upload;
-    (void)con_cls;
     view_http *h = cls;
     view_server *v = h->v;
     if (*upload_size) { /* a body nobody asked for: dropped */
         *upload_size = 0;
         return MHD_YES;
     }
+    tl_changed = false;
+    if (*con_cls == &nul_mark) /* MHD would cut the path there: refused, not cut */
+        return send_error(c, MHD_HTTP_BAD_REQUEST, "a NUL byte (%00) in the URL");
+    const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+    if (host && !host_served(h, host))
+        return send_error(c, MHD_HTTP_FORBIDDEN, "this server does not serve that Host");
     size_t tl = strlen(v->token);
     /* the token first, for every path: a wrong one learns nothing else */
     if (url[0] != '/' || strncmp(url + 1, v->token, tl) != 0 ||
@@ -291,16 +430,33 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         return ret;
     }
     const char *rel = url + 2 + tl;
+    bool api = !strncmp(rel, "api/", 4) || !strncmp(rel, "diff/", 5);
+    const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
+    if (api && origin && !origin_served(h, origin, host))
+        return send_error(c, MHD_HTTP_FORBIDDEN, "cross-origin request refused");
+    char changed[GT_ERROR_MAX + 64];
+    if (view_trace_changed(v, changed, sizeof changed)) {
+        tl_changed = true;
+        if (api) { /* every answer from the trace would be wrong: said instead */
+            gt_strbuf b;
+            gt_strbuf_init(&b);
+            gt_strbuf_puts(&b, "{\"error\": ");
+            gt_json_string(&b, changed, strlen(changed));
+            gt_strbuf_puts(&b, ", \"trace_changed\": true}\n");
+            enum MHD_Result ret = send_json(c, MHD_HTTP_CONFLICT, &b);
+            gt_strbuf_free(&b);
+            return ret;
+        }
+    }
     if (!strncmp(rel, "api/", 4))
         return send_api(c, v, rel + 4);
     if (!strncmp(rel, "diff/", 5)) { /* a comparison's report and images */
         gt_strbuf b;
         gt_strbuf_init(&b);
-        char *path = NULL;
-        int status = view_diff_file(v, rel + 5, &path, &b);
-        enum MHD_Result ret = path ? send_file(c, path, content_type(path), NULL)
-                                   : send_json(c, (unsigned)status, &b);
-        free(path);
+        int fd = -1;
+        int status = view_diff_file(v, rel + 5, &fd, &b);
+        enum MHD_Result ret = fd >= 0 ? send_fd(c, fd, content_type(rel), NULL)
+                                      : send_json(c, (unsigned)status, &b);
         gt_strbuf_free(&b);
         return ret;
     }
@@ -327,20 +483,32 @@ view_http *view_http_start(view_server *v, const char *host, unsigned port, unsi
         return NULL;
     }
     h->v = v;
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
-                     MHD_USE_ERROR_LOG | (ai->ai_family == AF_INET6 ? MHD_USE_IPv6 : 0);
-    h->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, handle, h, MHD_OPTION_SOCK_ADDR,
-                            ai->ai_addr, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120,
-                            MHD_OPTION_END);
-    freeaddrinfo(ai);
+    if (!is_loopback(ai->ai_addr)) /* said before it is done */
+        fprintf(stderr, "gltrace view: warning: listening on %s, not on this machine's loopback: "
+                "%s is served to the network, to anyone who learns the URL (and the token "
+                "travels unencrypted)\n", host, v->trace);
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG |
+                     (ai->ai_family == AF_INET6 ? MHD_USE_IPv6 : 0);
+    /* no per-address limit: every local user, the one with the token too, is 127.0.0.1 */
+    /* the logger first: libmicrohttpd's messages about the options go through it too */
+    h->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, handle, h,
+                            MHD_OPTION_EXTERNAL_LOGGER, mhd_log, (void *)h, MHD_OPTION_SOCK_ADDR,
+                            ai->ai_addr, MHD_OPTION_THREAD_POOL_SIZE, (unsigned)POOL_THREADS,
+                            MHD_OPTION_CONNECTION_LIMIT, connection_limit(),
+                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)IDLE_TIMEOUT_S,
+                            MHD_OPTION_URI_LOG_CALLBACK, uri_log, (void *)h, MHD_OPTION_END);
+
     if (!h->d) {
         gt_error_set(err, "cannot listen on %s:%u: %s", host, port,
                      errno ? strerror(errno) : "libmicrohttpd refused");
+        freeaddrinfo(ai);
         free(h);
         return NULL;
     }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_BIND_PORT);
     *bound_port = info ? info->port : port;
+    set_hosts(h, host, ai->ai_addr, *bound_port);
+    freeaddrinfo(ai);
     return h;
 }
 

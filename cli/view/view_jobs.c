@@ -35,9 +35,9 @@
 /* ---- processes ------------------------------------------------------------------------- */
 
 /* Forks argv[0] with stdin/stdout/stderr from the fds (-1: /dev/null) at the given
- * niceness, in a process group of its own, in the folder cwd (NULL: ours). Returns the
+ * niceness, in a process group of its own, in the folder cwd_fd (-1: ours). Returns the
  * pid, or -1 with err. */
-pid_t vj_spawn_in(char *const argv[], const char *cwd, int in, int out, int errfd,
+pid_t vj_spawn_in(char *const argv[], int cwd_fd, int in, int out, int errfd,
                   int niceness, gt_error *err)
 {
     int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -63,7 +63,7 @@ pid_t vj_spawn_in(char *const argv[], const char *cwd, int in, int out, int errf
         dup2(errfd >= 0 ? errfd : devnull, 2);
         if (niceness)
             (void)!nice(niceness);
-        if (cwd && chdir(cwd) != 0)
+        if (cwd_fd >= 0 && fchdir(cwd_fd) != 0)
             _exit(127);
         execv(argv[0], argv);
         _exit(127);
@@ -75,7 +75,7 @@ pid_t vj_spawn_in(char *const argv[], const char *cwd, int in, int out, int errf
 
 pid_t vj_spawn(char *const argv[], int in, int out, int errfd, int niceness, gt_error *err)
 {
-    return vj_spawn_in(argv, NULL, in, out, errfd, niceness, err);
+    return vj_spawn_in(argv, -1, in, out, errfd, niceness, err);
 }
 
 /* Waits for the child *slot names, clears the slot (under the lock) before reaping it,
@@ -116,7 +116,10 @@ int vj_run_child(view_server *v, view_job *job, char *const argv[], int logfd, i
     gt_error err;
     gt_error_clear(&err);
     pthread_mutex_lock(&j->lock);
-    pid_t pid = atomic_load(&v->stopping) ? -1 : vj_spawn(argv, -1, -1, logfd, niceness, &err);
+    /* in the cache's folder: its outputs are named relative to it */
+    pid_t pid = atomic_load(&v->stopping)
+                    ? -1
+                    : vj_spawn_in(argv, v->cache_fd, -1, -1, logfd, niceness, &err);
     if (pid > 0)
         *slot = pid;
     pthread_mutex_unlock(&j->lock);
@@ -132,11 +135,7 @@ int vj_run_child(view_server *v, view_job *job, char *const argv[], int logfd, i
 /* A log file in the cache for a child's messages; -1 (then /dev/null) without a cache. */
 int vj_open_log(view_server *v, const char *name, char *path, size_t size)
 {
-    path[0] = '\0';
-    if (!v->cache_dir)
-        return -1;
-    snprintf(path, size, "%s/%s", v->cache_dir, name);
-    return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    return view_cache_log(v, name, path, size);
 }
 
 /* ---- the job table ---------------------------------------------------------------------- */
@@ -255,11 +254,11 @@ int view_api_job(view_server *v, const char *id_s, gt_strbuf *out)
     return 200;
 }
 
-int view_api_result(view_server *v, const char *id_s, char **path, gt_strbuf *body,
+int view_api_result(view_server *v, const char *id_s, int *fd, gt_strbuf *body,
                     const char **ctype, const char **attachment)
 {
     view_jobs *j = v->jobs;
-    *path = NULL;
+    *fd = -1;
     *attachment = NULL;
     *ctype = "application/json";
     pthread_mutex_lock(&j->lock);
@@ -272,14 +271,12 @@ int view_api_result(view_server *v, const char *id_s, char **path, gt_strbuf *bo
         gt_json_verbatim(body, job->result, job->result_len);
         status = body->oom ? 500 : 200;
     } else if (job && job->kind == JOB_TIMELINE) {
-        size_t n = strlen(v->cache_dir) + sizeof "/timeline.json";
-        if ((*path = malloc(n))) {
-            snprintf(*path, n, "%s/timeline.json", v->cache_dir);
+        if ((*fd = view_cache_open(v->cache_fd, "timeline.json")) >= 0) {
             *attachment = "timeline.json";
             status = 200;
         } else {
-            view_json_error(body, "out of memory");
-            status = 500;
+            view_json_error(body, "the timeline's file is gone from the cache");
+            status = 404;
         }
     } else if (job) {
         view_json_error(body, "this job has no result");
@@ -289,10 +286,10 @@ int view_api_result(view_server *v, const char *id_s, char **path, gt_strbuf *bo
     return status;
 }
 
-int view_api_thumb(view_server *v, const char *frame_s, char **path, gt_strbuf *body)
+int view_api_thumb(view_server *v, const char *frame_s, int *fd, gt_strbuf *body)
 {
     uint64_t f;
-    *path = NULL;
+    *fd = -1;
     if (!v->ix) {
         view_json_error(body, v->ix_error);
         return 500;
@@ -315,12 +312,12 @@ int view_api_thumb(view_server *v, const char *frame_s, char **path, gt_strbuf *
         view_json_error(body, "no thumbnail for this frame yet");
         return 404;
     }
-    size_t n = strlen(v->thumbs_dir) + 16;
-    if (!(*path = malloc(n))) {
-        view_json_error(body, "out of memory");
-        return 500;
+    char name[32];
+    snprintf(name, sizeof name, "%010u.png", no);
+    if ((*fd = view_cache_open(v->thumbs_fd, name)) < 0) {
+        view_json_error(body, "no thumbnail for this frame yet");
+        return 404;
     }
-    snprintf(*path, n, "%s%010u.png", v->thumbs_dir, no);
     return 200;
 }
 

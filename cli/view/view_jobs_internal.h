@@ -49,9 +49,9 @@ struct view_jobs {
 };
 
 /* Forks argv[0] with stdin/stdout/stderr from the fds (-1: /dev/null) at the given
- * niceness, in a process group of its own, in the folder cwd (NULL: ours). Returns the
+ * niceness, in a process group of its own, in the folder cwd_fd (-1: ours). Returns the
  * pid, or -1 with err. vj_spawn: in our folder. */
-pid_t vj_spawn_in(char *const argv[], const char *cwd, int in, int out, int errfd,
+pid_t vj_spawn_in(char *const argv[], int cwd_fd, int in, int out, int errfd,
                   int niceness, gt_error *err);
 pid_t vj_spawn(char *const argv[], int in, int out, int errfd, int niceness, gt_error *err);
 /* Waits for the child *slot names, clears the slot (under the lock) before reaping it,
@@ -60,7 +60,7 @@ int vj_reap(view_server *v, pid_t *slot, pid_t pid);
 /* How a child ended, in words, naming its log; vj_describe_status: glretrace's. */
 void vj_describe_exit(char *buf, size_t size, const char *what, int st, const char *log);
 void vj_describe_status(char *buf, size_t size, int st, const char *log);
-/* Runs argv for job, its pid in *slot while it runs (started under the lock: the
+/* Runs argv for job in the cache's folder, its pid in *slot while it runs (started under the lock: the
  * server's stop either sees the pid or stops us first), stderr to logfd (closed here),
  * and waits for it: its wait status, or -1 when it could not start (the job failed). */
 int vj_run_child(view_server *v, view_job *job, char *const argv[], int logfd, int niceness,

@@ -1,5 +1,6 @@
 /* gltrace view TRACE: serves a trace viewer to a browser until SIGINT or SIGTERM. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -116,6 +117,10 @@ static void load_index(view_server *v)
 
 static void free_server(view_server *v)
 {
+    if (v->cache_fd >= 0)
+        close(v->cache_fd);
+    if (v->thumbs_fd >= 0)
+        close(v->thumbs_fd);
     at_index_free(v->ix);
     free(v->trace_abs);
     free(v->static_dir);
@@ -130,9 +135,55 @@ static void free_server(view_server *v)
     pthread_mutex_destroy(&v->scan_lock);
 }
 
-static pid_t open_browser(const char *url)
+bool view_trace_changed(view_server *v, char *msg, size_t size)
 {
-    char *argv[] = {"xdg-open", (char *)url, NULL};
+    struct stat st;
+    if (stat(v->trace_abs, &st) != 0) {
+        snprintf(msg, size, "%s changed on disk since the server started (%s): restart "
+                 "gltrace view", v->trace, strerror(errno));
+        return true;
+    }
+    if ((uint64_t)st.st_size == v->trace_size && st.st_mtim.tv_sec == v->trace_mtime.tv_sec &&
+        st.st_mtim.tv_nsec == v->trace_mtime.tv_nsec && st.st_dev == v->trace_dev &&
+        st.st_ino == v->trace_ino)
+        return false;
+    snprintf(msg, size, "%s changed on disk since the server started (%s; %llu bytes, "
+             "was %llu): its answers would be wrong; restart gltrace view", v->trace,
+             st.st_ino != v->trace_ino || st.st_dev != v->trace_dev ? "replaced"
+             : (uint64_t)st.st_size < v->trace_size               ? "truncated"
+                                                                  : "rewritten",
+             (unsigned long long)st.st_size, (unsigned long long)v->trace_size);
+    return true;
+}
+
+/* --open: a page that redirects to the URL, in a private folder (0700, the file 0600),
+ * is what xdg-open is given, so that the token is not in any process's arguments
+ * (as Jupyter does). Its folder's path into dir (removed at exit). */
+static pid_t open_browser(const char *url, char *dir, size_t size)
+{
+    const char *tmp = getenv("TMPDIR");
+    char page[PATH_MAX];
+    snprintf(dir, size, "%s/gltrace-view-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "gltrace view: note: cannot make a folder for the page to open (%s): "
+                "%s\n", dir, strerror(errno));
+        dir[0] = '\0';
+        return 0;
+    }
+    snprintf(page, sizeof page, "%s/open.html", dir);
+    int fd = open(page, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    int ok = f && fprintf(f, "<!doctype html><meta charset=utf-8>"
+                             "<meta http-equiv=\"refresh\" content=\"0;url=%s\">"
+                             "<title>gltrace view</title><p><a href=\"%s\">gltrace view</a>\n",
+                          url, url) > 0;
+    if (f ? fclose(f) != 0 : (fd >= 0 && close(fd) != 0))
+        ok = 0;
+    if (!ok) {
+        fprintf(stderr, "gltrace view: note: cannot write %s: %s\n", page, strerror(errno));
+        return 0;
+    }
+    char *argv[] = {"xdg-open", page, NULL};
     pid_t pid;
     posix_spawnattr_t a;
     posix_spawnattr_init(&a);
@@ -147,6 +198,17 @@ static pid_t open_browser(const char *url)
         return 0;
     }
     return pid;
+}
+
+/* Removes what open_browser made (only that: its file, then its folder). */
+static void remove_open_page(const char *dir)
+{
+    if (!dir[0])
+        return;
+    char page[PATH_MAX];
+    snprintf(page, sizeof page, "%s/open.html", dir);
+    unlink(page);
+    rmdir(dir);
 }
 
 /* The module's entry point (view_loader.c finds it by this name). */
@@ -185,7 +247,7 @@ int gltrace_view_main(int argc, char **argv)
                                                             : "one trace file at a time");
         return 2;
     }
-    view_server v = {.trace = argv[optind]};
+    view_server v = {.trace = argv[optind], .cache_fd = -1, .thumbs_fd = -1};
     pthread_mutex_init(&v.scan_lock, NULL);
     atomic_init(&v.stopping, false);
     gt_error err;
@@ -200,6 +262,15 @@ int gltrace_view_main(int argc, char **argv)
     }
     v.trace_size = (uint64_t)st.st_size;
     v.trace_mtime = st.st_mtim;
+    v.trace_dev = st.st_dev;
+    v.trace_ino = st.st_ino;
+    /* what is made from the trace (its index, the cache, glretrace's snapshots) is
+     * readable by whom the trace is, no more: a umask without the read bits the trace
+     * lacks (and their x), and only the owner may write */
+    mode_t no_read = 0044 & ~st.st_mode;
+    mode_t mask = umask(0);
+    umask(mask | 0022 | no_read | (no_read >> 2));
+    v.cache_mode = 0777 & ~(mask | 0022 | no_read | (no_read >> 2));
     if (!(v.trace_abs = strdup(real)) || make_token(v.token, &err) < 0) {
         fprintf(stderr, "gltrace view: %s\n", err.set ? err.msg : "out of memory");
         free_server(&v);
@@ -239,6 +310,11 @@ int gltrace_view_main(int argc, char **argv)
         free(v.cache_dir);
         free(v.thumbs_dir);
         v.cache_dir = v.thumbs_dir = NULL;
+        if (v.cache_fd >= 0)
+            close(v.cache_fd);
+        if (v.thumbs_fd >= 0)
+            close(v.thumbs_fd);
+        v.cache_fd = v.thumbs_fd = -1;
     }
     gt_error_clear(&err);
     if (view_jobs_init(&v, &err) < 0) {
@@ -265,7 +341,8 @@ int gltrace_view_main(int argc, char **argv)
     /* after the URL: the first page of frames needs neither */
     view_scan_start(&v);
     view_jobs_start_thumbs(&v);
-    pid_t browser = open_page ? open_browser(url) : 0;
+    char open_dir[PATH_MAX] = "";
+    pid_t browser = open_page ? open_browser(url, open_dir, sizeof open_dir) : 0;
 
     int sig = 0;
     while (sigwait(&stop_set, &sig) != 0)
@@ -277,6 +354,7 @@ int gltrace_view_main(int argc, char **argv)
     view_scan_join(&v);
     if (browser > 0)
         waitpid(browser, NULL, WNOHANG); /* xdg-open returns at once; else it stays its own */
+    remove_open_page(open_dir);
     free_server(&v);
     return 0;
 }

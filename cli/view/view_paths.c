@@ -1,5 +1,6 @@
 /* Where gltrace view finds its page and glretrace, and where it keeps its cache. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,43 +93,50 @@ char *view_glretrace_path(gt_error *err)
     return dup_or_err(p, err);
 }
 
-/* mkdir that accepts a folder already there (and writable: we write into it). */
-static int make_dir(const char *p)
-{
-    if (mkdir(p, 0777) != 0 && errno != EEXIST)
-        return -1;
-    return is_dir(p) && access(p, W_OK | X_OK) == 0 ? 0 : -1;
-}
-
-static int set_cache(view_server *v, const char *dir, gt_error *err)
+/* The cache's folder is open (fd): thumbs/ in it, and the names kept. */
+static int set_cache(view_server *v, const char *dir, int fd, gt_error *err)
 {
     size_t n = strlen(dir) + sizeof "/thumbs/";
     v->cache_dir = strdup(dir);
     v->thumbs_dir = malloc(n);
+    v->cache_fd = fd;
     if (!v->cache_dir || !v->thumbs_dir) {
         gt_error_set(err, "out of memory");
         return -1;
     }
     snprintf(v->thumbs_dir, n, "%s/thumbs/", dir);
-    if (make_dir(v->thumbs_dir) < 0) {
-        gt_error_set(err, "cannot make %s: %s", v->thumbs_dir, strerror(errno));
-        return -1;
-    }
-    return 0;
+    v->thumbs_fd = view_own_dir(fd, "thumbs", v->thumbs_dir, v->cache_mode, err);
+    return v->thumbs_fd < 0 ? -1 : 0;
 }
 
 int view_cache_dir(view_server *v, gt_error *err)
 {
     char p[PATH_MAX + 16];
     snprintf(p, sizeof p, "%s.view", v->trace_abs);
-    /* beside the trace first: it goes when the trace goes, and is found again */
+    /* beside the trace first: it goes when the trace goes, and is found again. Made
+     * here and opened without following links: a folder planted under that name (a
+     * link, another user's folder) is refused, and the user's cache used instead */
     char folder[PATH_MAX];
     snprintf(folder, sizeof folder, "%s", v->trace_abs);
     char *slash = strrchr(folder, '/');
+    const char *base = slash ? slash + 1 : folder;
+    char name[PATH_MAX + 8];
+    snprintf(name, sizeof name, "%s.view", base);
     if (slash)
         *(slash == folder ? slash + 1 : slash) = '\0';
-    if (access(folder, W_OK | X_OK) == 0 && make_dir(p) == 0)
-        return set_cache(v, p, err);
+    gt_error why;
+    gt_error_clear(&why);
+    if (access(folder, W_OK | X_OK) == 0) {
+        int dfd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        int fd = dfd >= 0 ? view_own_dir(dfd, name, p, v->cache_mode, &why) : -1;
+        if (dfd >= 0)
+            close(dfd);
+        if (fd >= 0)
+            return set_cache(v, p, fd, err);
+        if (why.set)
+            fprintf(stderr, "gltrace view: warning: %s; using the user's cache instead\n",
+                    why.msg);
+    }
     /* else the user's cache, under a name that changes with the trace */
     struct stat st;
     if (stat(v->trace_abs, &st) != 0) {
@@ -143,29 +151,40 @@ int view_cache_dir(view_server *v, gt_error *err)
     gt_md5_init(&m);
     gt_md5_update(&m, key, (size_t)klen);
     gt_md5_final(&m, d);
-    char base[PATH_MAX];
+    char basedir[PATH_MAX];
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     if (xdg && *xdg)
-        snprintf(base, sizeof base, "%s", xdg);
+        snprintf(basedir, sizeof basedir, "%s", xdg);
     else if (home && *home)
-        snprintf(base, sizeof base, "%s/.cache", home);
+        snprintf(basedir, sizeof basedir, "%s/.cache", home);
     else {
         gt_error_set(err, "the trace's folder is not writable and neither XDG_CACHE_HOME "
                           "nor HOME is set: no cache");
         return -1;
     }
-    snprintf(p, sizeof p, "%s/gltrace", base);
-    if (make_dir(base) < 0 || make_dir(p) < 0) {
-        gt_error_set(err, "cannot make %s: %s", p, strerror(errno));
-        return -1;
-    }
-    size_t len = strlen(p);
-    p[len++] = '/';
+    char hash[33];
     for (int i = 0; i < 16; ++i)
-        len += (size_t)snprintf(p + len, sizeof p - len, "%02x", d[i]);
-    if (make_dir(p) < 0) {
-        gt_error_set(err, "cannot make %s: %s", p, strerror(errno));
+        snprintf(hash + 2 * i, 3, "%02x", d[i]);
+    snprintf(p, sizeof p, "%s/gltrace", basedir);
+    /* the user's own folders: a missing one private, an existing one kept as it is */
+    if (mkdir(basedir, 0700) != 0 && errno != EEXIST) {
+        gt_error_set(err, "cannot make %s: %s", basedir, strerror(errno));
         return -1;
     }
-    return set_cache(v, p, err);
+    int bfd = open(basedir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (bfd < 0) {
+        gt_error_set(err, "cannot open %s: %s", basedir, strerror(errno));
+        return -1;
+    }
+    int gfd = view_own_dir(bfd, "gltrace", p, 0700, err);
+    close(bfd);
+    if (gfd < 0)
+        return -1;
+    size_t len = strlen(p);
+    snprintf(p + len, sizeof p - len, "/%s", hash);
+    int fd = view_own_dir(gfd, hash, p, v->cache_mode, err);
+    close(gfd);
+    if (fd < 0)
+        return -1;
+    return set_cache(v, p, fd, err);
 }

@@ -24,13 +24,15 @@
 
 bool view_thumb_exists(view_server *v, uint32_t last_no)
 {
-    if (!v->thumbs_dir)
+    if (v->thumbs_fd < 0)
         return false;
-    char p[4096];
-    snprintf(p, sizeof p, "%s%010u.png", v->thumbs_dir, last_no);
+    char p[32];
+    snprintf(p, sizeof p, "%010u.png", last_no);
     struct stat st;
-    /* made before the trace was last written: another recording's frame */
-    return stat(p, &st) == 0 && (st.st_mtim.tv_sec > v->trace_mtime.tv_sec ||
+    /* made before the trace was last written: another recording's frame; a link is
+     * never one of ours */
+    return fstatat(v->thumbs_fd, p, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+           (st.st_mtim.tv_sec > v->trace_mtime.tv_sec ||
                                  (st.st_mtim.tv_sec == v->trace_mtime.tv_sec &&
                                   st.st_mtim.tv_nsec >= v->trace_mtime.tv_nsec));
 }
@@ -45,11 +47,15 @@ static void trace_stamp(view_server *v, char *buf, size_t size)
 
 static bool stamp_ok(view_server *v, const char *name)
 {
-    char path[4096], want[96], got[96] = "";
-    snprintf(path, sizeof path, "%s/%s.done", v->cache_dir, name);
-    FILE *f = fopen(path, "r");
-    if (!f)
+    char path[256], want[96], got[96] = "";
+    snprintf(path, sizeof path, "%s.done", name);
+    int fd = view_cache_open(v->cache_fd, path);
+    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+    if (!f) {
+        if (fd >= 0)
+            close(fd);
         return false;
+    }
     bool same = fgets(got, sizeof got, f) != NULL;
     fclose(f);
     trace_stamp(v, want, sizeof want);
@@ -58,22 +64,19 @@ static bool stamp_ok(view_server *v, const char *name)
 
 static void stamp_write(view_server *v, const char *name)
 {
-    char path[4096], stamp[96];
-    snprintf(path, sizeof path, "%s/%s.done", v->cache_dir, name);
+    char path[256], stamp[96];
+    snprintf(path, sizeof path, "%s.done", name);
     trace_stamp(v, stamp, sizeof stamp);
-    FILE *f = fopen(path, "w");
-    if (!f || fputs(stamp, f) < 0 || fclose(f) != 0) {
-        if (f)
-            fclose(f);
-        fprintf(stderr, "gltrace view: note: cannot write %s: %s\n", path, strerror(errno));
-    }
+    if (view_cache_write(v->cache_fd, path, stamp, strlen(stamp)) != 0)
+        fprintf(stderr, "gltrace view: note: cannot write %s/%s: %s\n", v->cache_dir, path,
+                strerror(errno));
 }
 
 static void stamp_remove(view_server *v, const char *name)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s.done", v->cache_dir, name);
-    unlink(path);
+    char path[256];
+    snprintf(path, sizeof path, "%s.done", name);
+    unlinkat(v->cache_fd, path, 0); /* in our own folder: the name only, never a target */
 }
 
 static int start_timeline(view_server *v, int niceness, gt_strbuf *out);
@@ -99,8 +102,10 @@ static void *thumbs_main(void *arg)
     pthread_mutex_unlock(&j->lock);
     char log[4096];
     int logfd = vj_open_log(v, "thumbs.log", log, sizeof log);
-    char *argv[] = {v->glretrace, "--headless", "-s", v->thumbs_dir, "-S", "frame",
-                    v->trace_abs, NULL};
+    /* in the cache's folder (its descriptor), to a relative prefix: the folder served is
+     * the one checked, whatever happens to the names above it */
+    char *argv[] = {v->glretrace, "--headless", "-s", "thumbs/", "-S", "frame", v->trace_abs,
+                    NULL};
     int st = vj_run_child(v, job, argv, logfd, 10, &j->thumbs_pid);
     if (st < 0)
         return NULL;
@@ -165,10 +170,13 @@ static void *timeline_main(void *arg)
     view_job *job = vj_find_job(j, j->timeline_job);
     int niceness = j->timeline_nice;
     pthread_mutex_unlock(&j->lock);
-    char log[4096], out[4096];
+    char log[4096], out[4096], tmp[256];
     snprintf(out, sizeof out, "%s/timeline.json", v->cache_dir);
+    int have = view_cache_open(v->cache_fd, "timeline.json");
+    if (have >= 0)
+        close(have);
     /* made by an earlier run for this very trace */
-    if (stamp_ok(v, "timeline") && access(out, R_OK) == 0) {
+    if (stamp_ok(v, "timeline") && have >= 0) {
         read_profile(v, out);
         pthread_mutex_lock(&j->lock);
         job->state = JOB_DONE;
@@ -176,13 +184,27 @@ static void *timeline_main(void *arg)
         return NULL;
     }
     stamp_remove(v, "timeline");
+    /* glretrace writes a new file of ours (made here, exclusively), renamed to
+     * timeline.json once whole: a link planted under either name is never followed */
+    int tfd = view_cache_create(v->cache_fd, "timeline.json", tmp, sizeof tmp);
+    if (tfd < 0) {
+        char msg[GT_ERROR_MAX];
+        snprintf(msg, sizeof msg, "cannot make a file in %s: %s", v->cache_dir, strerror(errno));
+        vj_fail_job(v, job, msg);
+        return NULL;
+    }
+    close(tfd);
     int logfd = vj_open_log(v, "timeline.log", log, sizeof log);
-    char *argv[] = {v->glretrace, "--headless", "-b", "--pcpu", "--pgpu", "--chrome", out,
+    char *argv[] = {v->glretrace, "--headless", "-b", "--pcpu", "--pgpu", "--chrome", tmp,
                     v->trace_abs, NULL};
     int st = vj_run_child(v, job, argv, logfd, niceness, &j->timeline_pid);
+    bool made = st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
+                view_cache_commit(v->cache_fd, tmp, "timeline.json") == 0;
+    if (!made)
+        unlinkat(v->cache_fd, tmp, 0); /* ours */
     if (st < 0)
         return NULL;
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && access(out, R_OK) == 0) {
+    if (made) {
         stamp_write(v, "timeline");
         read_profile(v, out); /* before done: a done job's frames have their times */
         pthread_mutex_lock(&j->lock);

@@ -204,7 +204,7 @@ static void put_head(gt_strbuf *b, const stamp *s, const uint8_t body_md5[16])
 }
 
 /* Only an index is ever replaced: a file of another kind under the name (a trace, or
- * a link to one) is left alone. */
+ * a link to one) and any link are left alone. */
 static int replaceable(const char *path, gt_error *err)
 {
     FILE *f = fopen(path, "rb");
@@ -213,10 +213,19 @@ static int replaceable(const char *path, gt_error *err)
     char m[8];
     size_t n = fread(m, 1, sizeof m, f);
     fclose(f);
-    if (n == 0 || (n == 8 && !memcmp(m, MAGIC, 8)))
-        return 1;
-    gt_error_set(err, "%s: exists and is not a gltrace index: not replaced", path);
-    return 0;
+    if (n != 0 && !(n == 8 && !memcmp(m, MAGIC, 8))) {
+        gt_error_set(err, "%s: exists and is not a gltrace index: not replaced", path);
+        return 0;
+    }
+    /* a link, even to an index: in a folder others write to, one may be planted to make
+     * us replace a file of ours elsewhere */
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        gt_error_set(err, "%s: is a symbolic link: not replaced (an index is written only as a "
+                     "file of its own)", path);
+        return 0;
+    }
+    return 1;
 }
 
 static int write_file(const char *path, const gt_strbuf *head, const gt_strbuf *body,
@@ -225,6 +234,11 @@ static int write_file(const char *path, const gt_strbuf *head, const gt_strbuf *
     gt_outfile o;
     if (!replaceable(path, err) || gt_outfile_begin(&o, path, &trace, 1, err) < 0)
         return -1;
+    /* the index tells what the trace holds: readable by whom the trace is, no more */
+    struct stat tst;
+    if (o.tmp && stat(trace, &tst) == 0 && chmod(o.tmp, tst.st_mode & 0644) != 0) {
+        /* the umask's mode is still a usable index */
+    }
     FILE *f = fopen(o.path, "wb");
     int ok = f && fwrite(head->data, 1, head->len, f) == head->len &&
              fwrite(body->data, 1, body->len, f) == body->len;

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# view_safety: `gltrace view` on a machine shared with other users (issue 26, Safety):
+# the cache beside the trace is never written through planted links nor another user's
+# folder, and takes the trace's permissions; image comparisons walk only the prefix's
+# folder (no links to folders, bounded) and serve only PNGs; --open keeps the token out
+# of xdg-open's arguments; idle connections do not lock the user out; Host, Origin and
+# %00 are checked, CSP and X-Frame-Options sent, a non-loopback --listen warns; a trace
+# changed while served is said to be. view_safety.py does the checks, in the work dir
+# (its own folders, links to its own files, 127.0.0.1 only).
+#   usage: view_safety.sh BIN_DIR CORPUS_DIR
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/integration/lib.sh
+. "$here/lib.sh"
+it_init view_safety
+
+[ $# -eq 2 ] || die "usage: $0 BIN_DIR CORPUS_DIR"
+bin=$1
+require_file "$bin/gltrace" "build gltrace first"
+require_file "$bin/glretrace" "build glretrace first"
+require_tool python3 timeout
+corpus=$(corpus_apitrace_dir "$2")
+require_file "$corpus/tri.trace"
+export XDG_CACHE_HOME="$WORK/cache"
+
+set +e
+out=$(timeout 600 python3 "$here/view_safety.py" "$bin" "$corpus/tri.trace" "$WORK" 2>&1)
+rc=$?
+set -e
+printf '%s\n' "$out" | grep -v -E '^[0-9]+ passed, [0-9]+ failed$' || true
+counts=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -1)
+if [ -z "$counts" ]; then
+  fail "view_safety.py exits $rc without a summary"
+else
+  IT_PASSED=$((IT_PASSED + ${counts%% passed*}))
+  f=${counts#*, }
+  f=${f%% failed*}
+  IT_FAILED=$((IT_FAILED + f))
+  [ "$f" -eq 0 ] || IT_FAILURES+=("view_safety.py: $f checks")
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then fail "view_safety.py exits $rc"; fi
+fi
+it_finish
