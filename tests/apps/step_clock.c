@@ -134,3 +134,36 @@ time_t time(time_t *t)
         real = (time_t(*)(time_t *))dlsym(RTLD_NEXT, "time");
     return real(t);
 }
+
+/* SDL's ticks: libSDL2 reads CLOCK_MONOTONIC inside itself, where the stepping above never
+ * reaches, so a game that paces itself by SDL_GetTicks (chromium-bsu) is stepped here when
+ * it calls it itself (its own calls reach this exported symbol first; SDL's internal ones go
+ * through its own jump table). Milliseconds from the first stepped reading, as SDL's count
+ * from its start. */
+uint32_t SDL_GetTicks(void);
+uint64_t SDL_GetTicks64(void);
+
+static uint64_t stepped_ticks(void)
+{
+    return (next_us() - 1000000ull * 1000000ull) / 1000;
+}
+
+uint32_t SDL_GetTicks(void)
+{
+    static uint32_t (*real)(void);
+    if (from_program(__builtin_return_address(0)))
+        return (uint32_t)stepped_ticks();
+    if (!real)
+        real = (uint32_t(*)(void))dlsym(RTLD_NEXT, "SDL_GetTicks");
+    return real ? real() : 0;
+}
+
+uint64_t SDL_GetTicks64(void)
+{
+    static uint64_t (*real)(void);
+    if (from_program(__builtin_return_address(0)))
+        return stepped_ticks();
+    if (!real)
+        real = (uint64_t(*)(void))dlsym(RTLD_NEXT, "SDL_GetTicks64");
+    return real ? real() : 0;
+}

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""dump_diff.py APITRACE_DUMP GLTRACE_DUMP SIGS [--frames]: are two recordings the same?
+"""dump_diff.py APITRACE_DUMP GLTRACE_DUMP SIGS [--frames] [--any-order]
+[--collapse-repeats]: are two recordings the same?
 
 Compares `apitrace dump -v --thread-ids=yes` of apitrace's recording of a program with
 the same dump of gltrace's recording of the same run, call by call and argument text by
@@ -49,12 +50,21 @@ two recordings. Each rule and why:
      writes the call at once with the address, which no replay can read; gltrace takes it
      as every other client array, a fake call with the blob before each draw that reads
      it. apitrace's call with an address and gltrace's fake ones are dropped.
+  R15 with --any-order (a program that loads its images on worker threads and uploads
+     each when it is ready: endless-sky), a thread's calls may come in another order:
+     they are compared as a multiset (each call text as often in both), texture names
+     left out (which name an image gets follows the order), and named so.
+  R16 with --collapse-repeats (a program that draws when its events ask: openscad, a Qt
+     application, redraws an unchanged view as often as expose and timer events come,
+     which differs from run to run), a frame whose calls equal the frame before it is
+     dropped, in both recordings.
 
 Exit 0 when the normalised dumps are equal; else prints the first differences (and
 exit 1). Anything not covered by a rule is a difference: a bug or a missing rule.
 """
 import difflib
 import re
+from collections import Counter
 import sys
 
 SWAPS = re.compile(r"^(glXSwapBuffers|eglSwapBuffers|eglSwapBuffersWithDamage\w*)\(")
@@ -152,6 +162,21 @@ def ext_client_arrays(lines):  # R14
         r"^glMultiTexCoordPointerEXT\((?:.*pointer = PTR\)$|.*\) // fake$)", l)]
 
 
+def any_order(lines):  # R15
+    return Counter(re.sub(r"\b(texture|textures) = (&?)\d+", r"\1 = \2N", l) for l in lines)
+
+
+def collapse_repeats(lines):  # R16
+    out, frame, last = [], [], None
+    for l in lines:
+        frame.append(l)
+        if SWAPS.match(l):
+            if frame != last:
+                out += frame
+            last, frame = frame, []
+    return out + frame
+
+
 def cut_frames(a, b):  # R8; R12 for a thread that makes no swap
     def frames(lines):
         return [i for i, l in enumerate(lines) if SWAPS.match(l) and not l.endswith("// incomplete")]
@@ -187,7 +212,8 @@ def same(a, g, values):
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     if len(args) != 3:
-        sys.exit("usage: dump_diff.py APITRACE_DUMP GLTRACE_DUMP SIGS [--frames]")
+        sys.exit("usage: dump_diff.py APITRACE_DUMP GLTRACE_DUMP SIGS [--frames] [--any-order] "
+                 "[--collapse-repeats]")
     with open(args[2]) as f:
         known = {line.split()[0] for line in f if line.strip()}
     a = [ext_client_arrays(zero_size_outputs(other_getters(failed_outputs(t))))
@@ -197,11 +223,15 @@ def main():
     if len(a) != len(g):
         print(f"dump_diff: {len(a)} thread(s) in apitrace's recording, {len(g)} in gltrace's")
         return 1
-    values, failed, alike = enum_values(), 0, []
+    values, failed, alike, reordered = enum_values(), 0, [], False
     for n, (ta, tg) in enumerate(pair_threads(a, g, values)):
+        if "--collapse-repeats" in sys.argv:
+            ta, tg = collapse_repeats(ta), collapse_repeats(tg)
         if "--frames" in sys.argv:
             ta, tg = cut_frames(ta, tg)
         bad = differences(ta, tg, values)
+        if bad and "--any-order" in sys.argv and any_order(ta) == any_order(tg):  # R15
+            bad, reordered = [], True
         alike.append(str(len(ta)))
         if bad:
             failed = 1
@@ -211,7 +241,8 @@ def main():
                 print(f"    apitrace: {x[:300]}\n    gltrace:  {y[:300]}")
     if not failed:
         print(f"dump_diff: {' + '.join(alike)} calls alike" +
-              (f" ({len(a)} threads)" if len(a) > 1 else ""))
+              (f" ({len(a)} threads)" if len(a) > 1 else "") +
+              (" (in another order: --any-order)" if reordered else ""))
     return failed
 
 
