@@ -109,6 +109,10 @@ int state_dump(FILE *out, const gt_call *call, bool single_buffer, gt_error *err
     sj w;
     sj_init(&w, &b);
     state_clear_errors(); /* the trace's own errors were reported after its calls */
+    /* every command done first: llvmpipe under SDL's offscreen driver (EGL pbuffers)
+     * was seen to give glGetTexImage of a texture just rendered to through an FBO an
+     * earlier frame's texels, one run in two */
+    glFinish();
     sj_begin_object(&w);
     state_write_parameters(&w);
     state_write_program(&w);

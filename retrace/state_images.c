@@ -5,9 +5,11 @@
  * floating-point colour as its float maps ("PF" RGB, "PX" RGBA); depth as the float
  * map "Pf"; stencil as a grey PNG. Float maps are "Pf"/"PF"/"PX", "width height",
  * "1", then rows of 32-bit floats, the top row first.
- *   "textures": every level of each 1D, 2D and rectangle texture bound in a unit,
- *   "GL_TEXTUREu, TARGET, level = L" (no level for rectangles, which have none;
- *   desktop GL: GLES has no glGetTexImage).
+ *   "textures": every level of each texture bound in a unit (1D, 2D, rectangle, each
+ *   face of a cube map, 3D and array textures as one image of their slices stacked,
+ *   "__depth__" the slices), "GL_TEXTUREu, TARGET, level = L" (no level for
+ *   rectangles), levels from 0 until one does not exist, as apitrace; desktop GL only
+ *   (GLES has no glGetTexImage; apitrace reads them through an FBO: not done here).
  *   "framebuffer": the window's colour (named by its draw buffer, GL_BACK; "GL_RGB" on
  *   GLES too, where it is read as RGBA), depth ("GL_DEPTH_COMPONENT") and stencil
  *   ("GL_STENCIL_INDEX"); or a bound framebuffer object's attachments, as apitrace
@@ -79,12 +81,14 @@ static int encode(gt_strbuf *out, const readback *rb, const uint8_t *px, int w, 
                          (size_t)w * rb->channels, true, &err);
 }
 
-static void write_image(sj *w, const char *key, const char *format, int width, int height,
-                        const readback *rb, const uint8_t *px)
+/* An image of DEPTH slices of HEIGHT rows each, stacked (3D and array textures): one
+ * picture of HEIGHT x DEPTH rows, "__height__" a slice's, as apitrace writes them. */
+static void write_image_slices(sj *w, const char *key, const char *format, int width, int height,
+                               int depth, const readback *rb, const uint8_t *px)
 {
     gt_strbuf data;
     gt_strbuf_init(&data);
-    if (encode(&data, rb, px, width, height) == 0) {
+    if (encode(&data, rb, px, width, height * depth) == 0) {
         sj_member(w, key);
         sj_begin_object(w);
         sj_member(w, "__class__");
@@ -94,7 +98,7 @@ static void write_image(sj *w, const char *key, const char *format, int width, i
         sj_member(w, "__height__");
         sj_int(w, height);
         sj_member(w, "__depth__");
-        sj_int(w, 1);
+        sj_int(w, depth);
         sj_member(w, "__format__");
         sj_cstring(w, format);
         sj_member(w, "__data__");
@@ -102,6 +106,12 @@ static void write_image(sj *w, const char *key, const char *format, int width, i
         sj_end_object(w);
     }
     gt_strbuf_free(&data);
+}
+
+static void write_image(sj *w, const char *key, const char *format, int width, int height,
+                        const readback *rb, const uint8_t *px)
+{
+    write_image_slices(w, key, format, width, height, 1, rb, px);
 }
 
 /* Room for W x H pixels of 4 floats (the largest read-back). */
@@ -389,54 +399,91 @@ static void write_framebuffer(sj *w, bool single_buffer)
     sj_end_object(w);
 }
 
-/* Every level of the texture bound to TARGET in the active unit. */
-static void write_texture_levels(sj *w, GLint unit, GLenum target, const char *target_name)
+/* A texture target as apitrace dumps it: its binding, and whether its images have a
+ * height (1D: none), layers or slices (stacked under each other: height x depth), faces
+ * (a cube map: its six, each its own image) and levels (rectangles: none). */
+typedef struct tex_target {
+    GLenum target, binding;
+    bool height, depth, faces, levels;
+} tex_target;
+
+/* apitrace's order (glstate_images.cpp's textureTargets, without multisample and
+ * buffer textures, which glGetTexImage cannot read) */
+static const tex_target tex_targets[] = {
+    {GL_TEXTURE_2D, GL_TEXTURE_BINDING_2D, true, false, false, true},
+    {GL_TEXTURE_1D, GL_TEXTURE_BINDING_1D, false, false, false, true},
+    {GL_TEXTURE_RECTANGLE, GL_TEXTURE_BINDING_RECTANGLE, true, false, false, false},
+    {GL_TEXTURE_CUBE_MAP, GL_TEXTURE_BINDING_CUBE_MAP, true, false, true, true},
+    {GL_TEXTURE_3D, GL_TEXTURE_BINDING_3D, true, true, false, true},
+    {GL_TEXTURE_2D_ARRAY, GL_TEXTURE_BINDING_2D_ARRAY, true, true, false, true},
+    {GL_TEXTURE_1D_ARRAY, GL_TEXTURE_BINDING_1D_ARRAY, true, false, false, true},
+    {GL_TEXTURE_CUBE_MAP_ARRAY, GL_TEXTURE_BINDING_CUBE_MAP_ARRAY, true, true, false, true},
+};
+
+/* One image (LEVEL of SUBTARGET, a face or the target) as KEY; false when the level
+ * does not exist, which ends the texture's levels as it ends apitrace's. */
+static bool write_texture_image(sj *w, const tex_target *t, GLenum subtarget, GLint level,
+                                const char *key)
 {
-    GLint base = 0, max = 1000;
-    glGetTexParameteriv(target, GL_TEXTURE_BASE_LEVEL, &base);
-    glGetTexParameteriv(target, GL_TEXTURE_MAX_LEVEL, &max);
-    bool levels = target != GL_TEXTURE_RECTANGLE; /* apitrace names no level there */
-    for (GLint level = base < 0 ? 0 : base; level <= max && level < 32; ++level) {
-        GLint width = 0, height = 0, format = 0, alpha = 0, depth = 0, red_type = GL_NONE;
-        glGetTexLevelParameteriv(target, level, GL_TEXTURE_WIDTH, &width);
-        glGetTexLevelParameteriv(target, level, GL_TEXTURE_HEIGHT, &height);
-        glGetTexLevelParameteriv(target, level, GL_TEXTURE_INTERNAL_FORMAT, &format);
-        glGetTexLevelParameteriv(target, level, GL_TEXTURE_ALPHA_SIZE, &alpha);
-        glGetTexLevelParameteriv(target, level, GL_TEXTURE_DEPTH_SIZE, &depth);
-        if (state_failed() || width <= 0 || height <= 0)
-            break;
-        glGetTexLevelParameteriv(target, level, GL_TEXTURE_RED_TYPE, &red_type);
-        if (state_failed()) /* before GL 3.0: normalized */
-            red_type = GL_UNSIGNED_NORMALIZED;
-        readback rb = RB_DEPTH;
-        if (depth <= 0 && !color_readback(alpha, red_type, &rb))
-            break;
-        uint8_t *px = pixels(width, height);
-        if (!px)
-            break;
-        glGetTexImage(target, level, rb.format, rb.type, px);
-        if (!state_failed()) {
-            char key[128], fname[48];
-            if (levels)
-                snprintf(key, sizeof key, "GL_TEXTURE%d, %s, level = %d", unit, target_name, level);
+    GLint width = 0, height = 1, depth = 1, format = 0, alpha = 0, depth_bits = 0;
+    GLint red_type = GL_NONE;
+    state_clear_errors();
+    glGetTexLevelParameteriv(subtarget, level, GL_TEXTURE_WIDTH, &width);
+    if (t->height)
+        glGetTexLevelParameteriv(subtarget, level, GL_TEXTURE_HEIGHT, &height);
+    if (t->depth)
+        glGetTexLevelParameteriv(subtarget, level, GL_TEXTURE_DEPTH, &depth);
+    glGetTexLevelParameteriv(subtarget, level, GL_TEXTURE_INTERNAL_FORMAT, &format);
+    glGetTexLevelParameteriv(subtarget, level, GL_TEXTURE_ALPHA_SIZE, &alpha);
+    glGetTexLevelParameteriv(subtarget, level, GL_TEXTURE_DEPTH_SIZE, &depth_bits);
+    if (state_failed() || width <= 0 || height <= 0 || depth <= 0 || height > 32768 / depth)
+        return false;
+    glGetTexLevelParameteriv(subtarget, level, GL_TEXTURE_RED_TYPE, &red_type);
+    if (state_failed()) /* before GL 3.0: normalized */
+        red_type = GL_UNSIGNED_NORMALIZED;
+    readback rb = RB_DEPTH;
+    if (depth_bits <= 0 && !color_readback(alpha, red_type, &rb))
+        return true; /* integer texels: not apitrace's formats, the next level may be */
+    uint8_t *px = pixels(width, height * depth);
+    if (!px)
+        return false;
+    glGetTexImage(subtarget, level, rb.format, rb.type, px);
+    if (!state_failed()) {
+        char fname[48];
+        format_name(format, fname, sizeof fname);
+        /* slices one after the other, as glGetTexImage returns them and apitrace
+         * writes them: one image of height x depth rows, __depth__ the slices */
+        write_image_slices(w, key, fname, width, height, depth, &rb, px);
+    }
+    free(px);
+    return true;
+}
+
+/* Every level of the texture bound to T in the active unit (UNIT), each face of a cube
+ * map, as "GL_TEXTUREu, SUBTARGET[, level = L]" until a level does not exist. */
+static void write_texture_levels(sj *w, GLint unit, const tex_target *t)
+{
+    for (GLint level = 0; level < 32; ++level) {
+        int faces = t->faces ? 6 : 1;
+        for (int f = 0; f < faces; ++f) {
+            GLenum sub = t->faces ? GL_TEXTURE_CUBE_MAP_POSITIVE_X + (GLenum)f : t->target;
+            const char *name = state_enum_name(sub);
+            char key[160];
+            if (t->levels)
+                snprintf(key, sizeof key, "GL_TEXTURE%d, %s, level = %d", unit, name ? name : "?",
+                         level);
             else
-                snprintf(key, sizeof key, "GL_TEXTURE%d, %s", unit, target_name);
-            format_name(format, fname, sizeof fname);
-            write_image(w, key, fname, width, height, &rb, px);
+                snprintf(key, sizeof key, "GL_TEXTURE%d, %s", unit, name ? name : "?");
+            if (!write_texture_image(w, t, sub, level, key))
+                return;
         }
-        free(px);
-        if (!levels)
-            break;
+        if (!t->levels)
+            return;
     }
 }
 
 static void write_textures(sj *w)
 {
-    static const struct { GLenum target, binding; const char *name; } targets[] = {
-        {GL_TEXTURE_1D, GL_TEXTURE_BINDING_1D, "GL_TEXTURE_1D"},
-        {GL_TEXTURE_2D, GL_TEXTURE_BINDING_2D, "GL_TEXTURE_2D"},
-        {GL_TEXTURE_RECTANGLE, GL_TEXTURE_BINDING_RECTANGLE, "GL_TEXTURE_RECTANGLE"},
-    };
     sj_member(w, "textures");
     sj_begin_object(w);
     if (epoxy_is_desktop_gl() && state_has("glGetTexImage") && state_has("glActiveTexture")) {
@@ -447,9 +494,9 @@ static void write_textures(sj *w)
         GLint units = state_get_int(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, 0);
         for (GLint u = 0; u < units && u < 1024; ++u) {
             glActiveTexture(GL_TEXTURE0 + (GLenum)u);
-            for (size_t k = 0; k < sizeof targets / sizeof *targets; ++k)
-                if (state_get_int(targets[k].binding, 0) > 0)
-                    write_texture_levels(w, u, targets[k].target, targets[k].name);
+            for (size_t k = 0; k < sizeof tex_targets / sizeof *tex_targets; ++k)
+                if (state_get_int(tex_targets[k].binding, 0) > 0)
+                    write_texture_levels(w, u, &tex_targets[k]);
         }
         glActiveTexture(active ? (GLenum)active : GL_TEXTURE0);
         read_state_restore(&saved);

@@ -63,6 +63,7 @@ typedef struct ws_drawable {
     SDL_Window *win;
     int w, h;
     bool pbuffer;
+    bool read_back; /* offscreen: its pbuffer reads GL_BACK (offscreen_read_back) */
 } ws_drawable;
 
 static struct {
@@ -281,6 +282,23 @@ static int bind_share(ws_context *c, ws_context *share, SDL_Window *win)
     return 1;
 }
 
+/* SDL's offscreen driver draws into single-buffered EGL pbuffers, whose framebuffers
+ * start reading the front buffer while they draw the back one (Mesa): each reads the
+ * back buffer from its first binding on, as the traced double-buffered program's did
+ * (GL_READ_BUFFER GL_BACK, and glReadPixels reads what was drawn). The read buffer is
+ * the drawable's state, so each new pbuffer gets it. GLES 2 has no glReadBuffer. */
+static void offscreen_read_back(ws_drawable *d)
+{
+    if (!ws.offscreen || ws.single_buffer || d->read_back)
+        return;
+    d->read_back = true;
+    if (!epoxy_is_desktop_gl() && epoxy_gl_version() < 30)
+        return;
+    glReadBuffer(GL_BACK); /* an error (a framebuffer object bound) changes nothing */
+    while (glGetError() != GL_NO_ERROR)
+        ;
+}
+
 /* Creates c's SDL context on window win (sharing with its share context, created
  * first on the same window when needed). */
 static int ensure_context(ws_context *c, ws_drawable *d)
@@ -305,6 +323,7 @@ static int ensure_context(ws_context *c, ws_drawable *d)
     os.win = d->win; /* SDL_GL_CreateContext makes it current */
     os.ctx = c->ctx;
     SDL_GL_SetSwapInterval(0);
+    offscreen_read_back(d);
     return 1;
 }
 
@@ -328,8 +347,12 @@ static int bind_thread(replay_thread *t)
      * made with plain Xlib): a drawable first seen here gets its window now */
     if (!ensure_window(t->draw, &t->ctx->prof))
         return 0;
-    if (!t->read || t->read == t->draw)
-        return sdl_make_current(t->draw->win, t->ctx->ctx);
+    if (!t->read || t->read == t->draw) {
+        if (!sdl_make_current(t->draw->win, t->ctx->ctx))
+            return 0;
+        offscreen_read_back(t->draw);
+        return 1;
+    }
     if (!ensure_window(t->read, &t->ctx->prof))
         return 0;
     os.read_split = true; /* whatever happens, SDL's binding is not what ws says */
@@ -653,9 +676,11 @@ static void resize_window(ws_drawable *d)
             return;
         SDL_Window *old = d->win;
         d->win = win;
+        d->read_back = false;
         if (os.win == old) {
             os.win = NULL; /* force the bind */
-            sdl_make_current(win, os.ctx);
+            if (sdl_make_current(win, os.ctx))
+                offscreen_read_back(d);
         }
         SDL_DestroyWindow(old);
         return;
@@ -843,7 +868,7 @@ retrace_fn ws_lookup(const char *name)
 /* Headless: hidden windows on the X server when there is one, as apitrace's
  * --headless (its windows are double-buffered and multisampled as the traced ones, and
  * the state dump shows so); else SDL's offscreen driver, whose EGL pbuffers are
- * single-buffered (GL_DOUBLEBUFFER GL_FALSE, GL_READ_BUFFER GL_FRONT). */
+ * single-buffered (GL_DOUBLEBUFFER GL_FALSE; they read GL_BACK: offscreen_read_back). */
 static int start_video(bool headless)
 {
     ws.offscreen = false;

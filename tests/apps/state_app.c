@@ -15,6 +15,8 @@
  *   --labels        glObjectLabel on every kind of object the program makes (textures,
  *                   buffers, shaders, the program, the VAO, the sampler, the FBO and its
  *                   renderbuffers, a transform feedback object), bound when dumped
+ *   --textures      a cube map, a 3D texture, a 2D array and a 1D texture (all
+ *                   mipmapped but the 1D one) bound to units 1 to 4, never sampled
  *   --fbo=C:D:S     the FBO's attachments: C colour texture (rgba8, rgb8, rgba16f, r8,
  *                   rgba), D depth renderbuffer (depth16, depth24, depth32f, depth24s8:
  *                   one depth-stencil renderbuffer on both points, none), S stencil
@@ -184,6 +186,52 @@ static int make_fbo(struct fbo *f, const struct format *c, const struct format *
     return 0;
 }
 
+/* Texels of a small pattern: different in each of N slices or faces. */
+static void fill_texels(uint8_t *px, int w, int h, int n)
+{
+    for (int k = 0; k < n; ++k)
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x) {
+                uint8_t *p = &px[(((size_t)k * (size_t)h + (size_t)y) * (size_t)w + (size_t)x) * 4];
+                p[0] = (uint8_t)(40 * k + 8 * x);
+                p[1] = (uint8_t)(200 - 12 * y);
+                p[2] = (uint8_t)((x + y + k) & 1 ? 220 : 30);
+                p[3] = (uint8_t)(255 - 20 * k);
+            }
+}
+
+/* --textures: one texture of each other target apitrace dumps, bound to units 1 to 4. */
+static void bind_more_textures(void)
+{
+    static uint8_t px[8 * 8 * 6 * 4];
+    GLuint t[4];
+    glGenTextures(4, t);
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_CUBE_MAP, t[0]);
+    fill_texels(px, 8, 8, 6);
+    for (int f = 0; f < 6; ++f)
+        glTexImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + (GLenum)f, 0, GL_RGBA8, 8, 8, 0, GL_RGBA,
+                     GL_UNSIGNED_BYTE, px + (size_t)f * 8 * 8 * 4);
+    glGenerateMipmap(GL_TEXTURE_CUBE_MAP);
+    label(GL_TEXTURE, t[0], "cube");
+    glActiveTexture(GL_TEXTURE2);
+    glBindTexture(GL_TEXTURE_3D, t[1]);
+    fill_texels(px, 8, 4, 4);
+    glTexImage3D(GL_TEXTURE_3D, 0, GL_RGBA8, 8, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    glGenerateMipmap(GL_TEXTURE_3D);
+    glActiveTexture(GL_TEXTURE3);
+    glBindTexture(GL_TEXTURE_2D_ARRAY, t[2]);
+    fill_texels(px, 4, 8, 3);
+    glTexImage3D(GL_TEXTURE_2D_ARRAY, 0, GL_RGB8, 4, 8, 3, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    glGenerateMipmap(GL_TEXTURE_2D_ARRAY);
+    glActiveTexture(GL_TEXTURE4);
+    glBindTexture(GL_TEXTURE_1D, t[3]);
+    fill_texels(px, 16, 1, 1);
+    glTexImage1D(GL_TEXTURE_1D, 0, GL_RGBA8, 16, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    glTexParameteri(GL_TEXTURE_1D, GL_TEXTURE_MAX_LEVEL, 0);
+    glActiveTexture(GL_TEXTURE0);
+}
+
 static GLuint make_checker(void)
 {
     static uint8_t px[CHECKER_SIZE * CHECKER_SIZE * 4];
@@ -204,9 +252,11 @@ int main(int argc, char **argv)
     app_extra_usage = "  --single       a single-buffered visual\n"
                       "  --msaa=N       a visual with N samples\n"
                       "  --labels       glObjectLabel on each object\n"
+                      "  --textures     cube map, 3D, 2D array and 1D textures bound to units 1-4\n"
                       "  --fbo[=C:D:S]  draw into an FBO first (see state_app.c)\n";
     int single = app_take_flag(&argc, argv, "--single") > 0;
     labels = app_take_flag(&argc, argv, "--labels") > 0;
+    int textures = app_take_flag(&argc, argv, "--textures") > 0;
     const char *msaa = take_value(&argc, argv, "--msaa=");
     const char *fbo_spec = take_value(&argc, argv, "--fbo=");
     if (!fbo_spec && app_take_flag(&argc, argv, "--fbo") > 0)
@@ -284,6 +334,8 @@ int main(int argc, char **argv)
     struct fbo fbo = {0};
     if (fbo_spec && make_fbo(&fbo, cf, df, sf) != 0)
         return 1;
+    if (textures)
+        bind_more_textures();
 
     glUseProgram(prog);
     glUniform1i(u_tex, 0);

@@ -7,7 +7,8 @@ Both are read as apitrace's scripts read them (json with strict=False: apitrace 
 raw control characters inside shader strings). Everything but images must be equal
 (numbers within jsondiff.py's relative 2^-24), but for the differences TOLERATED lists
 with their reasons. Images (objects with "__class__": "image") must have the same keys,
-sizes, "__format__" (the internal format's name) and encoding: PNG with the same colour
+sizes, "__format__" (the internal format's name), "__width__", "__height__" (a slice's),
+"__depth__" (slices) and encoding: PNG with the same colour
 type (grey, RGB, RGBA), or apitrace's float map with the same channels ("Pf" 1, "PF" 3,
 "PX" 4); their pixels may differ in at most 0.1% (PNG: any RGB channel by more than 2
 levels; float maps: any channel by more than 1e-6).
@@ -79,8 +80,9 @@ def compare_images(path, a, b, out):
     if (ka, wa, ha) != (kb, wb, hb):
         out.append(f"{path}: {ka} {wa}x{ha} against {kb} {wb}x{hb}")
         return
-    if a.get("__format__") != b.get("__format__"):
-        out.append(f"{path}: format {a.get('__format__')} against {b.get('__format__')}")
+    for k in ("__format__", "__width__", "__height__", "__depth__"):
+        if a.get(k) != b.get(k):
+            out.append(f"{path}: {k} {a.get(k)} against {b.get(k)}")
     if ka.startswith("float"):
         n = len(pa) // (wa * ha) if wa * ha else 1
         bad = sum(1 for i in range(0, len(pa), n)
