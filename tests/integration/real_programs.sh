@@ -208,7 +208,7 @@ program() {
     pass "$name: $(tail -1 "$WORK/$name.blobs")"
   else
     blob=$(grep -vc 'note:' "$WORK/$name.blobs" || true)
-    fail "$name: arguments apitrace records as blobs are addresses in ours:"
+    fail "$name: arguments apitrace records as data are not the same data in ours:"
     grep -v 'note:' "$WORK/$name.blobs" | sed 's/^/    /'
   fi
 
