@@ -86,9 +86,10 @@ wanted() {
 record() {
   local who=$1 name=$2 frames=$3
   shift 3
-  local t="$WORK/$name.$who.trace" pidfile="$WORK/$name.$who.pid" rpid i n last=0 idle=0
+  local t="$WORK/$name.$who.trace" pidfile="$WORK/$name.$who.pid" rpid i j n last=0 idle=0
+  # shellcheck disable=SC2016 # expanded by that sh: its pid, the program's after exec
   local run=(sh -c 'echo $$ >"$0"; exec "$@"' "$pidfile" "$@")
-  rm -rf "$WORK/home" "$pidfile"
+  rm -rf "${WORK:?}/home" "$pidfile"
   mkdir -p "$WORK/home"
   if [ "$who" = a ]; then
     HOME=$WORK/home LD_PRELOAD=$step_clock timeout -k 10 900 apitrace trace --api gl -o "$t" \
@@ -110,7 +111,7 @@ record() {
       if [ "$last" -ge "$frames" ] || { [ -n "${IDLE_STOP:-}" ] && [ "$last" -gt 0 ] &&
         [ "$idle" -ge $((IDLE_STOP * 2)) ]; }; then
         kill -"${STOP_SIGNAL:-TERM}" "$(cat "$pidfile")" 2>/dev/null || true
-        for ((i = 0; i < 40; i++)); do
+        for ((j = 0; j < 40; j++)); do
           kill -0 "$(cat "$pidfile")" 2>/dev/null || break
           sleep 0.5
         done
