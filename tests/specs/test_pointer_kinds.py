@@ -82,6 +82,12 @@ class PointerKinds(unittest.TestCase):
                 wrong.append(f"{key}: no reason")
         self.assertEqual(wrong, [])
 
+    def test_strings_are_strings(self):
+        # apitrace's replayer refuses a blob where it takes a string (glProgramStringARB)
+        wrong = [f"{k}: ours {m}" for k, m in sorted(self.ours.items())
+                 if self.apitrace.get(k) == "string" and m in ("blob", "array")]
+        self.assertEqual(wrong, [])
+
     def test_dsa_pixels_are_data(self):
         # the defect that started the table: GL 4.5 texture uploads written as addresses
         for key in ("glTextureSubImage2D.pixels", "glNamedBufferData.data",
