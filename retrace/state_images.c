@@ -8,8 +8,9 @@
  *   "textures": every level of each texture bound in a unit (1D, 2D, rectangle, each
  *   face of a cube map, 3D and array textures as one image of their slices stacked,
  *   "__depth__" the slices), "GL_TEXTUREu, TARGET, level = L" (no level for
- *   rectangles), levels from 0 until one does not exist, as apitrace; desktop GL only
- *   (GLES has no glGetTexImage; apitrace reads them through an FBO: not done here).
+ *   rectangles), levels from 0 until one does not exist, as apitrace; on GLES, which
+ *   has no glGetTexImage, as apitrace reads them: 2D textures and cube maps, levels
+ *   found by probing, read through a framebuffer object, "__format__" GL_RGBA.
  *   "framebuffer": the window's colour (named by its draw buffer, GL_BACK; "GL_RGB" on
  *   GLES too, where it is read as RGBA), depth ("GL_DEPTH_COMPONENT") and stencil
  *   ("GL_STENCIL_INDEX"); or a bound framebuffer object's attachments, as apitrace
@@ -482,6 +483,80 @@ static void write_texture_levels(sj *w, GLint unit, const tex_target *t)
     }
 }
 
+/* GLES: whether LEVEL of TARGET holds a texel at (x, y): a glTexSubImage2D of no texels
+ * there is an error past the level's size (apitrace's probe: GLES 2 cannot ask sizes). */
+static bool es_probe(GLenum target, GLint level, GLint x, GLint y)
+{
+    GLint dummy = 0;
+    state_clear_errors();
+    glTexSubImage2D(target, level, x, y, 0, 0, GL_RGBA, GL_UNSIGNED_BYTE, &dummy);
+    return !state_failed();
+}
+
+/* The largest offset along X (or Y) the probe accepts: the level's width (height). */
+static GLint es_bisect(GLenum target, GLint level, bool y, GLint max)
+{
+    GLint lo = 0;
+    for (;;) {
+        GLint mid = (lo + max) / 2;
+        if (mid == lo)
+            return lo;
+        if (es_probe(target, level, y ? 0 : mid, y ? mid : 0))
+            lo = mid;
+        else
+            max = mid;
+    }
+}
+
+/* GLES's textures as apitrace reads them: the 2D texture and cube map bound in the
+ * active unit, each level found by probing, read as RGBA through a framebuffer object
+ * the level is attached to as a 2D texture (a cube map's faces cannot be: apitrace
+ * writes them grey, 0x80, and so does this), "__format__" GL_RGBA (apitrace's guess). */
+static void write_es_textures_of_unit(sj *w, GLint unit)
+{
+    static const struct { GLenum target, binding; } targets[] = {
+        {GL_TEXTURE_2D, GL_TEXTURE_BINDING_2D},
+        {GL_TEXTURE_CUBE_MAP, GL_TEXTURE_BINDING_CUBE_MAP},
+    };
+    for (size_t k = 0; k < 2; ++k) {
+        GLint texture = state_get_int(targets[k].binding, 0);
+        if (texture <= 0)
+            continue;
+        bool cube = targets[k].target == GL_TEXTURE_CUBE_MAP;
+        GLint max = state_get_int(cube ? GL_MAX_CUBE_MAP_TEXTURE_SIZE : GL_MAX_TEXTURE_SIZE, 0);
+        for (GLint level = 0; level < 32; ++level) {
+            for (int f = 0; f < (cube ? 6 : 1); ++f) {
+                GLenum sub = cube ? GL_TEXTURE_CUBE_MAP_POSITIVE_X + (GLenum)f : GL_TEXTURE_2D;
+                if (!es_probe(sub, level, 1, 1))
+                    goto next_target;
+                GLint width = es_bisect(sub, level, false, max);
+                GLint height = cube ? width : es_bisect(sub, level, true, max);
+                uint8_t *px = pixels(width, height);
+                if (!px)
+                    goto next_target;
+                memset(px, 0x80, (size_t)width * (size_t)height * 4);
+                GLint prev = state_get_int(GL_FRAMEBUFFER_BINDING, 0);
+                GLuint fbo = 0;
+                glGenFramebuffers(1, &fbo);
+                glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+                glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
+                                       (GLuint)texture, level);
+                if (glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE)
+                    glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, px);
+                glBindFramebuffer(GL_FRAMEBUFFER, (GLuint)prev);
+                glDeleteFramebuffers(1, &fbo);
+                state_clear_errors();
+                const char *name = state_enum_name(sub);
+                char key[160];
+                snprintf(key, sizeof key, "GL_TEXTURE%d, %s, level = %d", unit, name ? name : "?", level);
+                write_image(w, key, "GL_RGBA", width, height, &RB_RGBA, px);
+                free(px);
+            }
+        }
+    next_target:;
+    }
+}
+
 static void write_textures(sj *w)
 {
     sj_member(w, "textures");
@@ -500,6 +575,19 @@ static void write_textures(sj *w)
         }
         glActiveTexture(active ? (GLenum)active : GL_TEXTURE0);
         read_state_restore(&saved);
+        state_clear_errors();
+    } else if (!epoxy_is_desktop_gl() && state_has("glActiveTexture") &&
+               state_has("glGenFramebuffers") && state_has("glCheckFramebufferStatus")) {
+        GLint pack = state_get_int(GL_PACK_ALIGNMENT, 4);
+        glPixelStorei(GL_PACK_ALIGNMENT, 1);
+        GLint active = state_get_int(GL_ACTIVE_TEXTURE, 0);
+        GLint units = state_get_int(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, 2);
+        for (GLint u = 0; u < (units > 2 ? units : 2) && u < 1024; ++u) {
+            glActiveTexture(GL_TEXTURE0 + (GLenum)u);
+            write_es_textures_of_unit(w, u);
+        }
+        glActiveTexture(active ? (GLenum)active : GL_TEXTURE0);
+        glPixelStorei(GL_PACK_ALIGNMENT, pack);
         state_clear_errors();
     }
     sj_end_object(w);

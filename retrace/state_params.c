@@ -291,7 +291,8 @@ static void write_bound_texture(sj *w, const struct state_texture_target *t)
     q.kind = Q_LEVEL;
     if (t->target == GL_TEXTURE_CUBE_MAP)
         q.target = GL_TEXTURE_CUBE_MAP_POSITIVE_X;
-    write_list(&c, &state_texture_level, &q);
+    if (epoxy_is_desktop_gl()) /* apitrace asks GLES none (before 3.1 it has no query) */
+        write_list(&c, &state_texture_level, &q);
     sj_splice(w, t->name, &c, true);
 }
 

@@ -21,6 +21,8 @@
 #    configuration sets are checked by name (GL_SAMPLES 4, the labels, the
 #    attachments' formats). apitrace 11.1 replays a single-buffered GLX program
 #    double-buffered (GL_DOUBLEBUFFER GL_TRUE, GL_READ_BUFFER GL_BACK), and so do we.
+#    es2_demo (OpenGL ES 2, recorded by our gltrace) too: its mipmapped texture read
+#    through a framebuffer object as apitrace reads GLES textures, no level parameters.
 #    Without an X server (--headless, no DISPLAY), SDL's offscreen driver's EGL
 #    pbuffers are single-buffered: GL_DOUBLEBUFFER GL_FALSE at a draw into the window
 #    is the only difference from apitrace's dump there (3 of the programs, checked so).
@@ -100,6 +102,7 @@ done
 app="$bin/state_app"
 gltrace="$bin/gltrace"
 require_file "$app" "build the test apps (tests/apps)"
+require_file "$bin/es2_demo" "build the test apps (tests/apps)"
 require_file "$gltrace" "build gltrace"
 # check_values NAME W|FBO JSON: the values NAME's configuration sets, in our dump at the
 # window's draw (W) or the FBO's (FBO); prints what is wrong, nothing when all is right
@@ -113,7 +116,13 @@ bad = []
 def want(what, got, exp):
     if got != exp:
         bad.append(f"{what} = {got!r}, expected {exp!r}")
-if where == "W":
+if name == "es2":  # OpenGL ES 2 (es2_demo): textures read through an FBO, window as GL_RGB
+    want("window colour", fb.get("GL_BACK", {}).get("__format__"), "GL_RGB")
+    want("texture level 0", d["textures"].get("GL_TEXTURE0, GL_TEXTURE_2D, level = 0",
+                                              {}).get("__format__"), "GL_RGBA")
+    want("level parameters", "GL_TEXTURE_WIDTH" in p.get("GL_TEXTURE0", {}).get("GL_TEXTURE_2D", {}),
+         False)
+elif where == "W":
     want("GL_DOUBLEBUFFER", p.get("GL_DOUBLEBUFFER"), "GL_TRUE")
     want("GL_READ_BUFFER", p.get("GL_READ_BUFFER"), "GL_BACK")
     want("GL_SAMPLES", p.get("GL_SAMPLES"), 4 if name == "msaa" else 0)
@@ -155,13 +164,15 @@ EOF
 cases=(double: single:--single msaa:--msaa=4 textures:--textures "labels:--labels --fbo"
        fbo_ds:--fbo=rgba8:depth24s8:none fbo_stencil:--fbo=rgb8:none:stencil8
        fbo_float:--fbo=rgba16f:depth32f:none fbo_r8:--fbo=r8:depth24:none
-       fbo_rgba:--fbo=rgba:none:none)
+       fbo_rgba:--fbo=rgba:none:none es2:)
 app_equal=0 app_expected=0
 for c in "${cases[@]}"; do
   name=${c%%:*}
   read -r -a args <<<"${c#*:}"
   trace="$WORK/state_$name.trace"
-  if ! timeout 60 "$gltrace" -o "$trace" -- "$app" --frames 3 "${args[@]+"${args[@]}"}" \
+  prog=$app
+  [ "$name" = es2 ] && prog="$bin/es2_demo"
+  if ! timeout 60 "$gltrace" -o "$trace" -- "$prog" --frames 3 "${args[@]+"${args[@]}"}" \
       >"$WORK/rec.log" 2>&1; then
     fail "state_app $name: recording failed: $(tail -3 "$WORK/rec.log" | tr '\n' ' ')"
     continue
@@ -199,11 +210,11 @@ for c in "${cases[@]}"; do
     done
   done
 done
-# 10 programs, 2 draws each (without an FBO: the last two frames'), 2 modes
-if [ "$app_expected" -eq 40 ] && [ "$app_equal" -eq 40 ]; then
-  pass "state_app: 40 dumps equal to apitrace's"
+# 11 programs, 2 draws each (without an FBO: the last two frames'), 2 modes
+if [ "$app_expected" -eq 44 ] && [ "$app_equal" -eq 44 ]; then
+  pass "state_app and es2_demo: 44 dumps equal to apitrace's"
 else
-  fail "state_app: $app_equal of $app_expected dumps equal to apitrace's (40 expected)"
+  fail "state_app and es2_demo: $app_equal of $app_expected dumps equal to apitrace's (44 expected)"
 fi
 
 # --headless without an X server: SDL's offscreen driver. The traced samples are kept;
