@@ -31,6 +31,8 @@ class Annotations:
                                                    # pixel unpack buffer when one is bound
     pack: set = field(default_factory=set)         # "func.param": pixel data written into the
                                                    # pixel pack buffer when one is bound
+    proxy: dict = field(default_factory=dict)      # "func.param" -> its target parameter: no
+                                                   # pixels are read for a proxy target
 
 
 def fact_lines(path):
@@ -59,14 +61,16 @@ def load(path):
                 ann.compsize[rest[0]] = (rest[1], rest[2])
             elif word == "compsize" and len(rest) >= 3 and rest[1] == "address":
                 ann.compsize[rest[0]] = ("address", " ".join(rest[2:]))  # the reason
-            elif word in ("len", "unpack", "pack") and rest and rest[0].startswith("re:") and \
-                    "." in rest[0] and len(rest) == (2 if word == "len" else 1):
+            elif word in ("len", "unpack", "pack", "proxy") and rest and rest[0].startswith("re:") \
+                    and "." in rest[0] and len(rest) == (2 if word in ("len", "proxy") else 1):
                 regex, _, param = rest[0][3:].rpartition(".")  # re:REGEX.P (P the parameter)
                 ann.patterns.append((lineno, word, re.compile(regex), param, rest[1:]))
             elif word == "len" and len(rest) == 2 and "." in rest[0]:
                 if rest[0] in ann.lengths:
                     raise SystemExit(f"{where}: {rest[0]} has two len lines")
                 ann.lengths[rest[0]] = rest[1]
+            elif word == "proxy" and len(rest) == 2 and "." in rest[0]:
+                ann.proxy[rest[0]] = rest[1]
             elif word in ("unpack", "pack") and len(rest) == 1 and "." in rest[0]:
                 getattr(ann, word).add(rest[0])
             elif word == "param" and len(rest) >= 2:
@@ -113,13 +117,13 @@ def load(path):
 
 
 def expand(ann, commands, words):
-    """Adds the lines of WORDS (hook, prehook, retrace; len, unpack and pack always) written as
+    """Adds the lines of WORDS (hook, prehook, retrace; len, unpack, pack and proxy always) written as
     `re:REGEX[.P]` to ann's tables, for each of COMMANDS (the registry's, by name) the regex matches whole (and
     that has a parameter P, when given). A pattern that matches nothing, or names a
     function a plain line already gave the same hook, stops the generator: patterns
     never go quietly stale. Several hooks of one function run in the order of their
     lines."""
-    words = tuple(words) + ("len", "unpack", "pack")  # how values are written: every plan needs them
+    words = tuple(words) + ("len", "unpack", "pack", "proxy")  # how values are written: every plan needs them
     for lineno, word, regex, param, rest in [p for p in ann.patterns if p[1] in words]:
         names = [n for n in sorted(commands) if regex.fullmatch(n) and
                  (not param or any(p.name == param for p in commands[n].params))]
@@ -133,6 +137,9 @@ def expand(ann, commands, words):
             for name in names:
                 if ann.lengths.setdefault(f"{name}.{param}", rest[0]) != rest[0]:
                     raise SystemExit(f"annotations.txt:{lineno}: {name}.{param} has two len lines")
+            continue
+        if word == "proxy":
+            ann.proxy.update((f"{name}.{param}", rest[0]) for name in names)
             continue
         if word in ("unpack", "pack"):
             getattr(ann, word).update(f"{name}.{param}" for name in names)

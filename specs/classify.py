@@ -103,6 +103,14 @@ def _through_buffer(plan, cmd, p, ann):
     pointer is an offset into that buffer, and reading it as memory would crash the
     program."""
     key = f"{cmd.name}.{p.name}"
+    if key in ann.proxy:  # a proxy target reads no pixels: the program may pass anything
+        if plan.kind not in ("blob", "blob_unpack") or plan.output or not plan.args:
+            raise Unclassified("proxy applies to sized bytes the call reads (a blob)")
+        target = ann.proxy[key]
+        if target not in {q.name for q in cmd.params}:
+            raise Unclassified(f"proxy names {target}, which {cmd.name} does not take")
+        plan = dataclasses.replace(plan, args=[f"gtsz_unless_proxy({target}, {plan.args[0]})"]
+                                   + plan.args[1:])
     if key in ann.unpack:
         if plan.kind != "blob" or plan.output:
             raise Unclassified("unpack applies to bytes the call reads (a blob)")

@@ -70,6 +70,26 @@ long long gtsz_indirect(long long drawcount, long long stride, long long size)
 
 /* ---- pixel data ----------------------------------------------------------------- */
 
+long long gtsz_unless_proxy(unsigned target, long long size)
+{
+    switch (target) {
+    case 0x8063: /* GL_PROXY_TEXTURE_1D */
+    case 0x8064: /* GL_PROXY_TEXTURE_2D */
+    case 0x8070: /* GL_PROXY_TEXTURE_3D */
+    case 0x8C19: /* GL_PROXY_TEXTURE_1D_ARRAY */
+    case 0x8C1B: /* GL_PROXY_TEXTURE_2D_ARRAY */
+    case 0x851B: /* GL_PROXY_TEXTURE_CUBE_MAP */
+    case 0x900B: /* GL_PROXY_TEXTURE_CUBE_MAP_ARRAY */
+    case 0x84F7: /* GL_PROXY_TEXTURE_RECTANGLE */
+    case 0x80D3: /* GL_PROXY_COLOR_TABLE */
+    case 0x80D4: /* GL_PROXY_POST_CONVOLUTION_COLOR_TABLE */
+    case 0x80D5: /* GL_PROXY_POST_COLOR_MATRIX_COLOR_TABLE */
+        return 0;
+    default:
+        return size;
+    }
+}
+
 static int format_components(unsigned format)
 {
     switch (format) {

@@ -20,6 +20,9 @@ long long gtsz_image_1d(unsigned format, unsigned type, long long width);
 long long gtsz_image_2d(unsigned format, unsigned type, long long width, long long height);
 long long gtsz_image_3d(unsigned format, unsigned type, long long width, long long height,
                         long long depth);
+/* size, or 0 for a proxy target (glTexImage2D(GL_PROXY_TEXTURE_2D, ...) reads no pixels,
+ * and programs pass pointers to less, or to nothing). */
+long long gtsz_unless_proxy(unsigned target, long long size);
 /* glBitmap: 1 bit per pixel, honouring the unpack state. */
 long long gtsz_bitmap(long long width, long long height);
 

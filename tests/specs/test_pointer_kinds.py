@@ -88,6 +88,14 @@ class PointerKinds(unittest.TestCase):
                  if self.apitrace.get(k) == "string" and m in ("blob", "array")]
         self.assertEqual(wrong, [])
 
+    def test_proxy_targets_read_no_pixels(self):
+        reg, ann = gen_wrappers.load(REGISTRY_DIR)
+        for name in ("glTexImage2D", "glTextureImage2DEXT", "glCompressedTexImage2D"):
+            cmd = reg.commands[name]
+            p = next(p for p in cmd.params if p.name in ("pixels", "data", "bits"))
+            plan = classify.param_plan(cmd, p, ann)
+            self.assertTrue(plan.args[0].startswith("gtsz_unless_proxy(target, "), name)
+
     def test_dsa_pixels_are_data(self):
         # the defect that started the table: GL 4.5 texture uploads written as addresses
         for key in ("glTextureSubImage2D.pixels", "glNamedBufferData.data",
