@@ -195,8 +195,11 @@ class Page:
             logs = self.d.get_log('browser')
         except WebDriverException:
             return []
+        # uncaught exceptions, and anything the page's Content-Security-Policy refused
+        # (inline styles or handlers, eval)
         return [e['message'] for e in logs
-                if e.get('level') == 'SEVERE' and 'Uncaught' in e.get('message', '')]
+                if e.get('level') == 'SEVERE' and ('Uncaught' in e.get('message', '') or
+                                                   'Content Security Policy' in e.get('message', ''))]
 
 
 def main():
@@ -625,7 +628,7 @@ def timeline_panel(page, url, a):
           'the selected call\'s slice is outlined in the timeline')
     # selecting another call in the list outlines its slice
     other = page.js("const r = [...document.querySelectorAll('#calls .call[data-no]')].map(e => +e.dataset.no)"
-                    ".filter(n => n !== arguments[0] && TL.data.byCall.has(n)); return r.length ? r[0] : null", hit)
+                    ".filter(n => n !== arguments[0] && tlSlicesOf(n).length); return r.length ? r[0] : null", hit)
     if other is not None:
         page.click('#calls .call[data-no="%d"]' % other)
         check(page.wait('the outline', lambda: page.attr('#timeline-panel', 'data-selected-call') == str(other), 10),
@@ -665,7 +668,7 @@ def timeline_panel(page, url, a):
       const c = document.getElementById('tl-canvas'), cx = c.clientWidth / 2;
       let zoom = 0; for (let k = 0; k < 10; k++) { tlZoom(0.5, cx); zoom = Math.max(zoom, TL.drawMs); }
       let out = 0; for (let k = 0; k < 10; k++) { tlZoom(2, cx); out = Math.max(out, TL.drawMs); }
-      TL.data = keep; TL.v0 = v[0]; TL.v1 = v[1]; tlDraw();
+      TL.data = keep; TL.v0 = v[0]; TL.v1 = v[1]; tlShowCall(TL.selected, false);
       return [prep, fit, zoom, out];""")
     note('timeline panel, 100,000 calls + 33,334 GPU slices + 2,000 groups: prepare %.1f ms, draw all %.1f ms, '
          'worst zoom-in step %.1f ms, worst zoom-out step %.1f ms' % tuple(ms))

@@ -107,9 +107,11 @@ function fmtInt(n) {
   return n === null || n === undefined ? '?' : Number(n).toLocaleString('en-US');
 }
 
-// nanoseconds as "850 µs", "1.2 ms", "153 ms", "2.41 s"
+// nanoseconds as "420 ns", "3.5 µs", "850 µs", "1.2 ms", "153 ms", "2.41 s"
 function fmtNs(ns) {
   const n = Number(ns);
+  if (n < 1e3) return Math.round(n) + ' ns';
+  if (n < 1e4) return (n / 1e3).toFixed(1) + ' µs';
   if (n < 1e6) return Math.round(n / 1e3) + ' µs';
   if (n < 1e8) return (n / 1e6).toFixed(1) + ' ms';
   if (n < 1e9) return Math.round(n / 1e6) + ' ms';
