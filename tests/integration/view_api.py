@@ -297,6 +297,8 @@ def check_slices(url, chrome):
 
 def check_frame_of(url, frames_info):
     """api/frame_of?call=N: the frame whose call range (info --dump-frames) holds N."""
+    if not frames_info:   # no complete frame (a cut trace): nothing to look up
+        return
     picks = [frames_info[0], frames_info[len(frames_info) // 2], frames_info[-1]]
     for i, f in enumerate(picks):
         k = frames_info.index(f)

@@ -1,8 +1,41 @@
 // gltrace view: what changed in the state (qapitrace marks it): the parameters whose
 // value differs from the state after the previous call, and after the previous draw.
-// The page asks the state server for those two calls first and for the selected one
-// last, so that its replay only ever moves forward (a step back restarts it).
+// The state server's replay moves forward only (a call behind it replays from the
+// start), so the page asks for those two calls before the selected one, and only when
+// that costs no restart: the replay is behind them anyway, or the selected call is
+// behind it (a restart in any case). Parameters already read are kept (STATE_KEEP calls),
+// so stepping through a frame finds the previous call and often the previous draw there.
 'use strict';
+
+const STATE_KEEP = 32;
+const CH = { params: new Map(), at: -1 };   // call -> parameters; the replay's position
+
+function rememberState(no, dumped, params) {
+  CH.params.delete(no);
+  CH.params.set(no, params);
+  while (CH.params.size > STATE_KEEP) CH.params.delete(CH.params.keys().next().value);
+  CH.at = Math.max(dumped, no);
+}
+
+// {call, draw: parameters or null, callNo, drawNo, skipped: [what]} for the selected
+// call `no` (S.selectedIndex in its frame)
+async function statesBefore(no, cancelled) {
+  const out = { call: null, draw: null, skipped: [] };
+  if (S.selectedIndex === null || !S.calls) return out;
+  const prev = await previousCalls(S.selectedIndex).catch(() => ({}));
+  out.callNo = prev.call; out.drawNo = prev.draw;
+  let restart = no < CH.at;   // the selected call is behind the replay: it restarts anyway
+  for (const [k, n] of [['draw', prev.draw], ['call', prev.call]]) {
+    if (n === null || n === undefined || cancelled()) continue;
+    if (CH.params.has(n)) { out[k] = CH.params.get(n); continue; }
+    if (!restart && n < CH.at) { out.skipped.push(k); continue; }
+    setStateProgress(true, null, `replaying to the previous ${k} (${n})…`);
+    const p = await paramsAfter(n, cancelled, () => {});
+    if (p) { out[k] = p; rememberState(n, n, p); }
+    restart = false;
+  }
+  return out;
+}
 
 // The previous call and the previous draw of the frame before index i (the call list's
 // pages, fetched as needed; a draw is looked for at most 5,000 calls back).
@@ -33,7 +66,7 @@ function changedParams(cur, prev) {
 
 // Marks the parameters table's rows: data-changed "call" (since the previous call; also
 // since the previous draw, or not), "draw" (since the previous draw only), absent.
-function markChanges(sinceCall, sinceDraw) {
+function markChanges(sinceCall, sinceDraw, before) {
   let nCall = 0, nDraw = 0;
   for (const tr of $('#state-params tbody').children) {
     const n = tr.dataset.name;
@@ -52,8 +85,11 @@ function markChanges(sinceCall, sinceDraw) {
     if (d) nDraw++;
   }
   const legend = $('#state-changes');
-  legend.textContent = (sinceCall ? `● ${fmtInt(nCall)} changed by the previous call` : 'no previous call') +
-    ' · ' + (sinceDraw ? `○ ${fmtInt(nDraw)} since the previous draw` : 'no draw before it in the frame');
+  const skipped = k => before && before.skipped && before.skipped.includes(k);
+  legend.textContent = (sinceCall ? `● ${fmtInt(nCall)} changed by the previous call`
+    : skipped('call') ? 'the previous call is behind the replay: not compared' : 'no previous call') +
+    ' · ' + (sinceDraw ? `○ ${fmtInt(nDraw)} since the previous draw`
+      : skipped('draw') ? 'the previous draw is behind the replay: not compared' : 'no draw before it in the frame');
   legend.dataset.call = sinceCall ? nCall : '';
   legend.dataset.draw = sinceDraw ? nDraw : '';
 }

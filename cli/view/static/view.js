@@ -679,21 +679,15 @@ async function loadState(no) {
   $('#state').hidden = true;
   setStateProgress(true, null, 'starting the replay…');
   try {
-    // the previous draw's and the previous call's parameters first (the replay moves
-    // forward only), for what changed
-    const prev = S.selectedIndex !== null && S.calls ? await previousCalls(S.selectedIndex).catch(() => ({})) : {};
+    // the previous draw's and the previous call's parameters, for what changed
+    // (changes.js: asked for only where the replay need not start again for them)
+    const before = await statesBefore(no, cancelled);
     if (cancelled()) return;
-    const before = {};
-    for (const [k, n] of [['draw', prev.draw], ['call', prev.call]]) {
-      if (n === null || n === undefined) continue;
-      if (k === 'call' && n === prev.draw) { before.call = before.draw; continue; }
-      setStateProgress(true, null, `replaying to the previous ${k} (${n})…`);
-      before[k] = await paramsAfter(n, cancelled, () => {});
-      if (cancelled()) return;
-    }
     const j = await api('api/state?call=' + no);
     if (cancelled()) return;
+    let dumped = no;
     const url = await waitJob(j.job, (frac, call) => {
+      if (frac >= 1 && typeof call === 'number') dumped = call;
       setStateProgress(true, frac, `replaying… ${Math.round(frac * 100)}%` +
         (call !== undefined && call !== null ? ` (call ${call})` : ''));
     }, cancelled);
@@ -703,8 +697,9 @@ async function loadState(no) {
     if (cancelled()) return;
     renderState(state);
     const cur = state.parameters || {};
+    rememberState(no, dumped, cur);
     markChanges(before.call ? changedParams(cur, before.call) : null,
-      before.draw ? changedParams(cur, before.draw) : null);
+      before.draw ? changedParams(cur, before.draw) : null, before);
     applyParamFilter();
     setStateProgress(false);
     pane.dataset.state = 'done';
