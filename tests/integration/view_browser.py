@@ -696,6 +696,14 @@ def event_list(page, url):
     check(st is not None and listed and listed == draws[:len(listed)],
           'the event list lists frame %d\'s draws in order (%d in view of %d)' % (frame, len(listed), len(draws)),
           '%s vs %s' % (listed[:5], draws[:5]))
+    # the other GPU work: glClear and its kin, never the clear values (glClearColor)
+    work = re.compile(r'^(glClear|glClearBuffer\w*|glClearNamedFramebuffer\w*|glClearNamedBuffer\w*|glClearTex\w*|'
+                      r'glDispatchCompute\w*|glBlit\w*Framebuffer\w*|glGenerate\w*Mipmap\w*)\(')
+    want_other = [c['no'] for c in calls if not c['draw'] and work.match(c['text'])]
+    other = [r[0] for r in rows if r[1] not in ('draw', 'group')]
+    check(other == want_other[:len(other)] and (other or not want_other),
+          'the event list lists the frame\'s clears, dispatches and blits, not glClearColor (%d)' % len(other),
+          '%s vs %s' % (other[:5], want_other[:5]))
     times = page.wait('the GPU times', lambda: page.js(
         "return document.getElementById('events').dataset.times === 'done' ? "
         "[...document.querySelectorAll('#events .event[data-gpu-ns]')].length : null"), 20)

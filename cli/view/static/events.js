@@ -6,8 +6,9 @@
 
 const EV = { frame: null, rows: [], seq: 0, gpu: null, list: null };
 const EV_ROW = 22;
-// GPU work the call flags do not mark as draws: clears, dispatches, blits
-const EV_OTHER = /^(glClear\w*|glDispatchCompute\w*|glBlit\w*Framebuffer\w*|glGenerate\w*Mipmap\w*)\(/;
+// GPU work the call flags do not mark as draws: clears (not glClearColor and the other
+// clear values), dispatches, blits, mipmaps (glretrace's timeline times the same)
+const EV_OTHER = /^(glClear|glClearBuffer\w*|glClearNamedFramebuffer\w*|glClearNamedBuffer\w*|glClearTex\w*|glDispatchCompute\w*|glBlit\w*Framebuffer\w*|glGenerate\w*Mipmap\w*)\(/;
 
 function evRow(i, old) {
   const r = EV.rows[i];
