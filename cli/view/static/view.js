@@ -522,6 +522,7 @@ async function selectCall(no, i) {
   detail.hidden = false;
   detail.dataset.no = no;
   $('#call-text').textContent = `${no} @${c.thread} ${c.text}`;
+  if (v !== null) callList.scrollTo(v);   // the detail box shortened the list
   const bt = $('#backtrace');
   bt.replaceChildren();
   if (c.backtrace && c.backtrace.length) {

@@ -81,7 +81,18 @@ class VList {
     return [first, last];
   }
   render() {
-    if (this.scale() <= 1) this.pos = this.clampPos(this.box.scrollTop);
+    if (this.scale() <= 1) {
+      this.pos = this.clampPos(this.box.scrollTop);
+    } else {
+      // the box was resized (the scale changed) or the list shortened: the position
+      // stays, the scroll bar follows it
+      this.pos = this.clampPos(this.pos);
+      const top = Math.round(this.pos / this.scale());
+      if (Math.abs(this.box.scrollTop - top) > 1) {
+        this.ownTop = top;
+        this.box.scrollTop = top;
+      }
+    }
     const [first, last] = this.range();
     for (const [i, e] of this.rows) {
       if (i < first || i > last) { e.remove(); this.rows.delete(i); }
