@@ -610,7 +610,7 @@ def timeline_panel(page, url, a):
     # a click on a CPU slice selects its call in the call list
     hit = page.js("""
       const d = TL.data, c = document.getElementById('tl-canvas');
-      const row = d.rows.findIndex(r => r.track === d.cpu), tr = d.cpu;
+      const row = d.rows.findIndex(r => r.label.startsWith('CPU')), tr = row < 0 ? null : d.rows[row].track;
       if (row < 0 || !tr.n) return null;
       // zoomed to the slice and its neighbours first, as one would
       const i = tr.n >> 1;

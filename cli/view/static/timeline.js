@@ -40,6 +40,10 @@ function tlPrepare(j) {
   const t0 = j.t0;
   const d = { raw: j, names: j.names, t0, span: Math.max(1, j.t1 - j.t0), first: j.first, count: j.count };
   d.cpu = tlTrack(j.cpu, t0, 'cpu');
+  // a track per traced thread (their calls overlap in time); d.cpu keeps them all, for
+  // the lookups by time and call
+  const tids = [...new Set(j.cpu.map(c => c[4]))];
+  d.threads = tids.length > 1 ? tids.map(tid => ({ tid, track: tlTrack(j.cpu.filter(c => c[4] === tid), t0, 'cpu') })) : null;
   d.gpu = tlTrack(j.gpu, t0, 'gpu');
   // one track per group depth
   let maxDepth = -1;
@@ -56,7 +60,8 @@ function tlPrepare(j) {
   // the rows top to bottom: groups, CPU calls, GPU work
   d.rows = [];
   d.groups.forEach((g, k) => d.rows.push({ label: k ? '' : 'groups', track: g }));
-  d.rows.push({ label: 'CPU', track: d.cpu });
+  if (d.threads) d.threads.forEach((th, k) => d.rows.push({ label: 'CPU ' + (k + 1), track: th.track }));
+  else d.rows.push({ label: 'CPU', track: d.cpu });
   d.rows.push({ label: 'GPU', track: d.gpu });
   return d;
 }
@@ -66,7 +71,7 @@ function tlPrepare(j) {
 function tlSlicesOf(no) {
   const d = TL.data, out = [];
   if (!d || no === null || no === undefined) return out;
-  for (const tr of [d.cpu, d.gpu]) {
+  for (const tr of [...(d.threads ? d.threads.map(t => t.track) : [d.cpu]), d.gpu]) {
     const c = tr.call;
     for (let i = 0; i < tr.n; i++) if (c[i] === no) out.push([tr, i]);
   }
