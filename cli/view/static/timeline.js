@@ -56,7 +56,6 @@ function tlPrepare(j) {
     if (tr.n) { d.lo = Math.min(d.lo, tr.ts[0]); d.hi = Math.max(d.hi, tr.ts[tr.n - 1] + tr.maxDur); }
   }
   d.marks = j.frames.map(m => ({ ts: m[0] - t0, frame: m[2] })).sort((a, b) => a.ts - b.ts);
-  if (d.marks.length) d.lo = Math.min(d.lo, d.marks[0].ts);   // the first frame's start
   // the rows top to bottom: groups, CPU calls, GPU work
   d.rows = [];
   d.groups.forEach((g, k) => d.rows.push({ label: k ? '' : 'groups', track: g }));

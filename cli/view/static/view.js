@@ -110,6 +110,7 @@ function fmtInt(n) {
 // nanoseconds as "420 ns", "3.5 µs", "850 µs", "1.2 ms", "153 ms", "2.41 s"
 function fmtNs(ns) {
   const n = Number(ns);
+  if (n < 0) return '−' + fmtNs(-n);   // the timeline's axis before its first call
   if (n < 1e3) return Math.round(n) + ' ns';
   if (n < 1e4) return (n / 1e3).toFixed(1) + ' µs';
   if (n < 1e6) return Math.round(n / 1e3) + ' µs';
