@@ -118,6 +118,13 @@ void view_json_error(gt_strbuf *out, const char *msg);
 int view_arg_u64(const char *name, const char *s, uint64_t def, uint64_t max, uint64_t *out,
                  gt_strbuf *err_body);
 
+/* ---- view_slices.c ---- */
+/* api/slices?first=F&count=C: the timeline's slices of frames [F, F+C) read from the
+ * timeline job's Chrome JSON (404 until it is done). */
+int view_api_slices(view_server *v, const char *first, const char *count, gt_strbuf *out);
+/* api/frame_of?call=N: {"call", "frame"}: the frame holding call N. */
+int view_api_frame_of(view_server *v, const char *call, gt_strbuf *out);
+
 /* ---- view_scan.c ---- */
 int view_scan_start(view_server *v);
 void view_scan_join(view_server *v);

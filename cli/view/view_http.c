@@ -281,6 +281,10 @@ static enum MHD_Result send_api(struct MHD_Connection *c, view_server *v, const 
         status = view_api_timeline(v, &b);
     else if (!strcmp(api, "job"))
         status = view_api_job(v, arg(c, "id"), &b);
+    else if (!strcmp(api, "slices"))
+        status = view_api_slices(v, arg(c, "first"), arg(c, "count"), &b);
+    else if (!strcmp(api, "frame_of"))
+        status = view_api_frame_of(v, arg(c, "call"), &b);
     else if (!strcmp(api, "diff"))
         status = view_api_diff(v, arg(c, "ref"), arg(c, "src"), &b);
     else {

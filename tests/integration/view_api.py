@@ -245,7 +245,71 @@ def check_replays(url, fr):
         check(st == 200 and "attachment" in (h.get("Content-Disposition") or "") and
               "traceEvents" in json.loads(body), "the timeline is Chrome JSON, as a download")
         check_frame_times(url, json.loads(body))
+        check_slices(url, json.loads(body))
     check_diff(url)
+
+
+def check_slices(url, chrome):
+    """api/slices?first=F&count=C: the timeline's slices of those frames, against the
+    Chrome JSON read here: every CPU (gl) and GPU slice whose args.frame is in the range,
+    with its call, start and duration (ns from the µs text) and name; the frame markers;
+    the debug groups overlapping the calls."""
+    events = chrome["traceEvents"] if isinstance(chrome, dict) else chrome
+    frames = sorted({int(e["args"]["frame"]) for e in events
+                     if e.get("ph") == "X" and e.get("cat") == "gl" and "frame" in (e.get("args") or {})})
+    if not check(frames, "the timeline has calls with frames"):
+        return
+    for first, count in ((frames[0], 1), (frames[len(frames) // 2], 2), (frames[-1], 1)):
+        st, j = get_json(url + "api/slices?first=%d&count=%d" % (first, count))
+        if not check(st == 200 and "cpu" in j, "api/slices?first=%d&count=%d answers" % (first, count),
+                     "%s %s" % (st, str(j)[:200])):
+            continue
+        want = {"gl": [], "gpu": []}
+        for e in events:
+            a = e.get("args") or {}
+            if e.get("ph") == "X" and e.get("cat") in want and isinstance(a.get("frame"), int) and \
+                    first <= a["frame"] < first + count and "call" in a:
+                want[e["cat"]].append((round(e["ts"] * 1000), round(e["dur"] * 1000), a["call"], e["name"]))
+        names = j["names"]
+        got_cpu = sorted((s[0], s[1], s[2], names[s[3]]) for s in j["cpu"])
+        got_gpu = sorted((s[0], s[1], s[2], names[s[3]]) for s in j["gpu"])
+        # each µs text is rounded to ns once, here and in the reader: 1 ns at most
+        close = lambda a, b: len(a) == len(b) and all(
+            abs(x[0] - y[0]) <= 1 and abs(x[1] - y[1]) <= 1 and x[2:] == y[2:] for x, y in zip(a, b))
+        check(close(got_cpu, sorted(want["gl"])),
+              "frames %d-%d: api/slices' CPU slices are the JSON's (%d)" % (first, first + count - 1, len(want["gl"])),
+              "%d vs %d, first %s vs %s" % (len(got_cpu), len(want["gl"]), got_cpu[:1], sorted(want["gl"])[:1]))
+        check(close(got_gpu, sorted(want["gpu"])),
+              "frames %d-%d: api/slices' GPU slices are the JSON's (%d)" % (first, first + count - 1, len(want["gpu"])),
+              "%d vs %d" % (len(got_gpu), len(want["gpu"])))
+        check(all(j["t0"] <= s[0] and s[0] + s[1] <= j["t1"] + 1 for s in j["cpu"]),
+              "frames %d-%d: t0-t1 spans the CPU slices" % (first, first + count - 1))
+        # every call of the range in the dump has its CPU slice (glretrace times each call it replays)
+        st2, fr = get_json(url + "api/frames?first=%d&count=%d" % (first, count))
+        ncalls = sum(f["calls"] for f in fr.get("frames", []))
+        check(0 < len(got_cpu) <= ncalls, "frames %d-%d: %d CPU slices for %d calls" %
+              (first, first + count - 1, len(got_cpu), ncalls))
+    st, j = get_json(url + "api/slices?first=99999999")
+    check(st == 400 and "error" in j, "api/slices past the last frame: 400", "%s %s" % (st, j))
+    st, j = get_json(url + "api/slices?first=0&count=x")
+    check(st == 400 and "error" in j, "api/slices with a bad count: 400", "%s %s" % (st, j))
+
+
+def check_frame_of(url, frames_info):
+    """api/frame_of?call=N: the frame whose call range (info --dump-frames) holds N."""
+    if not frames_info:   # no complete frame (a cut trace): nothing to look up
+        return
+    picks = [frames_info[0], frames_info[len(frames_info) // 2], frames_info[-1]]
+    for i, f in enumerate(picks):
+        k = frames_info.index(f)
+        for no in sorted({f["FirstCallId"], f["LastCallId"], (f["FirstCallId"] + f["LastCallId"]) // 2}):
+            st, j = get_json(url + "api/frame_of?call=%d" % no)
+            check(st == 200 and j.get("frame") == k and j.get("call") == no,
+                  "api/frame_of?call=%d is frame %d" % (no, k), "%s %s" % (st, j))
+    st, j = get_json(url + "api/frame_of?call=4294967295")
+    check(st == 400 and "error" in j, "api/frame_of past the last call: 400", "%s %s" % (st, j))
+    st, j = get_json(url + "api/frame_of")
+    check(st == 400 and "error" in j, "api/frame_of without call=: 400", "%s %s" % (st, j))
 
 
 def check_frame_times(url, chrome):
@@ -422,6 +486,7 @@ def main():
             info = json.loads(run([GLTRACE, "info", TRACE]).stdout)
             frames_info = json.loads(run([GLTRACE, "info", "--dump-frames", TRACE]).stdout)["Frames"]
             fr = check_basic(url, info, frames_info)
+            check_frame_of(url, frames_info)
             if MODE == "full":
                 check_replays(url, fr)
                 last = info["CallsCount"] - 1

@@ -87,7 +87,7 @@ if [ -x "$bin/markers_app" ] && [ -f "$bin/../lib/libgltrace.so" ] && command -v
   start_xvfb
   if timeout 120 "$bin/gltrace" -o "$WORK/markers.trace" -- "$bin/markers_app" >"$WORK/mk.log" 2>&1 &&
     out=$(timeout 300 python3 - "$bin/gltrace" "$WORK/markers.trace" <<'EOF' 2>&1
-import json, re, subprocess, sys, urllib.request
+import json, re, subprocess, sys, time, urllib.request
 gltrace, trace = sys.argv[1:3]
 dump = subprocess.run([gltrace, 'dump', '--color=never', trace], capture_output=True,
                       text=True).stdout.splitlines()
@@ -124,8 +124,41 @@ try:
             if (c.get('backtrace') or None) != bt.get(c['no']):
                 bad.append((c['no'], 'backtrace', c.get('backtrace'), bt.get(c['no'])))
             traced += c['no'] in bt
-    print('OK' if not bad and groups >= 10 and traced >= 10 else 'BAD %s' % bad[:3],
-          groups, 'groups', traced, 'backtraces')
+    # the timeline's debug groups (api/slices) against the B/E pairs of its Chrome JSON:
+    # per frame, the groups overlapping its calls, with their depth and name
+    job = get('api/timeline')['job']
+    for _ in range(240):
+        j = get('api/job?id=%d' % job)
+        if j['state'] != 'running':
+            break
+        time.sleep(0.5)
+    tl_groups = 0
+    if j['state'] == 'done':
+        raw = json.loads(urllib.request.urlopen(url + j['result'], timeout=60).read())
+        ev = raw['traceEvents'] if isinstance(raw, dict) else raw
+        pairs, stack = [], {}
+        for e in ev:
+            if e.get('cat') != 'marker' or e.get('ph') not in ('B', 'E'):
+                continue
+            st = stack.setdefault(e['tid'], [])
+            if e['ph'] == 'B':
+                st.append(e)
+            elif st:
+                b = st.pop()
+                pairs.append((round(b['ts'] * 1000), round(e['ts'] * 1000), len(st), b['name']))
+        for f in frames:
+            s = get('api/slices?first=%d&count=1' % f['frame'])
+            if not s['cpu']:
+                continue
+            want = sorted((p[2], p[3]) for p in pairs if p[1] >= s['t0'] and p[0] <= s['t1'])
+            got = sorted((g[2], s['names'][g[3]]) for g in s['groups'])
+            tl_groups += len(got)
+            if got != want:
+                bad.append(('slices', f['frame'], got, want))
+    else:
+        bad.append(('timeline', j))
+    print('OK' if not bad and groups >= 10 and traced >= 10 and tl_groups >= 10 else 'BAD %s' % bad[:3],
+          groups, 'groups', traced, 'backtraces', tl_groups, 'timeline groups')
 finally:
     p.send_signal(2)
     p.wait(timeout=30)

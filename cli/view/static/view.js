@@ -107,9 +107,12 @@ function fmtInt(n) {
   return n === null || n === undefined ? '?' : Number(n).toLocaleString('en-US');
 }
 
-// nanoseconds as "850 µs", "1.2 ms", "153 ms", "2.41 s"
+// nanoseconds as "420 ns", "3.5 µs", "850 µs", "1.2 ms", "153 ms", "2.41 s"
 function fmtNs(ns) {
   const n = Number(ns);
+  if (n < 0) return '−' + fmtNs(-n);   // the timeline's axis before its first call
+  if (n < 1e3) return Math.round(n) + ' ns';
+  if (n < 1e4) return (n / 1e3).toFixed(1) + ' µs';
   if (n < 1e6) return Math.round(n / 1e3) + ' µs';
   if (n < 1e8) return (n / 1e6).toFixed(1) + ' ms';
   if (n < 1e9) return Math.round(n / 1e6) + ' ms';
@@ -117,67 +120,7 @@ function fmtNs(ns) {
 }
 
 // ---------------------------------------------------------------------------------------
-// a virtual list: a scroll box whose rows all have one height; only the rows in view
-// (plus a margin) are in the DOM
-
-class VList {
-  constructor(box, rowHeight, renderRow) {
-    this.box = box;
-    this.spacer = $('.vspacer', box);
-    this.rowHeight = rowHeight;
-    this.renderRow = renderRow;   // (index, rowElement or null) -> element
-    this.count = 0;
-    this.rows = new Map();        // index -> element
-    this.pending = false;
-    box.addEventListener('scroll', () => this.schedule());
-    new ResizeObserver(() => this.schedule()).observe(box);
-  }
-  setCount(n) {
-    this.count = n;
-    this.spacer.style.height = (n * this.rowHeight) + 'px';
-    this.schedule();
-  }
-  clear() {
-    for (const e of this.rows.values()) e.remove();
-    this.rows.clear();
-  }
-  schedule() {
-    if (this.pending) return;
-    this.pending = true;
-    requestAnimationFrame(() => { this.pending = false; this.render(); });
-  }
-  range() {
-    const top = this.box.scrollTop, h = this.box.clientHeight || 600;
-    const first = Math.max(0, Math.floor(top / this.rowHeight) - 5);
-    const last = Math.min(this.count - 1, Math.ceil((top + h) / this.rowHeight) + 5);
-    return [first, last];
-  }
-  render() {
-    const [first, last] = this.range();
-    for (const [i, e] of this.rows) {
-      if (i < first || i > last) { e.remove(); this.rows.delete(i); }
-    }
-    for (let i = first; i <= last; i++) {
-      const old = this.rows.get(i) || null;
-      const e = this.renderRow(i, old);
-      e.style.top = (i * this.rowHeight) + 'px';
-      e.style.height = this.rowHeight + 'px';
-      if (e !== old) {
-        if (old) old.replaceWith(e); else this.box.append(e);
-        this.rows.set(i, e);
-      }
-    }
-  }
-  // rows whose data changed are made again (renderRow compares its keys)
-  refresh() { this.render(); }
-  scrollTo(i) {
-    const y = i * this.rowHeight, top = this.box.scrollTop, h = this.box.clientHeight;
-    if (y < top || y + this.rowHeight > top + h) {
-      this.box.scrollTop = Math.max(0, y - h / 3);
-    }
-    this.render();
-  }
-}
+// VList, the virtual list, is vlist.js
 
 // Pages of a list fetched on demand: get(i) answers the item or undefined and starts
 // fetching its page; onLoad runs when a page arrives.
@@ -245,14 +188,22 @@ const S = {
 // frames (left)
 
 const FRAME_ROW = 64;
+const THUMB_TRIES = 8;
 let frameList;
 
 function frameThumb(f) {
   const t = S.thumbs.get(f) || { ok: false, tried: 0, img: null };
   S.thumbs.set(f, t);
   if (t.ok) return t.img.cloneNode();
-  // not made yet (404) or never tried: try again every few seconds
-  if (!t.loading && Date.now() - t.tried > 2500) {
+  const rec = S.frames.get(f);
+  // a frame without a swap never gets one; another is asked for again after 2.5 s, 5 s,
+  // 10 s ... 60 s, THUMB_TRIES times in all (the thumbnail job makes the frames in order:
+  // on a long trace a late frame's comes much later), then left alone
+  if ((rec && rec.complete === false) || t.tries >= THUMB_TRIES) {
+    return el('div', { class: 'thumb-none', title: 'no thumbnail for this frame' });
+  }
+  if (!t.loading && Date.now() - t.tried > Math.min(60000, 2500 * Math.pow(2, (t.tries || 1) - 1))) {
+    t.tries = (t.tries || 0) + 1;
     t.loading = true;
     t.tried = Date.now();
     const img = new Image();
@@ -262,7 +213,8 @@ function frameThumb(f) {
     img.onload = () => {
       t.loading = false; t.ok = true; t.img = img;
       const row = $(`#frames .frame[data-frame="${f}"]`);
-      if (row) row.querySelector('.thumb, .thumb-placeholder').replaceWith(img.cloneNode());
+      const slot = row && row.querySelector('.thumb, .thumb-placeholder, .thumb-none');
+      if (slot) slot.replaceWith(img.cloneNode());
     };
     img.onerror = () => { t.loading = false; t.tried = Date.now(); };
     img.src = 'api/thumb?frame=' + f + '&try=' + t.tried;
@@ -274,8 +226,9 @@ function renderFrameRow(i, old) {
   const f = S.frames.get(i);
   // the times arrive later (a profiled replay): a row without them is made again
   const key = f ? 'f' + i + (f.cpu_ns !== null && f.cpu_ns !== undefined ? 't' : '') : 'l' + i;
-  if (old && old.dataset.key === key && (!f || !S.thumbs.get(i) || !S.thumbs.get(i).ok ||
-      old.querySelector('img.thumb'))) {
+  const t = S.thumbs.get(i);
+  if (old && old.dataset.key === key && (!f || !t || (!t.ok && !(t.tries >= THUMB_TRIES &&
+      !old.querySelector('.thumb-none'))) || old.querySelector('img.thumb'))) {
     old.classList.toggle('selected', !!(S.frame && S.frame.frame === i));
     return old;
   }
@@ -357,20 +310,26 @@ async function initFrames() {
   if (S.frameTotal === 0) {
     $('#frames').append(el('div', { class: 'empty', text: 'no frames in this trace' }));
   }
-  // thumbnails not made yet: retry those in view every few seconds
+  // thumbnails not made yet: those in view asked for again (frameThumb says when)
   setInterval(() => {
     const [a, b] = frameList.range();
     for (let i = a; i <= b; i++) {
       const t = S.thumbs.get(i);
       if (t && !t.ok && !t.loading) frameThumb(i);
     }
+    frameList.refresh();   // rows whose tries are over say so
   }, 3000);
   $('#frames').addEventListener('keydown', e => {
     if (!S.frame) return;
     let f = S.frame.frame;
     if (e.key === 'ArrowDown') f++;
     else if (e.key === 'ArrowUp') f--;
+    else if (e.key === 'PageDown') f += 10;
+    else if (e.key === 'PageUp') f -= 10;
+    else if (e.key === 'Home') f = 0;
+    else if (e.key === 'End') f = S.frameTotal - 1;
     else return;
+    f = Math.max(0, Math.min(S.frameTotal - 1, f));
     e.preventDefault();
     if (f >= 0 && f < S.frameTotal) selectFrame(f);
   });
@@ -416,6 +375,14 @@ function rebuildHidden() {
   callList.refresh();
 }
 
+// the indent of a call in debug groups (a style property: the page's CSP refuses style
+// attributes)
+function indentOf(depth) {
+  const e = el('span', { class: 'indent' });
+  e.style.width = (depth * 14) + 'px';
+  return e;
+}
+
 function renderCallRow(v, old) {
   const i = indexOfVisible(v);
   const c = S.calls ? S.calls.get(i) : undefined;
@@ -441,7 +408,7 @@ function renderCallRow(v, old) {
   },
   el('span', { class: 'no', text: c.no }),
   el('span', { class: 'thread', text: '@' + c.thread, title: 'thread ' + c.thread }),
-  el('span', { class: 'indent', style: `width:${depth * 14}px` }),
+  indentOf(depth),
   twisty,
   el('span', { class: 'mark', text: c.draw ? '◆' : '', title: c.draw ? 'draw call' : null }),
   el('span', { class: 'text', text: c.text }));
@@ -471,6 +438,10 @@ async function toggleGroup(i) {
 }
 
 async function selectFrame(f, thenCall) {
+  if (!(f >= 0 && f < S.frameTotal)) {
+    showError(new Error(`frame ${f} is past the end (${fmtInt(S.frameTotal)} frames)`));
+    return;
+  }
   const rec = await S.frames.item(f);
   if (!rec) { showError(new Error('frame ' + f + ' is past the end')); return; }
   frameList.scrollTo(f);
@@ -494,6 +465,9 @@ async function selectFrame(f, thenCall) {
     callList.clear();
     callList.setCount(rec.calls);
     frameList.refresh();
+    if (thenCall === undefined) S.selected = null;
+    setHash();
+    if (window.frameChanged) window.frameChanged(rec);
     if (thenCall === undefined) {
       try { await calls.load(0); } catch (e) { /* shown */ }
     }
@@ -539,6 +513,8 @@ async function jumpToCall(no) {
 async function selectCall(no, i) {
   S.selected = no;
   S.selectedIndex = i;
+  setHash();
+  if (window.callChanged) window.callChanged(no);
   const v = visibleOfIndex(i);
   if (v !== null) callList.scrollTo(v);
   callList.refresh();
@@ -547,6 +523,7 @@ async function selectCall(no, i) {
   detail.hidden = false;
   detail.dataset.no = no;
   $('#call-text').textContent = `${no} @${c.thread} ${c.text}`;
+  if (v !== null) callList.scrollTo(v);   // the detail box shortened the list
   const bt = $('#backtrace');
   bt.replaceChildren();
   if (c.backtrace && c.backtrace.length) {
@@ -568,6 +545,8 @@ function initCalls() {
     else if (e.key === 'ArrowUp') v--;
     else if (e.key === 'PageDown') v += 20;
     else if (e.key === 'PageUp') v -= 20;
+    else if (e.key === 'Home') v = 0;
+    else if (e.key === 'End') v = visibleCount() - 1;
     else return;
     e.preventDefault();
     v = Math.max(0, Math.min(visibleCount() - 1, v));
@@ -653,7 +632,16 @@ async function runSearch(q, from, append) {
 function markResult(no) {
   for (const e of document.querySelectorAll('#search-results .result.current')) e.classList.remove('current');
   const r = $(`#search-results .result[data-no="${no}"]`);
-  if (r) r.classList.add('current');
+  if (r) { r.classList.add('current'); r.scrollIntoView({ block: 'nearest' }); }
+}
+
+// the previous (-1) or next (+1) search result from the current one
+function stepResult(d) {
+  const all = [...document.querySelectorAll('#search-results .result')];
+  if (!all.length) return;
+  const cur = all.findIndex(r => r.classList.contains('current'));
+  const k = cur < 0 ? (d > 0 ? 0 : all.length - 1) : Math.max(0, Math.min(all.length - 1, cur + d));
+  all[k].click();
 }
 
 function initSearch() {
@@ -662,6 +650,8 @@ function initSearch() {
     const q = $('#search').value.trim();
     if (q) runSearch(q, 0, false);
   });
+  $('#search-prev').addEventListener('click', () => stepResult(-1));
+  $('#search-next').addEventListener('click', () => stepResult(1));
   $('#search-close').addEventListener('click', () => {
     if (searchCtl) searchCtl.abort();
     $('#search-panel').hidden = true;
@@ -691,9 +681,15 @@ async function loadState(no) {
   $('#state').hidden = true;
   setStateProgress(true, null, 'starting the replay…');
   try {
+    // the previous draw's and the previous call's parameters, for what changed
+    // (changes.js: asked for only where the replay need not start again for them)
+    const before = await statesBefore(no, cancelled);
+    if (cancelled()) return;
     const j = await api('api/state?call=' + no);
     if (cancelled()) return;
+    let dumped = no;
     const url = await waitJob(j.job, (frac, call) => {
+      if (frac >= 1 && typeof call === 'number') dumped = call;
       setStateProgress(true, frac, `replaying… ${Math.round(frac * 100)}%` +
         (call !== undefined && call !== null ? ` (call ${call})` : ''));
     }, cancelled);
@@ -702,6 +698,11 @@ async function loadState(no) {
     const state = await api(url);
     if (cancelled()) return;
     renderState(state);
+    const cur = state.parameters || {};
+    rememberState(no, dumped, cur);
+    markChanges(before.call ? changedParams(cur, before.call) : null,
+      before.draw ? changedParams(cur, before.draw) : null, before);
+    applyParamFilter();
     setStateProgress(false);
     pane.dataset.state = 'done';
     $('#state').hidden = false;
@@ -747,6 +748,7 @@ function renderKV(tbody, rows, kind) {
   for (const [name, v] of rows) {
     const val = isImage(v) ? `image ${v.__width__}×${v.__height__} ${v.__format__}` : fmtValue(v);
     frag.append(el('tr', { 'data-name': name, 'data-value': isImage(v) ? null : JSON.stringify(v), class: kind },
+      kind === 'param' ? el('td', { class: 'chg' }) : null,
       el('td', { class: 'name', text: name }), el('td', { class: 'value', text: val })));
   }
   tbody.append(frag);
@@ -754,9 +756,10 @@ function renderKV(tbody, rows, kind) {
 
 function applyParamFilter() {
   const q = $('#state-filter').value.trim().toLowerCase();
+  const changedOnly = $('#state-changed-only').checked;
   let shown = 0;
   for (const tr of $('#state-params tbody').children) {
-    const hit = !q || tr.textContent.toLowerCase().includes(q);
+    const hit = (!q || tr.textContent.toLowerCase().includes(q)) && (!changedOnly || !!tr.dataset.changed);
     tr.hidden = !hit;
     if (hit) shown++;
   }
@@ -993,6 +996,7 @@ function drawPFM(ctx, b64, w, h) {
 
 function initState() {
   $('#state-filter').addEventListener('input', applyParamFilter);
+  $('#state-changed-only').addEventListener('change', applyParamFilter);
   for (const b of document.querySelectorAll('#state-tabs .tab')) {
     b.addEventListener('click', () => selectTab(b.dataset.tab));
   }
@@ -1014,11 +1018,10 @@ async function runTimeline() {
       prog.value = Math.max(0, Math.min(1, frac));
       out.firstChild.textContent = `replaying with timing… ${Math.round(frac * 100)}%`;
     });
+    // short: the header must not wrap (the panel offers Perfetto)
     out.replaceChildren(
-      el('a', { id: 'timeline-link', href: url, download: 'timeline.json', text: 'Download timeline (Chrome JSON)' }),
-      el('span', { class: 'note' }, ' — open it in ',
-        el('a', { href: 'https://ui.perfetto.dev', target: '_blank', rel: 'noopener noreferrer', text: 'ui.perfetto.dev' }),
-        ' (Open trace file)'));
+      el('a', { id: 'timeline-link', href: url, download: 'timeline.json', text: 'JSON',
+        title: 'Download the timeline (Chrome JSON, for ui.perfetto.dev or chrome://tracing)' }));
     $('#timeline').dataset.state = 'done';
   } catch (e) {
     out.replaceChildren(el('span', { class: 'error-inline', text: 'timeline failed' }));
@@ -1129,6 +1132,46 @@ function initCompare() {
 }
 
 // ---------------------------------------------------------------------------------------
+// go to a frame or a call; the selection in the URL (#frame=N&call=M), so that a link
+// reopens it
+
+function setHash() {
+  if (!S.frame) return;
+  const h = '#frame=' + S.frame.frame + (S.selected !== null && S.selected !== undefined ? '&call=' + S.selected : '');
+  if (location.hash !== h) history.replaceState(null, '', h);
+}
+
+async function gotoCall(no) {
+  const j = await api('api/frame_of?call=' + no);
+  await selectFrame(j.frame, no);
+}
+
+// "#frame=N&call=M" (either part): selects it
+async function openHash() {
+  const m = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const num = k => (m.has(k) && /^\d+$/.test(m.get(k)) ? Number(m.get(k)) : null);
+  const f = num('frame'), c = num('call');
+  try {
+    if (f !== null) await selectFrame(f, c === null ? undefined : c);
+    else if (c !== null) await gotoCall(c);
+  } catch (e) { showError(e, 'opening ' + location.hash); }
+}
+
+function initGoto() {
+  $('#goto-form').addEventListener('submit', async e => {
+    e.preventDefault();
+    const text = $('#goto').value.trim();
+    const n = /^\d+$/.test(text) ? Number(text) : NaN;
+    if (!isFinite(n)) { showError(new Error(`go to: "${text}" is not a number`)); return; }
+    try {
+      if ($('#goto-kind').value === 'call') await gotoCall(n);
+      else await selectFrame(n);
+    } catch (err) { showError(err, 'go to'); }
+  });
+  window.addEventListener('hashchange', openHash);
+}
+
+// ---------------------------------------------------------------------------------------
 // start
 
 async function main() {
@@ -1136,7 +1179,13 @@ async function main() {
   initSearch();
   initState();
   initCompare();
-  $('#timeline-btn').addEventListener('click', runTimeline);
+  initGoto();
+  if (window.initTimelinePanel) initTimelinePanel();
+  if (window.initEvents) initEvents();
+  $('#timeline-btn').addEventListener('click', () => {
+    runTimeline();
+    if (window.openTimelinePanel) openTimelinePanel();
+  });
   const summary = api('api/summary').then(s => {
     S.summary = s;
     const name = String(s.file || '').split('/').pop();
@@ -1154,6 +1203,7 @@ async function main() {
     showError(e, 'frames');
   }
   await summary;
+  if (location.hash.length > 1) await openHash();
   document.body.dataset.ready = '1';
 }
 
