@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "chrome_reader.h"
 #include "gt_json.h"
 #include "view.h"
@@ -232,16 +234,20 @@ int view_api_slices(view_server *v, const char *first_s, const char *count_s, gt
         view_json_error(out, "no timeline yet: ask api/timeline and wait for its job");
         return 404;
     }
-    char path[4096];
-    if (snprintf(path, sizeof path, "%s/timeline.json", v->cache_dir) >= (int)sizeof path) {
-        view_json_error(out, "the cache folder's path is too long");
-        return 500;
+    /* opened as every cache file is (no link followed), then read through its descriptor */
+    int fd = view_cache_open(v->cache_fd, "timeline.json");
+    if (fd < 0) {
+        view_json_error(out, "the timeline is gone from the cache");
+        return 404;
     }
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
     slices_read r = {.v = v, .first = first,
                      .end = first + count > v->ix->nframes ? v->ix->nframes : first + count,
                      .t0 = INT64_MAX, .t1 = INT64_MIN};
     gt_timeline tl;
     if (gt_timeline_init(&tl) != 0) {
+        close(fd);
         view_json_error(out, "out of memory");
         return 500;
     }
@@ -321,6 +327,7 @@ int view_api_slices(view_server *v, const char *first_s, const char *count_s, gt
     free(r.groups.v);
     free(r.marks.v);
     gt_timeline_free(&tl);
+    close(fd);
     return status;
 }
 
