@@ -323,6 +323,7 @@ void metrics_begin_pass(metrics *mx, unsigned pass)
     mx->frame_open = mx->call_open = mx->begin_open = false;
     mx->frames.cursor = mx->calls.cursor = 0;
     mx->nctx = 0;
+    mx->npend = 0; /* a failed pass's queries went with its contexts */
 }
 
 /* What this pass measures (apitrace's beginPass). */
