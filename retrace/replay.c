@@ -420,7 +420,9 @@ static int start_profiling(const at_reader *r, gt_error *err)
         o.text = true;
     if (o.frame_times)
         o.text = true;
-    if (!o.pcpu && !o.pgpu && !o.text)
+    if (ro->metrics) /* as apitrace: the metrics take stdout, no text profile */
+        o.text = o.frame_times = false;
+    if (!o.text && !o.fxt_path && !o.chrome_path)
         return 0;
     const char *base = strrchr(ro->trace, '/');
     o.process_name = base ? base + 1 : ro->trace;

@@ -10,6 +10,7 @@
 #    frame_end lines (call numbers, programs, names) and column counts as apitrace's;
 #    the values are timings (and llvmpipe's sample counts), which differ. With Pixels
 #    Drawn for frames and calls, two passes, as apitrace.
+#  - with --pcpu/--pgpu too, only the metrics are printed (apitrace's text profile is off).
 #  - --gen-passes prints apitrace's numbers; unknown metrics and backends, and the
 #    GL_AMD_performance_monitor and GL_INTEL_performance_query backends llvmpipe lacks,
 #    are warned about in apitrace's words and are no error.
@@ -102,6 +103,10 @@ for t in glxgears glmark2_desktop glthreads; do
 done
 run_both --pdrawcalls "opengl:CPU Duration,GPU Start" --pcalls "opengl:CPU Duration" "$corpus/glmark2_build.trace"
 compare_files "--pcalls and --pdrawcalls sharing a metric, glmark2_build: apitrace's columns" \
+  <(structure "$WORK/a.out") <(structure "$WORK/g.out")
+
+run_both --pcpu --pgpu --pframes "opengl:CPU Duration" "$corpus/glxdemo.trace"
+compare_files "--pcpu --pgpu --pframes: the metrics alone, as apitrace (no text profile)" \
   <(structure "$WORK/a.out") <(structure "$WORK/g.out")
 
 # ---- --gen-passes, warnings ----------------------------------------------------------------
