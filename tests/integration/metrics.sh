@@ -136,6 +136,15 @@ na=$(grep -c '^frame' "$WORK/a.out" || true) ng=$(grep -c '^frame' "$WORK/g.out"
   pass "piglit's command line, glxdemo: $ng frame lines, as eglretrace's" ||
   fail "piglit's command line, glxdemo: exit $rc, $ng frame lines, eglretrace $na"
 
+# and without an X server (SDL's offscreen driver, EGL pbuffers), as in CI runners
+rc=0
+env -u DISPLAY timeout 120 "$ours" --headless --benchmark --singlethread --loop=10 \
+  --pframes "opengl:GPU Duration" "$corpus/glxgears.trace" >"$WORK/g.out" 2>"$WORK/g.err" || rc=$?
+n=$(awk -F'\t' '/^frame\t/ { n++; if ($2 > 0) p++ } END { print n + 0 " " p + 0 }' "$WORK/g.out")
+[ "$rc" = 0 ] && [ "$n" = "930 930" ] &&
+  pass "piglit's command line without X, glxgears: 919 swaps + 10 loops + 1, GPU durations > 0" ||
+  fail "piglit's command line without X: exit $rc, frame lines and positive ones: $n"
+
 loops=30
 set +e
 PIGLIT_SOURCE_DIR="$piglit_dir" PIGLIT_REPLAY_LOOP_TIMES=$loops PIGLIT_REPLAY_EGLRETRACE_BINARY="$ours" \
