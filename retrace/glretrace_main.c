@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "gt_options.h"
+#include "metrics.h"
 #include "replay.h"
 
 static void usage(FILE *f)
@@ -60,7 +61,13 @@ static void usage(FILE *f)
           "                            (--fxt and --chrome imply --pcpu)\n"
           "      --min-cpu-time=NS     text profile: leave out calls faster than NS (default 1000)\n"
           "      --text-profile        print apitrace's text profile even with --fxt/--chrome\n"
-          "                            (without them --pcpu/--pgpu print it)\n",
+          "                            (without them --pcpu/--pgpu print it)\n"
+          "      --pframes=METRICS     frame profiling metrics selection (apitrace's: e.g.\n"
+          "                            \"opengl:GPU Duration,CPU Duration\", BACKEND:M,M;...)\n"
+          "      --pcalls=METRICS      call profiling metrics selection\n"
+          "      --pdrawcalls=METRICS  draw call profiling metrics selection\n"
+          "      --list-metrics        list the metrics the trace's first context offers\n"
+          "      --gen-passes          print the number of passes the metrics need and exit\n",
           f);
 }
 
@@ -89,6 +96,11 @@ enum {
     OPT_SNAPSHOT_INTERVAL,
     OPT_DUMP_FORMAT,
     OPT_PFRAME_TIMES,
+    OPT_PFRAMES,
+    OPT_PCALLS,
+    OPT_PDRAWCALLS,
+    OPT_LIST_METRICS,
+    OPT_GEN_PASSES,
 };
 
 static const struct option long_options[] = {
@@ -124,6 +136,11 @@ static const struct option long_options[] = {
     {"chrome", required_argument, 0, OPT_CHROME},
     {"min-cpu-time", required_argument, 0, OPT_MIN_CPU_TIME},
     {"text-profile", no_argument, 0, OPT_TEXT_PROFILE},
+    {"pframes", required_argument, 0, OPT_PFRAMES},
+    {"pcalls", required_argument, 0, OPT_PCALLS},
+    {"pdrawcalls", required_argument, 0, OPT_PDRAWCALLS},
+    {"list-metrics", no_argument, 0, OPT_LIST_METRICS},
+    {"gen-passes", no_argument, 0, OPT_GEN_PASSES},
     {0, 0, 0, 0},
 };
 
@@ -132,6 +149,7 @@ typedef struct cli {
     replay_options o;
     gt_callset snapshot_calls, ignore_calls;
     bool have_S;
+    metrics *mx; /* made at the first metric option */
 } cli;
 
 static int parse_number(const char *opt, const char *s, long long *out)
@@ -200,6 +218,29 @@ static int merge_set(const char *opt, gt_callset *set, const char *s)
     return 0;
 }
 
+/* A metric option: the selection made at the first. */
+static int metric_option(cli *c, int opt, const char *arg)
+{
+    if (!c->mx && !(c->mx = metrics_new())) {
+        fprintf(stderr, "glretrace: out of memory\n");
+        return 0;
+    }
+    c->o.metrics = c->mx;
+    gt_error err;
+    gt_error_clear(&err);
+    int rc = 0;
+    switch (opt) {
+    case OPT_PFRAMES: rc = metrics_add(c->mx, METRICS_FRAME, arg, &err); break;
+    case OPT_PCALLS: rc = metrics_add(c->mx, METRICS_CALL, arg, &err); break;
+    case OPT_PDRAWCALLS: rc = metrics_add(c->mx, METRICS_DRAWCALL, arg, &err); break;
+    case OPT_LIST_METRICS: metrics_set_list(c->mx); break;
+    default: metrics_set_gen_passes(c->mx); break;
+    }
+    if (rc != 0)
+        fprintf(stderr, "glretrace: %s\n", err.msg);
+    return rc == 0;
+}
+
 /* One option into C: 1, or 0 after saying why it is wrong. */
 static int parse_option(cli *c, int opt, const char *arg)
 {
@@ -265,6 +306,11 @@ static int parse_option(cli *c, int opt, const char *arg)
     case OPT_FXT: o->fxt_path = arg; return 1;
     case OPT_CHROME: o->chrome_path = arg; return 1;
     case OPT_TEXT_PROFILE: o->text_profile = true; return 1;
+    case OPT_PFRAMES:
+    case OPT_PCALLS:
+    case OPT_PDRAWCALLS:
+    case OPT_LIST_METRICS:
+    case OPT_GEN_PASSES: return metric_option(c, opt, arg);
     case OPT_MIN_CPU_TIME:
         if (!parse_number("--min-cpu-time", arg, &n))
             return 0;
@@ -305,17 +351,42 @@ static int parse_args(int argc, char **argv, cli *c)
     return -1;
 }
 
-/* Replays; the summary line goes to stdout unless the snapshots do. */
-static int run(const replay_options *o)
+/* Replays once; 0, or 1 after saying why. res holds what was replayed. */
+static int replay_once(const replay_options *o, replay_result *res)
 {
     gt_error err;
     gt_error_clear(&err);
-    replay_result res;
+    if (replay_run(o, res, &err) == 0)
+        return 0;
+    fprintf(stderr, "glretrace: error: %s\n", err.msg);
+    return 1;
+}
+
+/* With metrics: one replay per pass (the number is known after the first context),
+ * then the metrics' blocks, as apitrace prints them before its summary line. */
+static int replay_passes(const replay_options *o, replay_result *res)
+{
+    metrics *mx = o->metrics;
     int status = 0;
-    if (replay_run(o, &res, &err) != 0) {
-        fprintf(stderr, "glretrace: error: %s\n", err.msg);
-        status = 1;
-    } else if (!o->dump_state && !o->state_server &&
+    for (unsigned pass = 0; status == 0 && pass < metrics_passes(mx); ++pass) {
+        metrics_begin_pass(mx, pass);
+        status = replay_once(o, res);
+        if (metrics_done(mx)) /* --list-metrics, --gen-passes: printed */
+            return 2;
+    }
+    if (status == 0 && metrics_write(mx, stdout) != 0)
+        status = 1; /* reported below with stdout's error */
+    return status;
+}
+
+/* Replays; the summary line goes to stdout unless the snapshots do. */
+static int run(const replay_options *o)
+{
+    replay_result res;
+    int status = o->metrics ? replay_passes(o, &res) : replay_once(o, &res);
+    if (status == 2) {
+        status = 0; /* no summary after a metrics listing, as apitrace exits there */
+    } else if (status == 0 && !o->dump_state && !o->state_server &&
                (!o->snapshot_prefix || strcmp(o->snapshot_prefix, "-") || o->benchmark)) {
         double fps = res.secs > 0 ? (double)res.frames / res.secs : 0.0;
         printf("Rendered %llu frames in %g secs, average of %g fps\n",
@@ -343,5 +414,6 @@ int main(int argc, char **argv)
         status = run(&c.o);
     gt_callset_free(&c.snapshot_calls);
     gt_callset_free(&c.ignore_calls);
+    metrics_free(c.mx);
     return status;
 }

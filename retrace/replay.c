@@ -25,6 +25,7 @@
 #include "at_reader.h"
 #include "gl_avail.h"
 #include "glretrace.h"
+#include "metrics.h"
 #include "gt_grow.h"
 #include "gt_progress.h"
 #include "gt_strbuf.h"
@@ -52,6 +53,7 @@ typedef struct dispatch {
     const retrace_shape *shape; /* GL functions: what their calls must fit */
     unsigned char kind;
     bool misfit;           /* the signature does not fit the function: calls skipped */
+    bool make_current;     /* window system: may change the current context (metrics) */
     bool warned, warned_unprovided, warned_misfit;
 } dispatch;
 
@@ -78,6 +80,7 @@ static struct {
     bool profiling;
     uint64_t last_call; /* the last call read */
     bool state_done; /* -D: written, or failed (state_err) */
+    replay_thread *metrics_thread; /* the traced thread the metrics saw last */
     gt_error state_err;
 } m;
 
@@ -122,6 +125,7 @@ static dispatch *resolve(const gt_call *c)
     if ((d->fn = ws_lookup(name))) {
         bool gl = !strncmp(name, "gl", 2) && strncmp(name, "glX", 3);
         d->kind = gl ? K_GL : K_WS;
+        d->make_current = !gl && strstr(name, "MakeCurrent") != NULL;
         if (gl && (e = retrace_gl_entry(name))) /* a GL function replayed by hand: same prototype */
             d->shape = e->shape;
     } else if ((e = retrace_gl_entry(name))) {
@@ -193,6 +197,8 @@ static bool wants_snapshot(const gt_call *c)
 /* The window system's hooks (ws_hooks, glretrace.h). */
 static void before_swap(const gt_call *call)
 {
+    if (m.o.metrics)
+        metrics_frame_end(m.o.metrics);
     if (wants_snapshot(call) && (!m.o.snapshot_interval || m.frames % m.o.snapshot_interval == 0))
         take_snapshot(call, false);
 }
@@ -219,7 +225,52 @@ static void after_swap(const gt_call *call)
     }
 }
 
-static const ws_hooks hooks = {before_swap, after_swap, tlr_context_destroyed};
+static void context_destroyed(void *sdl_ctx)
+{
+    if (m.o.metrics)
+        metrics_context_destroyed(m.o.metrics, sdl_ctx);
+    tlr_context_destroyed(sdl_ctx);
+}
+
+static const ws_hooks hooks = {before_swap, after_swap, context_destroyed};
+
+/* A switch of traced thread may bind another context: the metrics pause around it. */
+static void switch_thread(replay_thread *th)
+{
+    if (!m.o.metrics || th == m.metrics_thread) {
+        ws_switch_thread(th);
+        return;
+    }
+    metrics_before_switch(m.o.metrics);
+    ws_switch_thread(th);
+    metrics_after_switch(m.o.metrics);
+    m.metrics_thread = th;
+}
+
+/* The call itself, between the metrics' hooks (GL calls) or around a MakeCurrent. */
+static void run_call(const dispatch *d, gt_call *c)
+{
+    metrics *mx = m.o.metrics;
+    if (!mx) {
+        d->fn(c);
+        return;
+    }
+    if (d->make_current) {
+        metrics_before_switch(mx);
+        d->fn(c);
+        metrics_after_switch(mx);
+        if (metrics_done(mx))
+            atomic_store(&stop_replay, true);
+        return;
+    }
+    if (d->kind == K_WS) {
+        d->fn(c);
+        return;
+    }
+    metrics_call_begin(mx, c);
+    d->fn(c);
+    metrics_call_end(mx, c);
+}
 
 /* A call not replayed still gets its timeline event. */
 static void skip_call(const gt_call *c)
@@ -240,7 +291,7 @@ static void replay_call(gt_call *c)
         return; /* out of memory */
     if (m.profiling)
         tlr_switch_thread(th);
-    ws_switch_thread(th);
+    switch_thread(th);
     if (m.o.verbose) {
         at_dump_call(&m.verbose_out, c, &m.dump_opt);
         gt_strbuf_flush(&m.verbose_out, stdout);
@@ -285,10 +336,10 @@ static void replay_call(gt_call *c)
     }
     if (m.profiling) {
         tlr_before(c, true);
-        d->fn(c);
+        run_call(d, c);
         tlr_after(c);
     } else {
-        d->fn(c);
+        run_call(d, c);
     }
     if (d->kind == K_BEGIN)
         m.in_begin_end = true;
@@ -369,7 +420,9 @@ static int start_profiling(const at_reader *r, gt_error *err)
         o.text = true;
     if (o.frame_times)
         o.text = true;
-    if (!o.pcpu && !o.pgpu && !o.text)
+    if (ro->metrics) /* as apitrace: the metrics take stdout, no text profile */
+        o.text = o.frame_times = false;
+    if (!o.text && !o.fxt_path && !o.chrome_path)
         return 0;
     const char *base = strrchr(ro->trace, '/');
     o.process_name = base ? base + 1 : ro->trace;
@@ -388,6 +441,11 @@ static int start_profiling(const at_reader *r, gt_error *err)
  * then the outputs are completed. 0, or -1 with err set. */
 static int finish_profiling(gt_error *err)
 {
+    if (m.o.metrics) /* the other contexts' results */
+        for (size_t i = 0; i < replay_thread_count(); ++i) {
+            ws_switch_thread(replay_thread_at(i));
+            metrics_drain_current(m.o.metrics);
+        }
     if (!m.profiling)
         return 0;
     m.profiling = false;
@@ -508,6 +566,9 @@ static int replay_trace(at_reader *r, uint64_t *ncalls, gt_error *err)
         rc = check_end(r, err);
     if (rc == 0)
         rc = replay_loop(err);
+    rw_drain();
+    if (m.o.metrics) /* the last frame, on the thread that replayed (one with metrics) */
+        metrics_end_pass(m.o.metrics);
     stop_workers();
     return rc;
 }
@@ -547,6 +608,8 @@ static int set_options(const replay_options *o, gt_error *err)
     m.o = *o;
     atomic_store(&stop_replay, false);
     atomic_store(&frames_replayed, 0);
+    if (m.o.metrics) /* metrics.h: not thread-safe */
+        m.o.threads = false;
     if (m.o.benchmark) /* as apitrace: -b takes no snapshots */
         m.o.snapshot_prefix = NULL;
     if (gt_callset_init_all(&m.frame_ends) != 0) {

@@ -58,6 +58,10 @@ typedef struct replay_options {
     bool dump_state_frame; /* instead: after the first frame's last call (its swap) */
     /* --state-server (state_server.h): the state at each call number read from stdin */
     bool state_server;
+    /* apitrace's metrics (--pframes, --pcalls, --pdrawcalls, --list-metrics,
+     * --gen-passes: metrics.h); NULL: none. The caller runs one replay per pass and
+     * writes them; the replay runs every traced thread on one thread with them. */
+    struct metrics *metrics;
 } replay_options;
 
 /* Defaults: no snapshots, no call limit, no loop, no timings, min_cpu_ns 1000. */

@@ -11,6 +11,8 @@ packages=(
   libmicrohttpd-dev
   # tests: real GL programs under Xvfb with Mesa llvmpipe, apitrace as the peer
   xvfb xauth x11-utils mesa-utils libgl1-mesa-dri libegl-mesa0 glmark2-x11 apitrace
+  # tests: piglit's replayer profiling with our glretrace (metrics), the modules it imports
+  piglit python3-packaging python3-requests python3-yaml
   # tests: replays checked for writes to freed memory (client_memory)
   valgrind
   # tests: Qt 5 programs (qt_replay)
