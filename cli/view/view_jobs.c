@@ -222,6 +222,7 @@ int view_api_job(view_server *v, const char *id_s, gt_strbuf *out)
         return 400;
     }
     view_job copy = *job;
+    int64_t held = vj_held_at(j);
     pthread_mutex_unlock(&j->lock);
     static const char *const kinds[] = {"thumbs", "timeline", "state", "diff"};
     const char *kind = kinds[copy.kind];
@@ -244,12 +245,17 @@ int view_api_job(view_server *v, const char *id_s, gt_strbuf *out)
         else
             gt_strbuf_printf(out, "\"api/result?job=%u\"", copy.id);
         if (copy.kind == JOB_STATE)
-            gt_strbuf_printf(out, ", \"call\": %u", copy.dumped);
+            gt_strbuf_printf(out, ", \"call\": %u, \"from\": %u, \"replay\": \"%s\"",
+                             copy.dumped, copy.from, copy.how ? copy.how : "warm");
+        if (copy.kind == JOB_STATE && held >= 0)
+            gt_strbuf_printf(out, ", \"held\": %lld", (long long)held);
+        else if (copy.kind == JOB_STATE)
+            gt_strbuf_puts(out, ", \"held\": null");
         gt_strbuf_puts(out, "}\n");
     } else {
         gt_strbuf_printf(out, "{\"state\": \"failed\", \"kind\": \"%s\", \"error\": ", kind);
         gt_json_string(out, copy.error, strlen(copy.error));
-        gt_strbuf_puts(out, "}\n");
+        gt_strbuf_puts(out, copy.superseded ? ", \"superseded\": true}\n" : "}\n");
     }
     return 200;
 }
@@ -328,7 +334,7 @@ void view_jobs_stop(view_server *v)
         return;
     atomic_store(&v->stopping, true);
     pthread_mutex_lock(&j->lock);
-    pid_t pids[] = {j->thumbs_pid, j->timeline_pid, j->state_pid};
+    pid_t pids[] = {j->thumbs_pid, j->timeline_pid, j->state_pid, j->held_pid};
     for (size_t i = 0; i < sizeof pids / sizeof *pids; ++i)
         if (pids[i] > 0)
             kill(-pids[i], SIGKILL); /* the whole group: glretrace and anything it runs */
@@ -358,6 +364,7 @@ void view_jobs_stop(view_server *v)
         free(j->jobs[i]);
     }
     free(j->jobs);
+    free(j->held);
     pthread_mutex_destroy(&j->lock);
     pthread_cond_destroy(&j->cond);
     free(j);

@@ -10,6 +10,8 @@
 
 #include "view.h"
 
+typedef struct state_held state_held; /* view_state.c */
+
 typedef enum { JOB_THUMBS, JOB_TIMELINE, JOB_STATE, JOB_DIFF } job_kind;
 typedef enum { JOB_RUNNING, JOB_DONE, JOB_FAILED } job_state;
 
@@ -26,6 +28,16 @@ typedef struct view_job {
     /* diff: the prefixes (as resolved), its replay's pid (0: none), its thread;
      * want/at count the images to copy and copied */
     char *ref, *src;
+    /* state: who asked (api/state's client=, "" when not given): a newer request of the
+     * same client supersedes this one while it waits; superseded says so; taken: the
+     * state thread works on it; asked_ns: when (CLOCK_MONOTONIC); from: where the replay
+     * that answered started (0: a new process from the trace's start); how: "warm" (the
+     * warm replay went forward), "held" (the replay held at a frame's start), "start" */
+    char client[48];
+    bool superseded, taken;
+    int64_t asked_ns;
+    uint32_t from;
+    const char *how;
     view_server *v;
     pid_t pid;
     pthread_t thread;
@@ -40,12 +52,14 @@ struct view_jobs {
     /* children, 0 when none; cleared under lock before their reaping so that a kill
      * never reaches a reused pid */
     pid_t thumbs_pid, timeline_pid, state_pid;
+    pid_t held_pid;        /* view_state.c's second replay, held at a frame's start */
     pthread_t thumbs_thread, timeline_thread, state_thread;
     bool thumbs_started, timeline_started, state_started;
     unsigned timeline_job; /* the timeline job's id, 0 when none */
     int timeline_nice;     /* the niceness the timeline job's replay runs at */
     unsigned thumbs_job;
     int has_state_server; /* -1 not known yet */
+    state_held *held;     /* view_state.c's held replay, made with the first state request */
 };
 
 /* Forks argv[0] with stdin/stdout/stderr from the fds (-1: /dev/null) at the given
@@ -71,6 +85,9 @@ int vj_open_log(view_server *v, const char *name, char *path, size_t size);
 view_job *vj_new_job(view_jobs *j, job_kind kind);
 view_job *vj_find_job(view_jobs *j, unsigned id);
 void vj_fail_job(view_server *v, view_job *job, const char *msg);
+/* Where view_state.c's held replay stands, ready to be taken (under the lock): the
+ * call asked of it, or -1 when it is moving or there is none. */
+int64_t vj_held_at(view_jobs *j);
 /* The answer when no glretrace was found to replay with. */
 int vj_no_replay(view_server *v, gt_strbuf *out);
 
