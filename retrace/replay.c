@@ -302,12 +302,13 @@ static void replay_call(gt_call *c)
         (m.o.dump_state_frame ? (c->flags & GT_CALL_FLAG_END_FRAME) != 0
                               : c->no >= m.o.dump_state_call))
         dump_state(c);
-    /* The state server's replay waits for each frame's rendering: nothing else
-     * synchronises a headless replay that takes no snapshots, and the driver queued
-     * frame after frame (llvmpipe: a 65k-call glmark2 trace's replay grew to 720 MB,
-     * 160 MB with a snapshot read at every frame's end, as the thumbnails' replay). */
-    if (m.o.state_server && (c->flags & GT_CALL_FLAG_END_FRAME) && ws_has_current() &&
-        !m.in_begin_end)
+    /* The state server's replay and a snapshot replay (frames outside -S included)
+     * wait for each frame's rendering: nothing else synchronises a headless replay
+     * between snapshots, and the driver queued frame after frame (llvmpipe: a 65k-call
+     * glmark2 trace's replay grew to 720 MB, 160 MB with a snapshot read at every
+     * frame's end, as the thumbnails' replay). */
+    if ((m.o.state_server || m.o.snapshot_prefix) && (c->flags & GT_CALL_FLAG_END_FRAME) &&
+        ws_has_current() && !m.in_begin_end)
         glFinish();
     if (m.o.state_server &&
         state_server_after(c, ws_has_current() && !m.in_begin_end, m.o.single_buffer))

@@ -315,6 +315,8 @@ int view_api_thumb(view_server *v, const char *frame_s, int *fd, gt_strbuf *body
     }
     uint32_t no = v->ix->frames[f].last_no;
     if (!view_thumb_exists(v, no)) {
+        if (v->ix->frames[f].complete)
+            vj_thumb_wanted(v, (uint32_t)f);
         view_json_error(body, "no thumbnail for this frame yet");
         return 404;
     }
@@ -334,7 +336,7 @@ void view_jobs_stop(view_server *v)
         return;
     atomic_store(&v->stopping, true);
     pthread_mutex_lock(&j->lock);
-    pid_t pids[] = {j->thumbs_pid, j->timeline_pid, j->state_pid, j->held_pid};
+    pid_t pids[] = {j->thumbs_pid, j->timeline_pid, j->state_pid, j->held_pid, j->asked_pid};
     for (size_t i = 0; i < sizeof pids / sizeof *pids; ++i)
         if (pids[i] > 0)
             kill(-pids[i], SIGKILL); /* the whole group: glretrace and anything it runs */
@@ -350,6 +352,8 @@ void view_jobs_stop(view_server *v)
         pthread_join(j->timeline_thread, NULL);
     if (j->state_started)
         pthread_join(j->state_thread, NULL);
+    if (j->asked_started)
+        pthread_join(j->asked_thread, NULL);
     /* no new diff job once stopping is set: the table's length is final */
     pthread_mutex_lock(&j->lock);
     size_t njobs = j->njobs;

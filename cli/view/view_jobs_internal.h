@@ -58,6 +58,15 @@ struct view_jobs {
     unsigned timeline_job; /* the timeline job's id, 0 when none */
     int timeline_nice;     /* the niceness the timeline job's replay runs at */
     unsigned thumbs_job;
+    /* thumbnails asked for (api/thumb of a frame not made): frames want_lo..want_hi,
+     * asked last at want_ns, want_gen counting the changes; one replay at a time makes
+     * them (view_replays.c), frames run_lo..run_hi, its pid in asked_pid */
+    uint32_t want_lo, want_hi, run_lo, run_hi;
+    int64_t want_ns;
+    unsigned want_gen;
+    pid_t asked_pid;
+    pthread_t asked_thread;
+    bool asked_started;
     int has_state_server; /* -1 not known yet */
     state_held *held;     /* view_state.c's held replay, made with the first state request */
 };
@@ -85,6 +94,8 @@ int vj_open_log(view_server *v, const char *name, char *path, size_t size);
 view_job *vj_new_job(view_jobs *j, job_kind kind);
 view_job *vj_find_job(view_jobs *j, unsigned id);
 void vj_fail_job(view_server *v, view_job *job, const char *msg);
+/* api/thumb found no thumbnail for index frame f: it is made ahead of the others. */
+void vj_thumb_wanted(view_server *v, uint32_t f);
 /* Where view_state.c's held replay stands, ready to be taken (under the lock): the
  * call asked of it, or -1 when it is moving or there is none. */
 int64_t vj_held_at(view_jobs *j);

@@ -100,11 +100,28 @@ static void *thumbs_main(void *arg)
     pthread_mutex_lock(&j->lock);
     view_job *job = vj_find_job(j, j->thumbs_job);
     pthread_mutex_unlock(&j->lock);
+    /* resumed at the first frame without a thumbnail: a restart made them all again
+     * from frame 0 */
+    const at_index *ix = v->ix;
+    size_t f0 = 0;
+    while (f0 < ix->nframes && !atomic_load(&v->stopping) &&
+           (!ix->frames[f0].complete || view_thumb_exists(v, ix->frames[f0].last_no)))
+        ++f0;
+    if (f0 == ix->nframes && !atomic_load(&v->stopping)) {
+        stamp_write(v, "thumbs");
+        pthread_mutex_lock(&j->lock);
+        job->state = JOB_DONE;
+        pthread_mutex_unlock(&j->lock);
+        start_timeline_after_thumbs(v);
+        return NULL;
+    }
+    char from[32];
+    snprintf(from, sizeof from, "%u-/frame", f0 < ix->nframes ? ix->frames[f0].first_no : 0);
     char log[4096];
     int logfd = vj_open_log(v, "thumbs.log", log, sizeof log);
     /* in the cache's folder (its descriptor), to a relative prefix: the folder served is
      * the one checked, whatever happens to the names above it */
-    char *argv[] = {v->glretrace, "--headless", "-s", "thumbs/", "-S", "frame", v->trace_abs,
+    char *argv[] = {v->glretrace, "--headless", "-s", "thumbs/", "-S", from, v->trace_abs,
                     NULL};
     int st = vj_run_child(v, job, argv, logfd, 10, &j->thumbs_pid);
     if (st < 0)
@@ -148,6 +165,97 @@ void view_jobs_start_thumbs(view_server *v)
     pthread_mutex_unlock(&j->lock);
     if (!job || job->state != JOB_RUNNING)
         start_timeline_after_thumbs(v);
+}
+
+/* ---- thumbnails asked for ------------------------------------------------------------- */
+
+/* The frames on screen first: api/thumb of a frame not made yet asks for it, and frames
+ * asked for within ASKED_NS of each other, at most ASKED_SPAN apart, make one window;
+ * a replay niced less than the one in order makes the window's missing thumbnails (to
+ * its last call only), and a window elsewhere stops it. */
+#define ASKED_SPAN 256
+#define ASKED_NS 5000000000LL
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void *asked_main(void *arg)
+{
+    view_server *v = arg;
+    view_jobs *j = v->jobs;
+    const at_index *ix = v->ix;
+    unsigned handled = 0;
+    pthread_mutex_lock(&j->lock);
+    for (;;) {
+        while (!atomic_load(&v->stopping) && j->want_gen == handled)
+            pthread_cond_wait(&j->cond, &j->lock);
+        if (atomic_load(&v->stopping))
+            break;
+        handled = j->want_gen;
+        uint32_t lo = j->want_lo, hi = j->want_hi;
+        pthread_mutex_unlock(&j->lock);
+        size_t a = SIZE_MAX, b = 0;
+        for (size_t f = lo; f <= hi && f < ix->nframes; ++f)
+            if (ix->frames[f].complete && !view_thumb_exists(v, ix->frames[f].last_no)) {
+                if (a == SIZE_MAX)
+                    a = f;
+                b = f;
+            }
+        if (a != SIZE_MAX) {
+            char set[64], limit[24], log[4096];
+            snprintf(set, sizeof set, "%u-%u/frame", ix->frames[a].first_no,
+                     ix->frames[b].last_no);
+            snprintf(limit, sizeof limit, "%u", ix->frames[b].last_no);
+            char *argv[] = {v->glretrace, "--headless", "-s", "thumbs/", "-S", set,
+                            "--call-limit", limit, v->trace_abs, NULL};
+            pthread_mutex_lock(&j->lock);
+            j->run_lo = (uint32_t)a;
+            j->run_hi = (uint32_t)b;
+            pthread_mutex_unlock(&j->lock);
+            view_job run = {.kind = JOB_THUMBS, .v = v}; /* not in the table */
+            int logfd = vj_open_log(v, "thumbs-asked.log", log, sizeof log);
+            vj_run_child(v, &run, argv, logfd, 5, &j->asked_pid);
+        }
+        pthread_mutex_lock(&j->lock);
+    }
+    pthread_mutex_unlock(&j->lock);
+    return NULL;
+}
+
+void vj_thumb_wanted(view_server *v, uint32_t f)
+{
+    view_jobs *j = v->jobs;
+    if (!v->glretrace || !v->thumbs_dir || !j)
+        return;
+    int64_t now = now_ns();
+    pthread_mutex_lock(&j->lock);
+    uint32_t lo = j->want_lo, hi = j->want_hi;
+    bool near = j->want_ns && now - j->want_ns < ASKED_NS;
+    if (near && f < lo && hi - f < ASKED_SPAN)
+        lo = f;
+    else if (near && f > hi && f - lo < ASKED_SPAN)
+        hi = f;
+    else if (f < lo || f > hi)
+        lo = hi = f;
+    /* a frame of the window last asked is not asked again: one its replay could not
+     * make would be replayed for every time the page asks */
+    if (lo != j->want_lo || hi != j->want_hi || !j->want_ns) {
+        j->want_lo = lo;
+        j->want_hi = hi;
+        j->want_gen++;
+        /* the replay running makes frames nobody looks at now */
+        if (j->asked_pid > 0 && (j->run_hi < lo || j->run_lo > hi))
+            kill(-j->asked_pid, SIGKILL);
+        if (!j->asked_started && !atomic_load(&v->stopping))
+            j->asked_started = pthread_create(&j->asked_thread, NULL, asked_main, v) == 0;
+        pthread_cond_broadcast(&j->cond);
+    }
+    j->want_ns = now;
+    pthread_mutex_unlock(&j->lock);
 }
 
 /* ---- timeline --------------------------------------------------------------------------- */

@@ -63,7 +63,7 @@ class Peaks(threading.Thread):
 
     def __init__(self, pid):
         super().__init__(daemon=True)
-        self.pid, self.peak, self.stop = pid, {}, False
+        self.pid, self.peak, self.stop, self.argvs = pid, {}, False, set()
 
     def run(self):
         while not self.stop:
@@ -80,6 +80,7 @@ class Peaks(threading.Thread):
                         m = re.search(r"VmHWM:\s+(\d+)", f.read())
                 except (OSError, IndexError, ValueError):
                     continue
+                self.argvs.add(b" ".join(argv[1:]).decode("utf-8", "replace").strip())
                 kind = ("state" if b"--state-server" in argv else
                         "thumbs" if b"thumbs/" in argv else
                         "timeline" if b"--chrome" in argv else "other")
@@ -92,6 +93,9 @@ def wait_job(url, job, secs=300, until=None):
     end = time.monotonic() + secs
     while time.monotonic() < end:
         st, j = get_json(url + "api/job?id=%d" % job)
+        if st == 400 and "no job" in j.get("error", ""):  # not started yet
+            time.sleep(0.05)
+            continue
         if st != 200 or (j.get("state") != "running" and (until is None or until(j))):
             return j
         time.sleep(0.05)
@@ -108,7 +112,7 @@ def main():
     peaks = Peaks(p.pid)
     peaks.start()
     try:
-        scale(url)
+        scale(url, peaks)
     finally:
         p.send_signal(signal.SIGINT)
         try:
@@ -126,9 +130,29 @@ def main():
                   "replay's", "%d kB vs %d kB" % (state, thumbs))
 
 
-def scale(url):
+def thumb_status(url, f):
+    try:
+        with urllib.request.urlopen(url + "api/thumb?frame=%d" % f, timeout=60) as r:
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+def scale(url, peaks):
     st, s = get_json(url + "api/summary")
     calls = s["calls"]
+    st, fr = get_json(url + "api/frames?first=0&count=100000")
+    # the frames on screen first: the last frame's thumbnail asked for at once is made by
+    # a replay of its own, to its last call
+    lastf = [f for f in fr["frames"] if f.get("complete", True)][-1]
+    t = time.monotonic()
+    check(thumb_status(url, lastf["frame"]) == 404, "the last frame's thumbnail is not made at first")
+    while thumb_status(url, lastf["frame"]) != 200 and time.monotonic() - t < 300:
+        time.sleep(0.2)
+    note("the last frame's thumbnail, asked for at start: %.2f s" % (time.monotonic() - t))
+    want = "-S %d-%d/frame --call-limit %d" % (lastf["first_call"], lastf["last_call"], lastf["last_call"])
+    check(any(want in a for a in peaks.argvs), "a replay makes the thumbnail asked for (%s)" % want,
+          str(peaks.argvs))
     j = wait_job(url, 1, 600)  # the thumbnails (job 1): their replay's memory is measured
     check(j.get("state") == "done", "the thumbnail job ends done", str(j))
     st, fr = get_json(url + "api/frames?first=0&count=100000")
@@ -211,6 +235,37 @@ def first_id(url, call):
     return j["job"]
 
 
+def resume():
+    """A restart makes the thumbnails still missing, not every frame again."""
+    cache = TRACE + ".view"
+    st = os.path.join(cache, "thumbs.done")
+    thumbs = sorted(os.listdir(os.path.join(cache, "thumbs")))
+    if not check(os.path.exists(st) and len(thumbs) > 20, "the thumbnails are made and stamped"):
+        return
+    os.unlink(st)
+    for name in thumbs[len(thumbs) // 2:]:
+        os.unlink(os.path.join(cache, "thumbs", name))
+    p = subprocess.Popen([GLTRACE, "view", "--listen", "127.0.0.1:0", TRACE],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    url = p.stdout.readline().decode().strip()
+    peaks = Peaks(p.pid)
+    peaks.start()
+    try:
+        j = wait_job(url, 1, 600)
+        check(j.get("state") == "done", "the thumbnail job ends done after a restart", str(j))
+        first = int(thumbs[len(thumbs) // 2][:10])  # the swap of the first frame removed
+        starts = [int(m.group(1)) for a in peaks.argvs for m in [re.search(r"-S (\d+)-/frame", a)] if m]
+        check(starts and first >= starts[0] > int(thumbs[len(thumbs) // 2 - 1][:10]),
+              "the restarted thumbnail replay starts at the first frame missing (call %d)" % first,
+              str(peaks.argvs))
+        check(len(os.listdir(os.path.join(cache, "thumbs"))) == len(thumbs), "every thumbnail is there again")
+    finally:
+        peaks.stop = True
+        p.send_signal(signal.SIGINT)
+        p.wait(timeout=30)
+
+
 main()
+resume()
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
