@@ -67,6 +67,7 @@ struct view_jobs {
     pid_t asked_pid;
     pthread_t asked_thread;
     bool asked_started;
+    bool thumbs_full; /* the replay in order was stopped at the thumbnails' budget */
     int has_state_server; /* -1 not known yet */
     state_held *held;     /* view_state.c's held replay, made with the first state request */
 };
@@ -96,6 +97,12 @@ view_job *vj_find_job(view_jobs *j, unsigned id);
 void vj_fail_job(view_server *v, view_job *job, const char *msg);
 /* api/thumb found no thumbnail for index frame f: it is made ahead of the others. */
 void vj_thumb_wanted(view_server *v, uint32_t f);
+/* view_thumbcache.c: the thumbnails' budget in bytes (256 MiB, or
+ * $GLTRACE_VIEW_THUMBS_MAX), and the least recently used thumbnails removed while the
+ * folder holds more than budget (down to 3/4 of it); *total: the bytes left. 1 when some
+ * were removed, 0 when none, -1 when the folder could not be read. */
+uint64_t vj_thumbs_budget(void);
+int vj_thumbs_prune(view_server *v, uint64_t budget, uint64_t *total);
 /* Where view_state.c's held replay stands, ready to be taken (under the lock): the
  * call asked of it, or -1 when it is moving or there is none. */
 int64_t vj_held_at(view_jobs *j);

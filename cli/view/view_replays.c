@@ -80,6 +80,7 @@ static void stamp_remove(view_server *v, const char *name)
 }
 
 static int start_timeline(view_server *v, int niceness, gt_strbuf *out);
+static void *asked_main(void *arg);
 
 /* After the thumbnails (made or failed): the timeline, niced, for the frames' times. */
 static void start_timeline_after_thumbs(view_server *v)
@@ -107,6 +108,18 @@ static void *thumbs_main(void *arg)
     while (f0 < ix->nframes && !atomic_load(&v->stopping) &&
            (!ix->frames[f0].complete || view_thumb_exists(v, ix->frames[f0].last_no)))
         ++f0;
+    uint64_t total = 0;
+    uint64_t budget = vj_thumbs_budget();
+    bool full = f0 < ix->nframes && vj_thumbs_prune(v, budget, &total) >= 0 &&
+                total >= budget / 4 * 3;
+    if (full) { /* the frames asked for only */
+        pthread_mutex_lock(&j->lock);
+        j->thumbs_full = true;
+        job->state = JOB_DONE;
+        pthread_mutex_unlock(&j->lock);
+        start_timeline_after_thumbs(v);
+        return NULL;
+    }
     if (f0 == ix->nframes && !atomic_load(&v->stopping)) {
         stamp_write(v, "thumbs");
         pthread_mutex_lock(&j->lock);
@@ -126,7 +139,14 @@ static void *thumbs_main(void *arg)
     int st = vj_run_child(v, job, argv, logfd, 10, &j->thumbs_pid);
     if (st < 0)
         return NULL;
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+    pthread_mutex_lock(&j->lock);
+    full = j->thumbs_full;
+    pthread_mutex_unlock(&j->lock);
+    if (full && !atomic_load(&v->stopping)) { /* stopped at the budget: done, unstamped */
+        pthread_mutex_lock(&j->lock);
+        job->state = JOB_DONE;
+        pthread_mutex_unlock(&j->lock);
+    } else if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
         stamp_write(v, "thumbs");
         pthread_mutex_lock(&j->lock);
         job->state = JOB_DONE;
@@ -150,6 +170,8 @@ void view_jobs_start_thumbs(view_server *v)
     /* made by an earlier run for this very trace: nothing to replay */
     bool done = stamp_ok(v, "thumbs");
     pthread_mutex_lock(&j->lock);
+    if (!j->asked_started && !atomic_load(&v->stopping))
+        j->asked_started = pthread_create(&j->asked_thread, NULL, asked_main, v) == 0;
     view_job *job = vj_new_job(j, JOB_THUMBS);
     if (job) {
         j->thumbs_job = job->id;
@@ -183,6 +205,25 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* Keeps the thumbnails to their budget (under the lock, released while it reads the
+ * folder): past it, the least recently used go and the replay in order stops. */
+static void keep_budget(view_server *v)
+{
+    view_jobs *j = v->jobs;
+    pthread_mutex_unlock(&j->lock);
+    uint64_t total;
+    int pruned = vj_thumbs_prune(v, vj_thumbs_budget(), &total);
+    pthread_mutex_lock(&j->lock);
+    if (pruned == 1 && j->thumbs_pid > 0) {
+        j->thumbs_full = true;
+        kill(-j->thumbs_pid, SIGKILL);
+    }
+}
+
+/* The thread making the thumbnails asked for, and keeping the folder to its budget
+ * (every KEEP_NS, and after each replay). */
+#define KEEP_NS 2000000000LL
+
 static void *asked_main(void *arg)
 {
     view_server *v = arg;
@@ -191,8 +232,13 @@ static void *asked_main(void *arg)
     unsigned handled = 0;
     pthread_mutex_lock(&j->lock);
     for (;;) {
-        while (!atomic_load(&v->stopping) && j->want_gen == handled)
-            pthread_cond_wait(&j->cond, &j->lock);
+        while (!atomic_load(&v->stopping) && j->want_gen == handled) {
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            ts.tv_sec += KEEP_NS / 1000000000;
+            if (pthread_cond_timedwait(&j->cond, &j->lock, &ts) == ETIMEDOUT)
+                keep_budget(v);
+        }
         if (atomic_load(&v->stopping))
             break;
         handled = j->want_gen;
@@ -221,6 +267,7 @@ static void *asked_main(void *arg)
             vj_run_child(v, &run, argv, logfd, 5, &j->asked_pid);
         }
         pthread_mutex_lock(&j->lock);
+        keep_budget(v);
     }
     pthread_mutex_unlock(&j->lock);
     return NULL;
@@ -250,8 +297,6 @@ void vj_thumb_wanted(view_server *v, uint32_t f)
         /* the replay running makes frames nobody looks at now */
         if (j->asked_pid > 0 && (j->run_hi < lo || j->run_lo > hi))
             kill(-j->asked_pid, SIGKILL);
-        if (!j->asked_started && !atomic_load(&v->stopping))
-            j->asked_started = pthread_create(&j->asked_thread, NULL, asked_main, v) == 0;
         pthread_cond_broadcast(&j->cond);
     }
     j->want_ns = now;

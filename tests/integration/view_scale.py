@@ -265,7 +265,47 @@ def resume():
         p.wait(timeout=30)
 
 
+def budget():
+    """GLTRACE_VIEW_THUMBS_MAX below what the folder holds: the least recently used
+    thumbnails go, no replay in order starts, a frame asked for is made again."""
+    d = os.path.join(TRACE + ".view", "thumbs")
+    files = sorted(os.listdir(d))
+    total = sum(os.path.getsize(os.path.join(d, f)) for f in files)
+    cap = total // 3
+    env = dict(os.environ, GLTRACE_VIEW_THUMBS_MAX=str(cap))
+    os.unlink(os.path.join(TRACE + ".view", "thumbs.done"))
+    p = subprocess.Popen([GLTRACE, "view", "--listen", "127.0.0.1:0", TRACE],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    url = p.stdout.readline().decode().strip()
+    peaks = Peaks(p.pid)
+    peaks.start()
+    try:
+        j = wait_job(url, 1, 60)
+        check(j.get("state") == "done" and not any("-/frame" in a for a in peaks.argvs),
+              "over the thumbnails' budget no replay in order starts", str(j))
+        t = time.monotonic()
+        while time.monotonic() - t < 30:
+            left = sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))
+            if left <= cap:
+                break
+            time.sleep(0.2)
+        check(left <= cap, "the thumbnails are pruned to their budget (%d bytes)" % cap,
+              "%d bytes left" % left)
+        gone = [f for f in files if not os.path.exists(os.path.join(d, f))]
+        st, fr = get_json(url + "api/frames?first=0&count=100000")
+        frame = next(f["frame"] for f in fr["frames"] if "%010d.png" % f["last_call"] == gone[0])
+        t = time.monotonic()
+        while thumb_status(url, frame) != 200 and time.monotonic() - t < 120:
+            time.sleep(0.2)
+        check(thumb_status(url, frame) == 200, "a pruned frame asked for is made again")
+    finally:
+        peaks.stop = True
+        p.send_signal(signal.SIGINT)
+        p.wait(timeout=30)
+
+
 main()
 resume()
+budget()
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
