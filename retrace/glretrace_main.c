@@ -34,6 +34,9 @@ static void usage(FILE *f)
           "  -w, --wait                keep the windows after the last frame until closed\n"
           "      --loop[=N]            replay the final frame N more times (N<0: forever)\n"
           "      --call-limit=N        replay no call numbered above N\n"
+          "      --profile-from=N      profile only calls numbered N and above (calls before\n"
+          "                            are replayed untimed; frames keep the trace's numbers):\n"
+          "                            with --call-limit, the timeline of a range of calls\n"
           "      --ignore-calls=CALLSET  do not replay these calls\n"
           "      --min-frame-duration=US  make each frame last at least US microseconds\n"
           "      --per-frame-delay=US  wait US microseconds more after each frame\n"
@@ -68,6 +71,7 @@ enum {
     OPT_HEADLESS = 256,
     OPT_LOOP,
     OPT_CALL_LIMIT,
+    OPT_PROFILE_FROM,
     OPT_PCPU,
     OPT_PGPU,
     OPT_FXT,
@@ -107,6 +111,7 @@ static const struct option long_options[] = {
     {"wait", no_argument, 0, 'w'},
     {"loop", optional_argument, 0, OPT_LOOP},
     {"call-limit", required_argument, 0, OPT_CALL_LIMIT},
+    {"profile-from", required_argument, 0, OPT_PROFILE_FROM},
     {"ignore-calls", required_argument, 0, OPT_IGNORE_CALLS},
     {"min-frame-duration", required_argument, 0, OPT_MIN_FRAME_DURATION},
     {"per-frame-delay", required_argument, 0, OPT_PER_FRAME_DELAY},
@@ -254,6 +259,7 @@ static int parse_option(cli *c, int opt, const char *arg)
         o->loop = (long)n;
         return 1;
     case OPT_CALL_LIMIT: return parse_count("--call-limit", arg, &o->call_limit);
+    case OPT_PROFILE_FROM: return parse_count("--profile-from", arg, &o->profile_from);
     case OPT_IGNORE_CALLS:
         o->ignore_calls = &c->ignore_calls;
         return merge_set("--ignore-calls", &c->ignore_calls, arg);

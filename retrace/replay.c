@@ -76,6 +76,10 @@ static struct {
     gt_strbuf verbose_out;
     at_dump_options dump_opt;
     bool profiling;
+    /* --profile-from: the frame ends before it (the timeline's first frame number), and
+     * whether the timed calls began */
+    uint32_t untimed_frames;
+    bool timed_begun;
     uint64_t last_call; /* the last call read */
     bool state_done; /* -D: written, or failed (state_err) */
     gt_error state_err;
@@ -221,10 +225,28 @@ static void after_swap(const gt_call *call)
 
 static const ws_hooks hooks = {before_swap, after_swap, tlr_context_destroyed};
 
-/* A call not replayed still gets its timeline event. */
-static void skip_call(const gt_call *c)
+/* Whether call c is profiled (once per call): every call, or those from --profile-from
+ * on; the frames ended before are counted so that the timeline's frame numbers are the
+ * trace's. */
+static bool timed(const gt_call *c)
 {
-    if (m.profiling) {
+    if (!m.profiling)
+        return false;
+    if (c->no >= m.o.profile_from) {
+        if (!m.timed_begun)
+            tlr_first_frame(m.untimed_frames);
+        m.timed_begun = true;
+        return true;
+    }
+    if (c->flags & GT_CALL_FLAG_END_FRAME)
+        m.untimed_frames++;
+    return false;
+}
+
+/* A call not replayed still gets its timeline event. */
+static void skip_call(const gt_call *c, bool tm)
+{
+    if (tm) {
         tlr_before(c, false);
         tlr_after(c);
     }
@@ -238,7 +260,8 @@ static void replay_call(gt_call *c)
     dispatch *d = th ? resolve(c) : NULL;
     if (!d)
         return; /* out of memory */
-    if (m.profiling)
+    bool tm = timed(c);
+    if (tm)
         tlr_switch_thread(th);
     ws_switch_thread(th);
     if (m.o.verbose) {
@@ -247,20 +270,20 @@ static void replay_call(gt_call *c)
         fflush(stdout);
     }
     if (m.o.ignore_calls && gt_callset_contains(m.o.ignore_calls, c->no, c->flags)) {
-        skip_call(c);
+        skip_call(c, tm);
         return;
     }
     if (d->kind == K_NONE) {
         if (!d->warned && !(c->flags & GT_CALL_FLAG_NO_SIDE_EFFECTS))
             retrace_warning(c, "unsupported call, skipped (warned once)");
         d->warned = true;
-        skip_call(c);
+        skip_call(c, tm);
         return;
     }
     if (d->shape && (d->misfit || !retrace_call_fits(c, d->shape, !d->warned_misfit))) {
         /* a damaged call: its values would reach the GL as what they are not */
         d->warned_misfit = true;
-        skip_call(c);
+        skip_call(c, tm);
         return;
     }
     bool gl = d->kind == K_GL || d->kind == K_BEGIN || d->kind == K_END;
@@ -271,7 +294,7 @@ static void replay_call(gt_call *c)
             retrace_warning(c, "no current context: skipped, as every GL call without one "
                                "(warned once)");
         m.warned_nocontext = true;
-        skip_call(c);
+        skip_call(c, tm);
         return;
     }
     if (d->providers && !gl_avail_has(ws_current_avail(retrace_gl_count), d->gl_index, d->providers)) {
@@ -280,10 +303,10 @@ static void replay_call(gt_call *c)
             retrace_warning(c, "not provided by this context (needs one of: %s): skipped "
                                "(warned once)", *d->providers ? d->providers : "nothing known");
         d->warned_unprovided = true;
-        skip_call(c);
+        skip_call(c, tm);
         return;
     }
-    if (m.profiling) {
+    if (tm) {
         tlr_before(c, true);
         d->fn(c);
         tlr_after(c);

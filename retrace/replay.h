@@ -40,6 +40,7 @@ typedef struct replay_options {
     uint32_t snapshot_interval;       /* frame ends: only every Nth frame's (0, N, 2N...) */
     const gt_callset *ignore_calls;   /* calls not replayed; NULL: none */
     uint64_t call_limit;              /* replay no call numbered above it; UINT64_MAX: all */
+    uint64_t profile_from;            /* profile calls numbered from it (0: all) */
     long loop;       /* replay the last whole frame this many more times; < 0: forever */
     /* pacing, as apitrace: a frame lasts at least min_frame_us, then per_frame_delay_us
      * more pass before the next one starts */

@@ -277,8 +277,9 @@ int view_api_result(view_server *v, const char *id_s, int *fd, gt_strbuf *body,
         gt_json_verbatim(body, job->result, job->result_len);
         status = body->oom ? 500 : 200;
     } else if (job && job->kind == JOB_TIMELINE) {
-        if ((*fd = view_cache_open(v->cache_fd, "timeline.json")) >= 0) {
-            *attachment = "timeline.json";
+        const char *name = job->ref ? job->ref : "timeline.json";
+        if ((*fd = view_cache_open(v->cache_fd, name)) >= 0) {
+            *attachment = name;
             status = 200;
         } else {
             view_json_error(body, "the timeline's file is gone from the cache");

@@ -28,6 +28,10 @@ typedef struct view_job {
     /* diff: the prefixes (as resolved), its replay's pid (0: none), its thread;
      * want/at count the images to copy and copied */
     char *ref, *src;
+    /* timeline of frames lo..hi (api/timeline?frames=): has_range; its file's name in
+     * ref ("timeline-LO-HI.json") */
+    bool has_range;
+    uint32_t frame_lo, frame_hi;
     /* state: who asked (api/state's client=, "" when not given): a newer request of the
      * same client supersedes this one while it waits; superseded says so; taken: the
      * state thread works on it; asked_ns: when (CLOCK_MONOTONIC); from: where the replay
@@ -67,6 +71,7 @@ struct view_jobs {
     pid_t asked_pid;
     pthread_t asked_thread;
     bool asked_started;
+    bool timeline_skipped; /* the trace is too long for a timeline of every frame */
     bool thumbs_full; /* the replay in order was stopped at the thumbnails' budget */
     int has_state_server; /* -1 not known yet */
     state_held *held;     /* view_state.c's held replay, made with the first state request */

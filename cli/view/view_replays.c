@@ -80,6 +80,10 @@ static void stamp_remove(view_server *v, const char *name)
 }
 
 static int start_timeline(view_server *v, int niceness, gt_strbuf *out);
+/* The timeline of every frame is made at start for traces up to this many calls: its
+ * Chrome JSON takes ~150 bytes a call (a 12.5M-call trace's was 2.2 GB); longer traces
+ * get timelines of the frames asked for only. */
+#define TIMELINE_ALL_MAX 1000000u
 static void *asked_main(void *arg);
 
 /* After the thumbnails (made or failed): the timeline, niced, for the frames' times. */
@@ -87,6 +91,15 @@ static void start_timeline_after_thumbs(view_server *v)
 {
     if (atomic_load(&v->stopping) || !v->cache_dir)
         return;
+    if (v->ix->calls > TIMELINE_ALL_MAX) { /* its JSON would be gigabytes */
+        pthread_mutex_lock(&v->jobs->lock);
+        v->jobs->timeline_skipped = true;
+        pthread_mutex_unlock(&v->jobs->lock);
+        fprintf(stderr, "gltrace view: note: %llu calls: no timeline of every frame, hence no "
+                "frame times (api/timeline?frames=A-B makes one of some frames)\n",
+                (unsigned long long)v->ix->calls);
+        return;
+    }
     gt_strbuf b;
     gt_strbuf_init(&b);
     if (start_timeline(v, 10, &b) != 200)
@@ -371,6 +384,120 @@ static void *timeline_main(void *arg)
     return NULL;
 }
 
+/* A timeline of frames frame_lo..frame_hi: profiled from the first's first call to
+ * the last's last call (glretrace --profile-from, --call-limit), cached for the same
+ * trace (NAME.done), not read for the frames' times. */
+static void *range_main(void *arg)
+{
+    view_job *job = arg;
+    view_server *v = job->v;
+    const at_index *ix = v->ix;
+    char stamp[96], log[4096], tmp[256], from[24], limit[24];
+    snprintf(stamp, sizeof stamp, "timeline-%u-%u", job->frame_lo, job->frame_hi);
+    int have = view_cache_open(v->cache_fd, job->ref);
+    if (have >= 0)
+        close(have);
+    if (have >= 0 && stamp_ok(v, stamp)) {
+        pthread_mutex_lock(&v->jobs->lock);
+        job->state = JOB_DONE;
+        pthread_mutex_unlock(&v->jobs->lock);
+        return NULL;
+    }
+    stamp_remove(v, stamp);
+    int tfd = view_cache_create(v->cache_fd, job->ref, tmp, sizeof tmp);
+    if (tfd < 0) {
+        char msg[GT_ERROR_MAX];
+        snprintf(msg, sizeof msg, "cannot make a file in %s: %s", v->cache_dir, strerror(errno));
+        vj_fail_job(v, job, msg);
+        return NULL;
+    }
+    close(tfd);
+    snprintf(from, sizeof from, "%u", ix->frames[job->frame_lo].first_no);
+    snprintf(limit, sizeof limit, "%u", ix->frames[job->frame_hi].last_no);
+    int logfd = vj_open_log(v, "timeline.log", log, sizeof log);
+    char *argv[] = {v->glretrace, "--headless", "-b", "--pcpu", "--pgpu", "--profile-from", from,
+                    "--call-limit", limit, "--chrome", tmp, v->trace_abs, NULL};
+    int st = vj_run_child(v, job, argv, logfd, 0, &job->pid);
+    bool made = st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
+                view_cache_commit(v->cache_fd, tmp, job->ref) == 0;
+    if (!made)
+        unlinkat(v->cache_fd, tmp, 0); /* ours */
+    if (st < 0)
+        return NULL;
+    if (made) {
+        stamp_write(v, stamp);
+        pthread_mutex_lock(&v->jobs->lock);
+        job->state = JOB_DONE;
+        pthread_mutex_unlock(&v->jobs->lock);
+    } else {
+        char msg[GT_ERROR_MAX];
+        vj_describe_status(msg, sizeof msg, st, log[0] ? log : NULL);
+        vj_fail_job(v, job, atomic_load(&v->stopping) ? "stopped" : msg);
+    }
+    return NULL;
+}
+
+/* api/timeline?frames=A-B: at most TIMELINE_FRAMES_MAX frames. */
+#define TIMELINE_FRAMES_MAX 10000u
+
+static int start_range(view_server *v, const char *frames, gt_strbuf *out)
+{
+    view_jobs *j = v->jobs;
+    unsigned long long a = 0, b = 0;
+    const char *dash = strchr(frames, '-');
+    bool digits = dash && dash > frames && dash[1] && strspn(frames, "0123456789") ==
+                  (size_t)(dash - frames) && strspn(dash + 1, "0123456789") == strlen(dash + 1) &&
+                  dash - frames <= 10 && strlen(dash + 1) <= 10;
+    if (digits) {
+        a = strtoull(frames, NULL, 10);
+        b = strtoull(dash + 1, NULL, 10);
+    }
+    if (!digits) {
+        view_json_error(out, "frames= is FIRST-LAST, two frame numbers");
+        return 400;
+    }
+    char msg[GT_ERROR_MAX];
+    if (a > b || b >= v->ix->nframes || b - a >= TIMELINE_FRAMES_MAX) {
+        snprintf(msg, sizeof msg, "frames=%llu-%llu: the first is at most the last, the last "
+                 "below %zu (the frames of %s), at most %u frames", a, b, v->ix->nframes,
+                 v->trace, TIMELINE_FRAMES_MAX);
+        view_json_error(out, msg);
+        return 400;
+    }
+    pthread_mutex_lock(&j->lock);
+    view_job *job = NULL;
+    for (size_t i = 0; i < j->njobs && !job; ++i) /* join the same range */
+        if (j->jobs[i]->kind == JOB_TIMELINE && j->jobs[i]->has_range &&
+            j->jobs[i]->frame_lo == a && j->jobs[i]->frame_hi == b &&
+            j->jobs[i]->state != JOB_FAILED)
+            job = j->jobs[i];
+    if (!job) {
+        char name[64];
+        snprintf(name, sizeof name, "timeline-%llu-%llu.json", a, b);
+        if (atomic_load(&v->stopping) || !(job = vj_new_job(j, JOB_TIMELINE)) ||
+            !(job->ref = strdup(name))) {
+            if (job)
+                job->state = JOB_FAILED;
+            pthread_mutex_unlock(&j->lock);
+            view_json_error(out, atomic_load(&v->stopping) ? "stopping" : "out of memory");
+            return 500;
+        }
+        job->has_range = true;
+        job->frame_lo = (uint32_t)a;
+        job->frame_hi = (uint32_t)b;
+        job->v = v;
+        if (pthread_create(&job->thread, NULL, range_main, job) == 0) {
+            job->has_thread = true;
+        } else {
+            job->state = JOB_FAILED;
+            snprintf(job->error, sizeof job->error, "cannot start a thread");
+        }
+    }
+    gt_strbuf_printf(out, "{\"job\": %u}\n", job->id);
+    pthread_mutex_unlock(&j->lock);
+    return 200;
+}
+
 int vj_no_replay(view_server *v, gt_strbuf *out)
 {
     char msg[GT_ERROR_MAX];
@@ -413,8 +540,10 @@ static int start_timeline(view_server *v, int niceness, gt_strbuf *out)
     return 200;
 }
 
-int view_api_timeline(view_server *v, gt_strbuf *out)
+int view_api_timeline(view_server *v, const char *frames, gt_strbuf *out)
 {
+    if (frames && v->ix && v->glretrace && v->cache_dir)
+        return start_range(v, frames, out);
     return start_timeline(v, 0, out);
 }
 
@@ -432,7 +561,7 @@ const char *view_times_state(view_server *v)
     view_job *job = vj_find_job(j, j->timeline_job);
     /* a timeline done without times: its JSON could not be read; failed: none either
      * (until the timeline is asked for again) */
-    bool over = job && job->state != JOB_RUNNING;
+    bool over = (job && job->state != JOB_RUNNING) || (!job && j->timeline_skipped);
     pthread_mutex_unlock(&j->lock);
     if (!over)
         return "pending";

@@ -217,6 +217,43 @@ def scale(url, peaks):
           "none of the ten is replayed from call 0", str(answers)[:400])
     check(settle <= SETTLE_S, "ten requests in a row settle within %.0f s" % SETTLE_S,
           "%.2f s" % settle)
+    timeline_range(url, fr)
+
+
+def timeline_range(url, fr):
+    """api/timeline?frames=A-B: the calls' CPU and GPU slices of those frames as the
+    timeline of every frame has them (same calls, names, frame numbers), in a file a
+    fraction of its size; asked again: the same job."""
+    frames = [f for f in fr["frames"] if f.get("complete", True)]
+    a, b = len(frames) // 3, len(frames) // 3 + 2
+    st, j = get_json(url + "api/timeline?frames=%d-%d" % (a, b))
+    if not check(st == 200 and "job" in j, "api/timeline?frames=%d-%d starts a job" % (a, b), str(j)):
+        return
+    rj = wait_job(url, j["job"])
+    st, j2 = get_json(url + "api/timeline?frames=%d-%d" % (a, b))
+    check(j2.get("job") == j["job"], "the same range joins its job")
+    st, w = get_json(url + "api/timeline")
+    wj = wait_job(url, w["job"], 600)
+    if not check(rj.get("state") == "done" and wj.get("state") == "done", "both timelines are made",
+                 "%s %s" % (rj, wj)):
+        return
+    def slices(job):
+        with urllib.request.urlopen(url + job["result"], timeout=120) as r:
+            body = r.read()
+        ev = json.loads(body)
+        ev = ev["traceEvents"] if isinstance(ev, dict) else ev
+        return len(body), sorted((e.get("cat"), e.get("name"), e["args"].get("call"), e["args"].get("frame"))
+                                 for e in ev if e.get("ph") == "X" and "call" in e.get("args", {}))
+    rn, rs = slices(rj)
+    wn, ws = slices(wj)
+    lo, hi = frames[a]["first_call"], frames[b]["last_call"]
+    want = [s for s in ws if lo <= s[2] <= hi]
+    note("timeline of frames %d-%d: %d bytes, of every frame: %d bytes" % (a, b, rn, wn))
+    check(rs == want and rs, "the range's slices are the whole timeline's of those frames",
+          "%d vs %d slices" % (len(rs), len(want)))
+    check(rn * 5 < wn, "the range's timeline is a fraction of the whole one")
+    st, j = get_json(url + "api/timeline?frames=%d-%d" % (b, a))
+    check(st == 400, "frames=LAST-FIRST is 400", str(j))
 
 
 def unpointed(state):
