@@ -24,6 +24,8 @@ static void usage(FILE *f)
           "  -S, --snapshot=CALLSET    calls to snapshot (default is every frame)\n"
           "      --snapshot-format=FMT stdout snapshots as PNM (default), RGB or MD5\n"
           "      --snapshot-alpha      PNG snapshots keep the alpha channel\n"
+          "      --snapshot-max=PX     PNG snapshots scaled down by a whole factor to at most\n"
+          "                            PX wide and high (thumbnails)\n"
           "  -m, --mrt                 PNG snapshots of every colour buffer drawn to (-mrtI),\n"
           "                            depth (-z) and stencil (-s)\n"
           "      --call-nos[=BOOL]     name snapshots by call number (default), else 0, 1, ...\n"
@@ -71,6 +73,7 @@ enum {
     OPT_HEADLESS = 256,
     OPT_LOOP,
     OPT_CALL_LIMIT,
+    OPT_SNAPSHOT_MAX,
     OPT_PROFILE_FROM,
     OPT_PCPU,
     OPT_PGPU,
@@ -102,6 +105,7 @@ static const struct option long_options[] = {
     {"snapshot", required_argument, 0, 'S'},
     {"snapshot-format", required_argument, 0, OPT_SNAPSHOT_FORMAT},
     {"snapshot-alpha", no_argument, 0, OPT_SNAPSHOT_ALPHA},
+    {"snapshot-max", required_argument, 0, OPT_SNAPSHOT_MAX},
     {"mrt", no_argument, 0, 'm'},
     {"call-nos", optional_argument, 0, OPT_CALL_NOS},
     {"snapshot-interval", required_argument, 0, OPT_SNAPSHOT_INTERVAL},
@@ -217,6 +221,13 @@ static int parse_option(cli *c, int opt, const char *arg)
     case 'S': c->have_S = true; return merge_set("-S", &c->snapshot_calls, arg);
     case OPT_SNAPSHOT_FORMAT: return parse_format(arg, &o->snapshot_format);
     case OPT_SNAPSHOT_ALPHA: o->snapshot_alpha = true; return 1;
+    case OPT_SNAPSHOT_MAX: {
+        uint64_t n;
+        if (!parse_count("--snapshot-max", arg, &n))
+            return 0;
+        o->snapshot_max = n > 65536 ? 65536 : (uint32_t)n;
+        return 1;
+    }
     case 'm': o->snapshot_mrt = true; return 1;
     case OPT_SNAPSHOT_INTERVAL: {
         uint64_t n;

@@ -180,7 +180,7 @@ static void take_snapshot(const gt_call *c, bool from_draw_fbo)
         return;
     snapshot_spec spec = {.prefix = m.o.snapshot_prefix, .format = m.o.snapshot_format,
                           .alpha = m.o.snapshot_alpha, .front = m.o.single_buffer,
-                          .mrt = m.o.snapshot_mrt};
+                          .mrt = m.o.snapshot_mrt, .max = m.o.snapshot_max};
     uint32_t number = m.o.snapshot_seq ? m.snapshots : c->no;
     m.snapshots++;
     if (snapshot_write(&spec, number, from_draw_fbo, &err) != 0) {

@@ -34,6 +34,7 @@ typedef struct replay_options {
     const gt_callset *snapshot_calls; /* which calls to snapshot; NULL: each frame's end */
     snapshot_format snapshot_format;  /* with the prefix "-" */
     bool snapshot_alpha;              /* PNG files keep the alpha channel */
+    uint32_t snapshot_max;            /* PNG files at most this wide and high (0: as read) */
     bool snapshot_mrt; /* PNG files: PREFIXN-mrtI.png per colour buffer drawn to, -z.png
                         * (depth) and -s.png (stencil) as 8-bit grey, as apitrace's -m */
     bool snapshot_seq;                /* numbered 0, 1, 2... instead of by call number */

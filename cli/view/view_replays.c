@@ -20,6 +20,10 @@
 #include "view.h"
 #include "view_jobs_internal.h"
 
+/* Thumbnails are scaled down by a whole factor to at most this wide and high: a
+ * 1920x1080 frame's PNG is a ninth as large (640x360). */
+#define THUMB_MAX "640"
+
 /* ---- thumbnails ------------------------------------------------------------------------- */
 
 bool view_thumb_exists(view_server *v, uint32_t last_no)
@@ -147,7 +151,7 @@ static void *thumbs_main(void *arg)
     int logfd = vj_open_log(v, "thumbs.log", log, sizeof log);
     /* in the cache's folder (its descriptor), to a relative prefix: the folder served is
      * the one checked, whatever happens to the names above it */
-    char *argv[] = {v->glretrace, "--headless", "-s", "thumbs/", "-S", from, v->trace_abs,
+    char *argv[] = {v->glretrace, "--headless", "-s", "thumbs/", "--snapshot-max", THUMB_MAX, "-S", from, v->trace_abs,
                     NULL};
     int st = vj_run_child(v, job, argv, logfd, 10, &j->thumbs_pid);
     if (st < 0)
@@ -269,7 +273,7 @@ static void *asked_main(void *arg)
             snprintf(set, sizeof set, "%u-%u/frame", ix->frames[a].first_no,
                      ix->frames[b].last_no);
             snprintf(limit, sizeof limit, "%u", ix->frames[b].last_no);
-            char *argv[] = {v->glretrace, "--headless", "-s", "thumbs/", "-S", set,
+            char *argv[] = {v->glretrace, "--headless", "-s", "thumbs/", "--snapshot-max", THUMB_MAX, "-S", set,
                             "--call-limit", limit, v->trace_abs, NULL};
             pthread_mutex_lock(&j->lock);
             j->run_lo = (uint32_t)a;

@@ -280,8 +280,11 @@ static void *held_main(void *arg)
             h->want = HELD_NONE;
         pthread_cond_broadcast(&j->cond);
     }
+    /* taken under the lock: the state thread may be taking it at this moment */
+    state_proc mine = h->p;
+    memset(&h->p, 0, sizeof h->p);
     pthread_mutex_unlock(&j->lock);
-    state_close(v, &h->p, &j->held_pid);
+    state_close(v, &mine, &j->held_pid);
     return NULL;
 }
 
@@ -393,13 +396,16 @@ static void *state_main(void *arg)
         if (take_held) {
             state_close(v, &p, &j->state_pid);
             pthread_mutex_lock(&j->lock);
-            p = h->p;
-            memset(&h->p, 0, sizeof h->p);
-            j->state_pid = j->held_pid;
-            j->held_pid = 0;
+            /* gone when the held thread ended meanwhile (stopping): a new one is refused */
+            if (h->p.pid && !h->moving) {
+                p = h->p;
+                memset(&h->p, 0, sizeof h->p);
+                j->state_pid = j->held_pid;
+                j->held_pid = 0;
+                how = "held";
+                from = p.at;
+            }
             pthread_mutex_unlock(&j->lock);
-            how = "held";
-            from = p.at;
         }
         char msg[GT_ERROR_MAX];
         char *json = NULL;

@@ -218,6 +218,7 @@ def scale(url, peaks):
     check(settle <= SETTLE_S, "ten requests in a row settle within %.0f s" % SETTLE_S,
           "%.2f s" % settle)
     timeline_range(url, fr)
+    snapshot_max(lastf["last_call"])
 
 
 def timeline_range(url, fr):
@@ -254,6 +255,26 @@ def timeline_range(url, fr):
     check(rn * 5 < wn, "the range's timeline is a fraction of the whole one")
     st, j = get_json(url + "api/timeline?frames=%d-%d" % (b, a))
     check(st == 400, "frames=LAST-FIRST is 400", str(j))
+
+
+def snapshot_max(call):
+    """glretrace --snapshot-max (the thumbnails' size): scaled down by a whole factor."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "apps"))
+    from compare_png import decode_png
+    out = TRACE + ".snap"
+    os.makedirs(out, exist_ok=True)
+    for prefix, extra in (("full", []), ("small", ["--snapshot-max", "100"])):
+        subprocess.run([GLRETRACE, "--headless", "-s", os.path.join(out, prefix), "-S", str(call)] +
+                       extra + [TRACE], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
+    try:
+        fw, fh, _ = decode_png(os.path.join(out, "full%010d.png" % call))
+        sw, sh, _ = decode_png(os.path.join(out, "small%010d.png" % call))
+    except (OSError, ValueError) as e:
+        check(False, "glretrace --snapshot-max writes a PNG", str(e))
+        return
+    k = -(-max(fw, fh) // 100)
+    check((sw, sh) == (fw // k, fh // k) and max(sw, sh) <= 100,
+          "--snapshot-max 100 scales %dx%d down by %d" % (fw, fh, k), "%dx%d" % (sw, sh))
 
 
 def unpointed(state):
