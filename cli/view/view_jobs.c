@@ -1,11 +1,16 @@
 /* gltrace view's replays: glretrace subprocesses, each watched by a thread of its own.
  *   thumbnails  one replay at startup, niced, snapshotting every frame's end into
- *               the cache (thumbs/NNNNNNNNNN.png, the swap's call number)
+ *               the cache (thumbs/NNNNNNNNNN.png, the swap's call number, at most
+ *               640 px), resumed at the first frame missing; frames asked for by
+ *               api/thumb made first by a replay of their own; the folder kept to a
+ *               budget (view_thumbcache.c)
  *   timeline    a timed replay writing Chrome JSON into the cache: started niced once
  *               the thumbnails are made (for the frames' CPU and GPU times, read from
- *               it), or earlier on request; kept for the same trace (timeline.done)
+ *               it; traces up to 1M calls), or earlier on request; kept for the same
+ *               trace (timeline.done); api/timeline?frames=A-B: of those frames only
  *   state       `glretrace --state-server`, kept warm: call numbers in, -D JSON out;
- *               asked in order from a queue, restarted when asked for a call behind it
+ *               a client's newer request supersedes its waiting ones; a second one
+ *               held at the start of the last request's frame answers a call behind
  *   diff        on request: `gltrace diff-images` on copies of two prefixes' images in
  *               the cache (diff-N/ref/, diff-N/src/, the report diff-N/index.html), so
  *               that its difference images land there and the report's links stay

@@ -1,6 +1,7 @@
 /* gltrace view's GL state (view_jobs_internal.h): one `glretrace --state-server`
- * kept warm, asked for calls in order from a queue, restarted when asked for a call
- * behind it. */
+ * kept warm and moved forward, a second one held before the first call of the last
+ * request's frame for the calls behind it (below); a client's newer request supersedes
+ * its waiting ones. */
 #define _GNU_SOURCE /* pipe2 */
 #include <errno.h>
 #include <fcntl.h>

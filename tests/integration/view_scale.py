@@ -298,7 +298,9 @@ def resume():
     cache = TRACE + ".view"
     st = os.path.join(cache, "thumbs.done")
     thumbs = sorted(os.listdir(os.path.join(cache, "thumbs")))
-    if not check(os.path.exists(st) and len(thumbs) > 20, "the thumbnails are made and stamped"):
+    if not check(os.path.exists(st) and len(thumbs) > 20, "the thumbnails are made and stamped",
+                 "%d files, %d bytes (the budget: GLTRACE_VIEW_THUMBS_MAX)" %
+                 (len(thumbs), sum(os.path.getsize(os.path.join(cache, "thumbs", f)) for f in thumbs))):
         return
     os.unlink(st)
     for name in thumbs[len(thumbs) // 2:]:
@@ -331,7 +333,8 @@ def budget():
     total = sum(os.path.getsize(os.path.join(d, f)) for f in files)
     cap = total // 3
     env = dict(os.environ, GLTRACE_VIEW_THUMBS_MAX=str(cap))
-    os.unlink(os.path.join(TRACE + ".view", "thumbs.done"))
+    if os.path.exists(os.path.join(TRACE + ".view", "thumbs.done")):
+        os.unlink(os.path.join(TRACE + ".view", "thumbs.done"))
     p = subprocess.Popen([GLTRACE, "view", "--listen", "127.0.0.1:0", TRACE],
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
     url = p.stdout.readline().decode().strip()
