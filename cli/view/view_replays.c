@@ -127,8 +127,10 @@ static void *thumbs_main(void *arg)
         ++f0;
     uint64_t total = 0;
     uint64_t budget = vj_thumbs_budget();
-    bool full = f0 < ix->nframes && vj_thumbs_prune(v, budget, &total) >= 0 &&
-                total >= budget / 4 * 3;
+    /* over the budget (pruned now, down to 3/4 of it), or nearly: the replay in order
+     * would stop at it soon */
+    int pruned = f0 < ix->nframes ? vj_thumbs_prune(v, budget, &total) : -1;
+    bool full = pruned == 1 || (pruned == 0 && total >= budget / 4 * 3);
     if (full) { /* the frames asked for only */
         pthread_mutex_lock(&j->lock);
         j->thumbs_full = true;

@@ -325,6 +325,17 @@ def resume():
         p.wait(timeout=30)
 
 
+def folder_bytes(d):
+    """The bytes of the files in d (one removed while counted: not counted)."""
+    n = 0
+    for f in os.listdir(d):
+        try:
+            n += os.path.getsize(os.path.join(d, f))
+        except FileNotFoundError:
+            pass
+    return n
+
+
 def budget():
     """GLTRACE_VIEW_THUMBS_MAX below what the folder holds: the least recently used
     thumbnails go, no replay in order starts, a frame asked for is made again."""
@@ -346,7 +357,7 @@ def budget():
               "over the thumbnails' budget no replay in order starts", str(j))
         t = time.monotonic()
         while time.monotonic() - t < 30:
-            left = sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))
+            left = folder_bytes(d)
             if left <= cap:
                 break
             time.sleep(0.2)
