@@ -73,6 +73,7 @@ typedef struct snapshot_spec {
     bool alpha;             /* PNG files: RGBA */
     bool front;             /* read the window's front buffer (single-buffered visuals) */
     bool mrt;               /* PNG files: every colour buffer drawn to, depth, stencil */
+    uint32_t max;           /* PNG files: scaled down to at most max x max (0: as read) */
 } snapshot_spec;
 /* Reads the current drawable (the window's back buffer, or the bound draw framebuffer
  * when from_draw_fbo) and writes snapshot NUMBER as SPEC says. 0, or -1 with err set. */

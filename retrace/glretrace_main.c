@@ -25,6 +25,8 @@ static void usage(FILE *f)
           "  -S, --snapshot=CALLSET    calls to snapshot (default is every frame)\n"
           "      --snapshot-format=FMT stdout snapshots as PNM (default), RGB or MD5\n"
           "      --snapshot-alpha      PNG snapshots keep the alpha channel\n"
+          "      --snapshot-max=PX     PNG snapshots scaled down by a whole factor to at most\n"
+          "                            PX wide and high (thumbnails)\n"
           "  -m, --mrt                 PNG snapshots of every colour buffer drawn to (-mrtI),\n"
           "                            depth (-z) and stencil (-s)\n"
           "      --call-nos[=BOOL]     name snapshots by call number (default), else 0, 1, ...\n"
@@ -35,6 +37,9 @@ static void usage(FILE *f)
           "  -w, --wait                keep the windows after the last frame until closed\n"
           "      --loop[=N]            replay the final frame N more times (N<0: forever)\n"
           "      --call-limit=N        replay no call numbered above N\n"
+          "      --profile-from=N      profile only calls numbered N and above (calls before\n"
+          "                            are replayed untimed; frames keep the trace's numbers):\n"
+          "                            with --call-limit, the timeline of a range of calls\n"
           "      --ignore-calls=CALLSET  do not replay these calls\n"
           "      --min-frame-duration=US  make each frame last at least US microseconds\n"
           "      --per-frame-delay=US  wait US microseconds more after each frame\n"
@@ -75,6 +80,8 @@ enum {
     OPT_HEADLESS = 256,
     OPT_LOOP,
     OPT_CALL_LIMIT,
+    OPT_SNAPSHOT_MAX,
+    OPT_PROFILE_FROM,
     OPT_PCPU,
     OPT_PGPU,
     OPT_FXT,
@@ -110,6 +117,7 @@ static const struct option long_options[] = {
     {"snapshot", required_argument, 0, 'S'},
     {"snapshot-format", required_argument, 0, OPT_SNAPSHOT_FORMAT},
     {"snapshot-alpha", no_argument, 0, OPT_SNAPSHOT_ALPHA},
+    {"snapshot-max", required_argument, 0, OPT_SNAPSHOT_MAX},
     {"mrt", no_argument, 0, 'm'},
     {"call-nos", optional_argument, 0, OPT_CALL_NOS},
     {"snapshot-interval", required_argument, 0, OPT_SNAPSHOT_INTERVAL},
@@ -119,6 +127,7 @@ static const struct option long_options[] = {
     {"wait", no_argument, 0, 'w'},
     {"loop", optional_argument, 0, OPT_LOOP},
     {"call-limit", required_argument, 0, OPT_CALL_LIMIT},
+    {"profile-from", required_argument, 0, OPT_PROFILE_FROM},
     {"ignore-calls", required_argument, 0, OPT_IGNORE_CALLS},
     {"min-frame-duration", required_argument, 0, OPT_MIN_FRAME_DURATION},
     {"per-frame-delay", required_argument, 0, OPT_PER_FRAME_DELAY},
@@ -253,6 +262,13 @@ static int parse_option(cli *c, int opt, const char *arg)
     case 'S': c->have_S = true; return merge_set("-S", &c->snapshot_calls, arg);
     case OPT_SNAPSHOT_FORMAT: return parse_format(arg, &o->snapshot_format);
     case OPT_SNAPSHOT_ALPHA: o->snapshot_alpha = true; return 1;
+    case OPT_SNAPSHOT_MAX: {
+        uint64_t n;
+        if (!parse_count("--snapshot-max", arg, &n))
+            return 0;
+        o->snapshot_max = n > 65536 ? 65536 : (uint32_t)n;
+        return 1;
+    }
     case 'm': o->snapshot_mrt = true; return 1;
     case OPT_SNAPSHOT_INTERVAL: {
         uint64_t n;
@@ -295,6 +311,7 @@ static int parse_option(cli *c, int opt, const char *arg)
         o->loop = (long)n;
         return 1;
     case OPT_CALL_LIMIT: return parse_count("--call-limit", arg, &o->call_limit);
+    case OPT_PROFILE_FROM: return parse_count("--profile-from", arg, &o->profile_from);
     case OPT_IGNORE_CALLS:
         o->ignore_calls = &c->ignore_calls;
         return merge_set("--ignore-calls", &c->ignore_calls, arg);

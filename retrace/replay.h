@@ -34,12 +34,14 @@ typedef struct replay_options {
     const gt_callset *snapshot_calls; /* which calls to snapshot; NULL: each frame's end */
     snapshot_format snapshot_format;  /* with the prefix "-" */
     bool snapshot_alpha;              /* PNG files keep the alpha channel */
+    uint32_t snapshot_max;            /* PNG files at most this wide and high (0: as read) */
     bool snapshot_mrt; /* PNG files: PREFIXN-mrtI.png per colour buffer drawn to, -z.png
                         * (depth) and -s.png (stencil) as 8-bit grey, as apitrace's -m */
     bool snapshot_seq;                /* numbered 0, 1, 2... instead of by call number */
     uint32_t snapshot_interval;       /* frame ends: only every Nth frame's (0, N, 2N...) */
     const gt_callset *ignore_calls;   /* calls not replayed; NULL: none */
     uint64_t call_limit;              /* replay no call numbered above it; UINT64_MAX: all */
+    uint64_t profile_from;            /* profile calls numbered from it (0: all) */
     long loop;       /* replay the last whole frame this many more times; < 0: forever */
     /* pacing, as apitrace: a frame lasts at least min_frame_us, then per_frame_delay_us
      * more pass before the next one starts */

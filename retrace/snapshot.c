@@ -80,11 +80,36 @@ static int write_stream(const snapshot_spec *sp, uint32_t number, const uint8_t 
     return 0;
 }
 
+/* --snapshot-max: W x H pixels of CHANNELS bytes averaged in K x K blocks (K the whole
+ * factor that brings both sides to at most max), in place; *w, *h the new size. */
+static void shrink(uint8_t *px, int *w, int *h, unsigned channels, uint32_t max)
+{
+    int big = *w > *h ? *w : *h;
+    if (!max || big <= (int)max)
+        return;
+    int k = (int)((big + (int)max - 1) / (int)max);
+    int ow = *w / k > 0 ? *w / k : 1, oh = *h / k > 0 ? *h / k : 1;
+    for (int y = 0; y < oh; ++y)
+        for (int x = 0; x < ow; ++x)
+            for (unsigned c = 0; c < channels; ++c) {
+                unsigned sum = 0, n = 0;
+                for (int dy = 0; dy < k && y * k + dy < *h; ++dy)
+                    for (int dx = 0; dx < k && x * k + dx < *w; ++dx, ++n)
+                        sum += px[((size_t)(y * k + dy) * (size_t)*w + (size_t)(x * k + dx)) *
+                                      channels + c];
+                /* the output pixel lies at or before every input one it reads: in place */
+                px[((size_t)y * (size_t)ow + (size_t)x) * channels + c] = (uint8_t)(sum / n);
+            }
+    *w = ow;
+    *h = oh;
+}
+
 /* Writes PREFIX%010uSUFFIX.png: RGB, or RGBA with alpha, from RGBA pixels (CHANNELS
  * 4), or grey (CHANNELS 1). 0, or -1 with err set. */
 static int write_png(const snapshot_spec *sp, uint32_t number, const char *suffix, uint8_t *px,
                      int w, int h, unsigned channels, gt_error *err)
 {
+    shrink(px, &w, &h, channels, sp->max);
     if (channels == 4 && !sp->alpha) {
         gt_png_rgba_to_rgb(px, (size_t)w * (size_t)h);
         channels = 3;

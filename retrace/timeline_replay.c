@@ -577,6 +577,11 @@ void tlr_switch_thread(replay_thread *th)
     name_thread(th);
 }
 
+void tlr_first_frame(uint32_t frame)
+{
+    t.frame = frame;
+}
+
 void tlr_before(const gt_call *c, bool replayed)
 {
     if (!t.on)

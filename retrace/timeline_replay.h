@@ -53,6 +53,8 @@ bool tlr_active(void);
 /* Before the replay turns to the calls of traced thread TH (every call is preceded by
  * one, and the first names the thread's track). */
 void tlr_switch_thread(replay_thread *th);
+/* Before the first call profiled: the frame it is in (calls before were not profiled). */
+void tlr_first_frame(uint32_t frame);
 /* Around the replay of a call (replayed false: skipped, no replayer or no context). */
 void tlr_before(const gt_call *c, bool replayed);
 void tlr_after(const gt_call *c);

@@ -139,8 +139,10 @@ int view_jobs_init(view_server *v, gt_error *err);
 void view_jobs_stop(view_server *v);
 void view_jobs_start_thumbs(view_server *v);
 /* api/state, api/timeline, api/job: JSON into out, HTTP status returned. */
-int view_api_state(view_server *v, const char *call, gt_strbuf *out);
-int view_api_timeline(view_server *v, gt_strbuf *out);
+/* client: who asks (NULL: ""); a client's newer request supersedes its waiting ones. */
+int view_api_state(view_server *v, const char *call, const char *client, gt_strbuf *out);
+/* frames: "A-B" (index frames), a timeline of those frames only; NULL: every frame. */
+int view_api_timeline(view_server *v, const char *frames, gt_strbuf *out);
 /* The frames' CPU/GPU times: "done" (read), "pending" (the timeline is to come or
  * running), "none" (no timeline, or it failed, or it could not be read). */
 const char *view_times_state(view_server *v);

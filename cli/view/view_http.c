@@ -276,9 +276,9 @@ static enum MHD_Result send_api(struct MHD_Connection *c, view_server *v, const 
     else if (!strcmp(api, "calls"))
         status = view_api_calls(v, arg(c, "frame"), arg(c, "first"), arg(c, "count"), &b);
     else if (!strcmp(api, "state"))
-        status = view_api_state(v, arg(c, "call"), &b);
+        status = view_api_state(v, arg(c, "call"), arg(c, "client"), &b);
     else if (!strcmp(api, "timeline"))
-        status = view_api_timeline(v, &b);
+        status = view_api_timeline(v, arg(c, "frames"), &b);
     else if (!strcmp(api, "job"))
         status = view_api_job(v, arg(c, "id"), &b);
     else if (!strcmp(api, "slices"))

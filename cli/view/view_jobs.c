@@ -1,11 +1,16 @@
 /* gltrace view's replays: glretrace subprocesses, each watched by a thread of its own.
  *   thumbnails  one replay at startup, niced, snapshotting every frame's end into
- *               the cache (thumbs/NNNNNNNNNN.png, the swap's call number)
+ *               the cache (thumbs/NNNNNNNNNN.png, the swap's call number, at most
+ *               640 px), resumed at the first frame missing; frames asked for by
+ *               api/thumb made first by a replay of their own; the folder kept to a
+ *               budget (view_thumbcache.c)
  *   timeline    a timed replay writing Chrome JSON into the cache: started niced once
  *               the thumbnails are made (for the frames' CPU and GPU times, read from
- *               it), or earlier on request; kept for the same trace (timeline.done)
+ *               it; traces up to 1M calls), or earlier on request; kept for the same
+ *               trace (timeline.done); api/timeline?frames=A-B: of those frames only
  *   state       `glretrace --state-server`, kept warm: call numbers in, -D JSON out;
- *               asked in order from a queue, restarted when asked for a call behind it
+ *               a client's newer request supersedes its waiting ones; a second one
+ *               held at the start of the last request's frame answers a call behind
  *   diff        on request: `gltrace diff-images` on copies of two prefixes' images in
  *               the cache (diff-N/ref/, diff-N/src/, the report diff-N/index.html), so
  *               that its difference images land there and the report's links stay
@@ -222,6 +227,7 @@ int view_api_job(view_server *v, const char *id_s, gt_strbuf *out)
         return 400;
     }
     view_job copy = *job;
+    int64_t held = vj_held_at(j);
     pthread_mutex_unlock(&j->lock);
     static const char *const kinds[] = {"thumbs", "timeline", "state", "diff"};
     const char *kind = kinds[copy.kind];
@@ -244,12 +250,17 @@ int view_api_job(view_server *v, const char *id_s, gt_strbuf *out)
         else
             gt_strbuf_printf(out, "\"api/result?job=%u\"", copy.id);
         if (copy.kind == JOB_STATE)
-            gt_strbuf_printf(out, ", \"call\": %u", copy.dumped);
+            gt_strbuf_printf(out, ", \"call\": %u, \"from\": %u, \"replay\": \"%s\"",
+                             copy.dumped, copy.from, copy.how ? copy.how : "warm");
+        if (copy.kind == JOB_STATE && held >= 0)
+            gt_strbuf_printf(out, ", \"held\": %lld", (long long)held);
+        else if (copy.kind == JOB_STATE)
+            gt_strbuf_puts(out, ", \"held\": null");
         gt_strbuf_puts(out, "}\n");
     } else {
         gt_strbuf_printf(out, "{\"state\": \"failed\", \"kind\": \"%s\", \"error\": ", kind);
         gt_json_string(out, copy.error, strlen(copy.error));
-        gt_strbuf_puts(out, "}\n");
+        gt_strbuf_puts(out, copy.superseded ? ", \"superseded\": true}\n" : "}\n");
     }
     return 200;
 }
@@ -271,8 +282,9 @@ int view_api_result(view_server *v, const char *id_s, int *fd, gt_strbuf *body,
         gt_json_verbatim(body, job->result, job->result_len);
         status = body->oom ? 500 : 200;
     } else if (job && job->kind == JOB_TIMELINE) {
-        if ((*fd = view_cache_open(v->cache_fd, "timeline.json")) >= 0) {
-            *attachment = "timeline.json";
+        const char *name = job->ref ? job->ref : "timeline.json";
+        if ((*fd = view_cache_open(v->cache_fd, name)) >= 0) {
+            *attachment = name;
             status = 200;
         } else {
             view_json_error(body, "the timeline's file is gone from the cache");
@@ -309,6 +321,8 @@ int view_api_thumb(view_server *v, const char *frame_s, int *fd, gt_strbuf *body
     }
     uint32_t no = v->ix->frames[f].last_no;
     if (!view_thumb_exists(v, no)) {
+        if (v->ix->frames[f].complete)
+            vj_thumb_wanted(v, (uint32_t)f);
         view_json_error(body, "no thumbnail for this frame yet");
         return 404;
     }
@@ -318,6 +332,7 @@ int view_api_thumb(view_server *v, const char *frame_s, int *fd, gt_strbuf *body
         view_json_error(body, "no thumbnail for this frame yet");
         return 404;
     }
+    futimens(*fd, NULL); /* used now: the last to go when the folder is over its budget */
     return 200;
 }
 
@@ -328,7 +343,7 @@ void view_jobs_stop(view_server *v)
         return;
     atomic_store(&v->stopping, true);
     pthread_mutex_lock(&j->lock);
-    pid_t pids[] = {j->thumbs_pid, j->timeline_pid, j->state_pid};
+    pid_t pids[] = {j->thumbs_pid, j->timeline_pid, j->state_pid, j->held_pid, j->asked_pid};
     for (size_t i = 0; i < sizeof pids / sizeof *pids; ++i)
         if (pids[i] > 0)
             kill(-pids[i], SIGKILL); /* the whole group: glretrace and anything it runs */
@@ -344,6 +359,8 @@ void view_jobs_stop(view_server *v)
         pthread_join(j->timeline_thread, NULL);
     if (j->state_started)
         pthread_join(j->state_thread, NULL);
+    if (j->asked_started)
+        pthread_join(j->asked_thread, NULL);
     /* no new diff job once stopping is set: the table's length is final */
     pthread_mutex_lock(&j->lock);
     size_t njobs = j->njobs;
@@ -358,6 +375,7 @@ void view_jobs_stop(view_server *v)
         free(j->jobs[i]);
     }
     free(j->jobs);
+    free(j->held);
     pthread_mutex_destroy(&j->lock);
     pthread_cond_destroy(&j->cond);
     free(j);

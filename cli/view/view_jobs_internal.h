@@ -10,6 +10,8 @@
 
 #include "view.h"
 
+typedef struct state_held state_held; /* view_state.c */
+
 typedef enum { JOB_THUMBS, JOB_TIMELINE, JOB_STATE, JOB_DIFF } job_kind;
 typedef enum { JOB_RUNNING, JOB_DONE, JOB_FAILED } job_state;
 
@@ -26,6 +28,20 @@ typedef struct view_job {
     /* diff: the prefixes (as resolved), its replay's pid (0: none), its thread;
      * want/at count the images to copy and copied */
     char *ref, *src;
+    /* timeline of frames lo..hi (api/timeline?frames=): has_range; its file's name in
+     * ref ("timeline-LO-HI.json") */
+    bool has_range;
+    uint32_t frame_lo, frame_hi;
+    /* state: who asked (api/state's client=, "" when not given): a newer request of the
+     * same client supersedes this one while it waits; superseded says so; taken: the
+     * state thread works on it; asked_ns: when (CLOCK_MONOTONIC); from: where the replay
+     * that answered started (0: a new process from the trace's start); how: "warm" (the
+     * warm replay went forward), "held" (the replay held at a frame's start), "start" */
+    char client[48];
+    bool superseded, taken;
+    int64_t asked_ns;
+    uint32_t from;
+    const char *how;
     view_server *v;
     pid_t pid;
     pthread_t thread;
@@ -40,12 +56,25 @@ struct view_jobs {
     /* children, 0 when none; cleared under lock before their reaping so that a kill
      * never reaches a reused pid */
     pid_t thumbs_pid, timeline_pid, state_pid;
+    pid_t held_pid;        /* view_state.c's second replay, held at a frame's start */
     pthread_t thumbs_thread, timeline_thread, state_thread;
     bool thumbs_started, timeline_started, state_started;
     unsigned timeline_job; /* the timeline job's id, 0 when none */
     int timeline_nice;     /* the niceness the timeline job's replay runs at */
     unsigned thumbs_job;
+    /* thumbnails asked for (api/thumb of a frame not made): frames want_lo..want_hi,
+     * asked last at want_ns, want_gen counting the changes; one replay at a time makes
+     * them (view_replays.c), frames run_lo..run_hi, its pid in asked_pid */
+    uint32_t want_lo, want_hi, run_lo, run_hi;
+    int64_t want_ns;
+    unsigned want_gen;
+    pid_t asked_pid;
+    pthread_t asked_thread;
+    bool asked_started;
+    bool timeline_skipped; /* the trace is too long for a timeline of every frame */
+    bool thumbs_full; /* the replay in order was stopped at the thumbnails' budget */
     int has_state_server; /* -1 not known yet */
+    state_held *held;     /* view_state.c's held replay, made with the first state request */
 };
 
 /* Forks argv[0] with stdin/stdout/stderr from the fds (-1: /dev/null) at the given
@@ -71,6 +100,17 @@ int vj_open_log(view_server *v, const char *name, char *path, size_t size);
 view_job *vj_new_job(view_jobs *j, job_kind kind);
 view_job *vj_find_job(view_jobs *j, unsigned id);
 void vj_fail_job(view_server *v, view_job *job, const char *msg);
+/* api/thumb found no thumbnail for index frame f: it is made ahead of the others. */
+void vj_thumb_wanted(view_server *v, uint32_t f);
+/* view_thumbcache.c: the thumbnails' budget in bytes (256 MiB, or
+ * $GLTRACE_VIEW_THUMBS_MAX), and the least recently used thumbnails removed while the
+ * folder holds more than budget (down to 3/4 of it); *total: the bytes left. 1 when some
+ * were removed, 0 when none, -1 when the folder could not be read. */
+uint64_t vj_thumbs_budget(void);
+int vj_thumbs_prune(view_server *v, uint64_t budget, uint64_t *total);
+/* Where view_state.c's held replay stands, ready to be taken (under the lock): the
+ * call asked of it, or -1 when it is moving or there is none. */
+int64_t vj_held_at(view_jobs *j);
 /* The answer when no glretrace was found to replay with. */
 int vj_no_replay(view_server *v, gt_strbuf *out);
 

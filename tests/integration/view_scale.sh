@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# view_scale: `gltrace view`'s state requests on a larger trace (issue 26, "Huge traces"):
+# one call back within a frame from the replay held at the frame's start, a client's
+# requests in a row superseded, the state replay's peak memory against the thumbnail
+# replay's. view_scale.py does the checks and prints the times measured.
+#   usage: view_scale.sh BIN_DIR CORPUS_DIR
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/integration/lib.sh
+. "$here/lib.sh"
+it_init view_scale
+
+[ $# -eq 2 ] || die "usage: $0 BIN_DIR CORPUS_DIR"
+bin=$1
+require_file "$bin/gltrace" "build gltrace first"
+require_file "$bin/glretrace" "build glretrace first"
+require_tool python3 timeout
+corpus=$(corpus_apitrace_dir "$2")
+export XDG_CACHE_HOME="$WORK/cache"
+
+# a glmark2 trace of 30k calls in frames of ~220 (the corpus's with the most calls)
+name=glmark2_desktop.trace
+[ -f "$corpus/$name" ] || die "corpus trace $name missing"
+cp "$corpus/$name" "$WORK/$name"
+set +e
+out=$(timeout 900 python3 "$here/view_scale.py" "$bin" "$WORK/$name" 2>&1)
+rc=$?
+set -e
+printf '%s\n' "$out" | grep -v -E '^[0-9]+ passed, [0-9]+ failed$' || true
+counts=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -1)
+if [ -z "$counts" ]; then
+  fail "view_scale.py exits $rc without a summary"
+else
+  IT_PASSED=$((IT_PASSED + ${counts%% passed*}))
+  f=${counts#*, }
+  f=${f%% failed*}
+  if [ "$f" -gt 0 ]; then
+    IT_FAILED=$((IT_FAILED + f))
+    IT_FAILURES+=("$name: $f checks")
+  elif [ "$rc" -ne 0 ]; then
+    fail "view_scale.py exits $rc"
+  fi
+fi
+it_finish
