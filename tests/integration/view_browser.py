@@ -822,7 +822,7 @@ def compare(page, url, summary, a):
     d.find_element(By.ID, 'compare-go').click()
     st = page.wait('the comparison', lambda: page.js(
         "const s = document.getElementById('compare-panel').dataset.state;"
-        "return s === 'done' || s === 'failed' ? s : null"), 120)
+        "return s === 'done' || s === 'failed' ? s : null"), 400)  # ASan: every image decoded
     check(page.js('return window.__sawCompareProgress'), 'a progress bar shows while comparing')
     if not check(st == 'done', 'the comparison ends done', '%s (%s)' % (st, '; '.join(page.errors_shown()))):
         page.shot('compare.png')
