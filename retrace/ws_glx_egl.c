@@ -71,6 +71,9 @@ static struct {
     bool offscreen;          /* SDL's offscreen driver: EGL pbuffers, no X (headless) */
     bool single_buffer;      /* --sb */
     int samples;             /* the traced visual's samples (0: not multisampled) */
+    struct config_samples { uint64_t config; int samples; } *configs; /* GLX_SAMPLES told
+                              * per traced GLXFBConfig (glXGetFBConfigAttrib) */
+    size_t nconfig, capconfig;
     ws_context **ctxs;
     size_t nctx, capctx;
     ws_drawable **draws;
@@ -436,9 +439,12 @@ static void glx_create_context(const gt_call *call)
     new_context(call, &p, v_u64(arg(call, 2)));
 }
 
+static void note_config_samples(uint64_t config);
+
 /* glXCreateNewContext(dpy, config, renderType, shareList, direct) */
 static void glx_create_new_context(const gt_call *call)
 {
+    note_config_samples(v_u64(arg(call, 1)));
     ws_profile p = {.profile_mask = SDL_GL_CONTEXT_PROFILE_COMPATIBILITY};
     new_context(call, &p, v_u64(arg(call, 3)));
 }
@@ -446,6 +452,7 @@ static void glx_create_new_context(const gt_call *call)
 /* glXCreateContextAttribsARB(dpy, config, share_context, direct, attrib_list) */
 static void glx_create_context_attribs(const gt_call *call)
 {
+    note_config_samples(v_u64(arg(call, 1)));
     const gt_value *a = arg(call, 4);
     ws_profile p = {0};
     p.major = (int)attrib(a, 0x2091 /* GLX_CONTEXT_MAJOR_VERSION_ARB */, 0, 1);
@@ -513,6 +520,41 @@ static void note_samples(int64_t sample_buffers, int64_t samples)
 {
     if (sample_buffers != 0 && samples >= 0 && samples <= 64)
         ws.samples = samples > 1 ? (int)samples : 0;
+}
+
+/* glXGetFBConfigAttrib(dpy, config, GLX_SAMPLES, value): the samples of that config, as
+ * the program was told them (GLFW picks its config so, among all of glXGetFBConfigs');
+ * the context created on that config gets them, as in apitrace's glretrace */
+static void glx_get_fbconfig_attrib(const gt_call *call)
+{
+    const gt_value *value = arg(call, 3);
+    if (v_int(arg(call, 2)) != 100001 /* GLX_SAMPLES */ || !value || value->kind != GT_ARRAY ||
+        value->arr.n < 1)
+        return;
+    uint64_t config = v_u64(arg(call, 1));
+    int64_t samples = v_int(&value->arr.items[0]);
+    if (samples < 0 || samples > 64)
+        return;
+    size_t i = 0;
+    while (i < ws.nconfig && ws.configs[i].config != config)
+        ++i;
+    if (i == ws.nconfig) {
+        if (GT_GROW(ws.configs, ws.capconfig, ws.nconfig + 1, 64) != 0)
+            return; /* out of memory: the window keeps the last visual's samples */
+        ws.nconfig++;
+    }
+    ws.configs[i].config = config;
+    ws.configs[i].samples = (int)samples;
+}
+
+/* The samples glXGetFBConfigAttrib told for config, if it was asked. */
+static void note_config_samples(uint64_t config)
+{
+    for (size_t i = 0; i < ws.nconfig; ++i)
+        if (ws.configs[i].config == config) {
+            ws.samples = ws.configs[i].samples > 1 ? ws.configs[i].samples : 0;
+            return;
+        }
 }
 
 /* glXChooseFBConfig(dpy, screen, attrib_list, nelements): key/value pairs, None-ended */
@@ -823,7 +865,7 @@ static const ws_entry ws_table[] = {
     {"glXGetCurrentDisplay", ws_ignore},
     {"glXGetCurrentDrawable", ws_ignore},
     {"glXGetCurrentReadDrawable", ws_ignore},
-    {"glXGetFBConfigAttrib", ws_ignore},
+    {"glXGetFBConfigAttrib", glx_get_fbconfig_attrib},
     {"glXGetFBConfigs", ws_ignore},
     {"glXGetProcAddress", ws_ignore},
     {"glXGetProcAddressARB", ws_ignore},
@@ -944,6 +986,7 @@ void ws_shutdown(void)
         SDL_DestroyWindow(ws.helper);
     free(ws.ctxs);
     free(ws.draws);
+    free(ws.configs);
     memset(&ws, 0, sizeof ws);
     memset(&os, 0, sizeof os);
     SDL_Quit();
