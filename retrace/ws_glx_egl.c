@@ -12,7 +12,8 @@
  * creating call) and EGL_NO_SURFACE (surfaceless) are hidden windows. A separate read
  * drawable (glXMakeContextCurrent, eglMakeCurrent) is bound through ws_read.c.
  * Windows have the traced visual's samples (the last glXChooseFBConfig, glXChooseVisual
- * or eglChooseConfig before them) and a double buffer (--sb: single), as apitrace's
+ * or eglChooseConfig before them, or what glXGetFBConfigAttrib told of the config a GLX
+ * context is created on) and a double buffer (--sb: single), as apitrace's
  * glretrace makes them. --headless: hidden windows on X when there is a display (as
  * apitrace's --headless), else SDL's offscreen driver (EGL pbuffers, single-buffered).
  *
