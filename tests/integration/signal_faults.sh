@@ -112,7 +112,11 @@ def check_compressed(what, trace):
     (at_snappy_encode.c: the handler holds the writer's lock, or interrupted its own
     thread holding it): these repetitive calls take under half their stream size, as
     in a trace that ended normally. (A handler that finds another thread stuck holding
-    the lock writes its last chunk stored.)"""
+    the lock writes its last chunk stored. The program's one thread is not the only
+    one: the flusher thread writes pending bytes once a second, and a signal landing
+    while it holds the lock stores that last chunk: seen on a loaded machine with
+    signals 12 and 34 ms in. So one stored chunk, at most 1 MiB, is allowed on top of
+    half the stream; issue 28's compressor thread is to take that chunk over.)"""
     out = subprocess.run([gltrace, 'info', trace], capture_output=True, timeout=120)
     try:
         info = json.loads(out.stdout)
@@ -120,7 +124,7 @@ def check_compressed(what, trace):
     except (ValueError, KeyError):
         print('FAIL %s: gltrace info: %s' % (what, out.stderr[:200]))
         return
-    if stream > 65536 and size > stream // 2:
+    if stream > 65536 and size > stream // 2 + (1 << 20) + 16:
         print('FAIL %s: %d bytes of stream take %d in the file' % (what, stream, size))
 
 
