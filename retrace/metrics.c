@@ -415,20 +415,27 @@ static void frame_begin(metrics *mx)
     mx->frame_open = true;
 }
 
+/* Ends a frame's or a call's span: into its record (queries read later), or, with no
+ * record, its queries read at once into scratch so that none is left pending. */
+static void span_stop(metrics *mx, mo_span *span, mlist *l, bool has_rec, size_t idx, bool frame)
+{
+    int64_t scratch[MO_COUNT] = {0};
+    int64_t *v = has_rec ? l->r[idx].v : scratch;
+    mo_span_end(span, &mx->caps, mx->sync, v);
+    if (span->mask & BIT(MO_CPU_START))
+        v[MO_CPU_START] -= mx->base;
+    if (has_rec)
+        add_pending(mx, frame, idx, span);
+    else if (span->has_queries)
+        mo_span_read(span, &mx->caps, mx->base, scratch);
+}
+
 static void frame_stop(metrics *mx)
 {
     if (!mx->frame_open)
         return;
     mx->frame_open = false;
-    int64_t scratch[MO_COUNT] = {0};
-    int64_t *v = mx->frame_has_rec ? mx->frames.r[mx->frame_idx].v : scratch;
-    mo_span_end(&mx->frame_span, &mx->caps, mx->sync, v);
-    if (mx->frame_span.mask & BIT(MO_CPU_START))
-        v[MO_CPU_START] -= mx->base;
-    if (mx->frame_has_rec)
-        add_pending(mx, true, mx->frame_idx, &mx->frame_span);
-    else if (mx->frame_span.has_queries)
-        mo_span_read(&mx->frame_span, &mx->caps, mx->base, scratch);
+    span_stop(mx, &mx->frame_span, &mx->frames, mx->frame_has_rec, mx->frame_idx, true);
 }
 
 /* A frame's line: the frame measured since the last one ended (apitrace adds it at
@@ -592,15 +599,7 @@ void metrics_call_begin(metrics *mx, const gt_call *c)
 static void call_stop(metrics *mx)
 {
     mx->call_open = mx->begin_open = false;
-    int64_t scratch[MO_COUNT] = {0};
-    int64_t *v = mx->call_has_rec ? mx->calls.r[mx->call_idx].v : scratch;
-    mo_span_end(&mx->call_span, &mx->caps, mx->sync, v);
-    if (mx->call_span.mask & BIT(MO_CPU_START))
-        v[MO_CPU_START] -= mx->base;
-    if (mx->call_has_rec)
-        add_pending(mx, false, mx->call_idx, &mx->call_span);
-    else if (mx->call_span.has_queries)
-        mo_span_read(&mx->call_span, &mx->caps, mx->base, scratch);
+    span_stop(mx, &mx->call_span, &mx->calls, mx->call_has_rec, mx->call_idx, false);
 }
 
 void metrics_call_end(metrics *mx, const gt_call *c)
