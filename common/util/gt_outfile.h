@@ -1,4 +1,4 @@
-/* Output files that never destroy anything (issue 12). Every command that writes a
+/* Output files that never destroy anything. Every command that writes a
  * file (gltrace convert and repack, glretrace's timelines and snapshots) goes
  * through here:
  *

@@ -1,4 +1,4 @@
-/* The frame index of a trace (issue 16): a side file TRACE.idx, never part of the trace
+/* The frame index of a trace: a side file TRACE.idx, never part of the trace
  * (apitrace must still read it), holding what `gltrace info` prints and where each
  * frame starts, so that info reads no stream at all and a dump of frame N reads only
  * the chunks of frame N.
