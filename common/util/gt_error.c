@@ -1,6 +1,5 @@
 #include "gt_error.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 
 void gt_error_clear(gt_error *e)
@@ -20,17 +19,26 @@ void gt_error_set(gt_error *e, const char *fmt, ...)
     e->set = 1;
 }
 
-void gt_error_at(gt_error *e, const char *file, uint64_t offset, const char *fmt, ...)
+void gt_format_at(char *buf, size_t n, const char *file, uint64_t offset, const char *fmt, va_list ap)
+{
+    int k = snprintf(buf, n, "%s: offset %llu: ", file ? file : "<input>", (unsigned long long)offset);
+    if (k < 0 || (size_t)k >= n)
+        k = 0;
+    vsnprintf(buf + k, n - (size_t)k, fmt, ap);
+}
+
+void gt_error_vat(gt_error *e, const char *file, uint64_t offset, const char *fmt, va_list ap)
 {
     if (!e || e->set)
         return;
-    int n = snprintf(e->msg, sizeof e->msg, "%s: offset %llu: ", file ? file : "<input>",
-                     (unsigned long long)offset);
-    if (n < 0 || (size_t)n >= sizeof e->msg)
-        n = 0;
+    gt_format_at(e->msg, sizeof e->msg, file, offset, fmt, ap);
+    e->set = 1;
+}
+
+void gt_error_at(gt_error *e, const char *file, uint64_t offset, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(e->msg + n, sizeof e->msg - (size_t)n, fmt, ap);
+    gt_error_vat(e, file, offset, fmt, ap);
     va_end(ap);
-    e->set = 1;
 }

@@ -10,10 +10,7 @@ static void warn_v(fxt_rd *r, uint64_t off, const char *fmt, va_list ap)
     if (!r->opts || !r->opts->warn)
         return;
     char msg[GT_ERROR_MAX];
-    int n = snprintf(msg, sizeof msg, "%s: offset %llu: ", r->name, (unsigned long long)off);
-    if (n < 0 || (size_t)n >= sizeof msg)
-        n = 0;
-    vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+    gt_format_at(msg, sizeof msg, r->name, off, fmt, ap);
     r->opts->warn(r->opts->warn_ctx, msg);
 }
 
@@ -22,10 +19,8 @@ int fxt_rd_dev(fxt_rd *r, unsigned kind, uint64_t off, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     if (r->strict) {
-        char what[GT_ERROR_MAX];
-        vsnprintf(what, sizeof what, fmt, ap);
+        gt_error_vat(r->err, r->name, off, fmt, ap);
         va_end(ap);
-        gt_error_at(r->err, r->name, off, "%s", what);
         return -1;
     }
     if (!(r->warned & (1u << kind))) {

@@ -1,22 +1,15 @@
 /* Errors and warnings of the trace-cmd reader, in the "FILE: offset N: what" form. */
 #include <stdarg.h>
-#include <stdio.h>
+#include <stdbool.h>
 
 #include "tc_internal.h"
 
-static void vformat(char *buf, size_t n, const char *fmt, va_list ap)
-{
-    vsnprintf(buf, n, fmt, ap);
-}
-
 int tc_fail(tc_file *f, uint64_t off, const char *fmt, ...)
 {
-    char msg[GT_ERROR_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vformat(msg, sizeof msg, fmt, ap);
+    gt_error_vat(f->err, f->name, off, fmt, ap);
     va_end(ap);
-    gt_error_at(f->err, f->name, off, "%s", msg);
     return -1;
 }
 
@@ -24,9 +17,8 @@ static void vwarn(tc_file *f, uint64_t off, const char *fmt, va_list ap)
 {
     if (!f->opts || !f->opts->warn)
         return;
-    char msg[GT_ERROR_MAX], line[GT_ERROR_MAX + 64];
-    vformat(msg, sizeof msg, fmt, ap);
-    snprintf(line, sizeof line, "%s: offset %llu: %s", f->name, (unsigned long long)off, msg);
+    char line[GT_ERROR_MAX];
+    gt_format_at(line, sizeof line, f->name, off, fmt, ap);
     f->opts->warn(f->opts->warn_ctx, line);
 }
 
@@ -42,14 +34,11 @@ int tc_deviation(tc_file *f, uint64_t off, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    if (f->opts && f->opts->strict) {
-        char msg[GT_ERROR_MAX];
-        vformat(msg, sizeof msg, fmt, ap);
-        va_end(ap);
-        gt_error_at(f->err, f->name, off, "%s", msg);
-        return -1;
-    }
-    vwarn(f, off, fmt, ap);
+    bool strict = f->opts && f->opts->strict;
+    if (strict)
+        gt_error_vat(f->err, f->name, off, fmt, ap);
+    else
+        vwarn(f, off, fmt, ap);
     va_end(ap);
-    return 0;
+    return strict ? -1 : 0;
 }

@@ -13,12 +13,10 @@
 
 int xr_fail(xr_reader *r, size_t off, const char *fmt, ...)
 {
-    char msg[GT_ERROR_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    gt_error_vat(r->err, r->name, off, fmt, ap);
     va_end(ap);
-    gt_error_at(r->err, r->name, off, "%s", msg);
     return -1;
 }
 
