@@ -23,6 +23,8 @@ packages=(
   chromium
   # tests: gltrace view's page driven in headless Chromium
   python3-selenium chromium-driver
+  # tests: the man pages rendered as a user reads them (man_pages), the package unpacked
+  man-db groff-base bsdextrautils
 )
 
 sudo=()
