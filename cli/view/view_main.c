@@ -14,7 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gt_callflags.h"
 #include "view.h"
 
 extern char **environ;
@@ -287,9 +286,6 @@ int gltrace_view_main(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &stop_set, NULL);
     signal(SIGPIPE, SIG_IGN);
 
-    /* gt_callflags_lookup is thread-safe only after its first call returns; readers
-     * run on many threads from here on */
-    (void)gt_callflags_lookup("glFinish");
     double t0 = now();
     load_index(&v);
     if (v.ix)
