@@ -1,6 +1,6 @@
 /* gltrace convert: timeline files from one format to another, several inputs
  * merged onto one clock. Every reader feeds the timeline model and every writer
- * takes it (common/gt_timeline.h), so no format pair is a special case. */
+ * takes it (common/model/gt_timeline.h), so no format pair is a special case. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -18,7 +18,7 @@
 
 typedef struct input {
     const char *path;
-    tl_format fmt;
+    const tl_format *fmt;
     int64_t offset;    /* --offset given before it */
     char *replayed;    /* for a .trace: the FXT its replay wrote (a temporary file) */
 } input;
@@ -117,7 +117,11 @@ static char *replay_trace(const char *trace, gt_error *err)
 }
 
 static const char *source_of(const input *in) { return in->replayed ? in->replayed : in->path; }
-static tl_format format_of(const input *in) { return in->replayed ? TL_FMT_FXT : in->fmt; }
+/* a replay writes FXT */
+static const tl_format *format_of(const input *in)
+{
+    return in->replayed ? &tl_format_fxt : in->fmt;
+}
 
 /* Stops the anchor pass at the first event read after an anchor: FXT, XRay and
  * trace-cmd files carry theirs before their events (Chrome JSON at the end). */
@@ -266,19 +270,20 @@ static int run(convert *cv, gt_timeline *tl, tl_output *out, gt_tl_counts *count
     int rc = plan_offsets(cv, tl, &opts, shift, err);
     gt_tl_sink counted = gt_tl_counts_sink(counts);
     progress_sink ps = {.to = &counted};
-    gt_progress_start(&ps.p, "convert", 0, out->fmt == TL_FMT_TEXT || cv->counts);
+    gt_progress_start(&ps.p, "convert", 0, out->fmt == &tl_format_text || cv->counts);
     ps.p.unit = "events";
     gt_tl_sink count_sink = {.self = &ps, .event = progress_event};
-    /* XRay output is written in time order from memory; the rest streams */
+    /* a format whose writer takes events in time order (XRay) is written from memory,
+     * sorted; the rest streams */
     gt_tl_buffer kept;
     gt_tl_buffer_init(&kept);
     gt_tl_sink keep = gt_tl_buffer_sink(&kept);
-    bool sorted = out->fmt == TL_FMT_XRAY;
+    bool sorted = out->fmt && out->fmt->sorted;
     gt_tl_tee tee = {.a = sorted ? &keep : &out->sink, .b = &count_sink};
     gt_tl_sink both = gt_tl_tee_sink(&tee);
     gt_timeline first = {0};
     for (int i = 0; rc == 0 && i < cv->ninputs; i++) {
-        gt_tl_shift sh = {.to = out->fmt != TL_FMT_UNKNOWN ? &both : &count_sink,
+        gt_tl_shift sh = {.to = out->fmt ? &both : &count_sink,
                           .ts_offset = shift[i]};
         gt_tl_sink sink = gt_tl_shift_sink(&sh);
         tl->has_wall = tl->has_mono = false;
@@ -300,7 +305,7 @@ static int run(convert *cv, gt_timeline *tl, tl_output *out, gt_tl_counts *count
     tl->mono_offset_ns = first.mono_offset_ns - shift[0];
     if (rc == 0 && sorted)
         rc = write_sorted(&kept, tl, &out->sink, err);
-    if (rc == 0 && out->fmt != TL_FMT_UNKNOWN)
+    if (rc == 0 && out->fmt)
         rc = gt_tl_finish(&out->sink, tl, err);
     gt_progress_end(&ps.p);
     gt_tl_buffer_free(&kept);
@@ -358,9 +363,9 @@ static int open_inputs(convert *cv, gt_error *err)
     for (int i = 0; i < cv->ninputs; i++) {
         input *in = &cv->inputs[i];
         in->fmt = tl_format_of_file(in->path, err);
-        if (in->fmt == TL_FMT_UNKNOWN)
+        if (!in->fmt)
             return -1;
-        if (in->fmt == TL_FMT_APITRACE && !(in->replayed = replay_trace(in->path, err)))
+        if (in->fmt->replayed && !(in->replayed = replay_trace(in->path, err)))
             return -1;
     }
     return 0;
@@ -378,14 +383,14 @@ static void cleanup(convert *cv)
 
 /* The output's format by its name; a device or FIFO with no known extension
  * (/dev/stdout, a pipe) gets the text form, as "-" does. */
-static tl_format output_format(const char *path)
+static const tl_format *output_format(const char *path)
 {
     if (!strcmp(path, "-"))
-        return TL_FMT_TEXT;
-    tl_format f = tl_format_of_name(path);
+        return &tl_format_text;
+    const tl_format *f = tl_format_of_name(path);
     struct stat st;
-    if (f == TL_FMT_UNKNOWN && stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
-        return TL_FMT_TEXT;
+    if (!f && stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
+        return &tl_format_text;
     return f;
 }
 
@@ -417,7 +422,7 @@ int cmd_convert(int argc, char **argv)
     gt_error err;
     gt_error_clear(&err);
     gt_timeline tl;
-    tl_output out = {.fmt = TL_FMT_UNKNOWN};
+    tl_output out = {0};
     gt_tl_counts counts = {0};
     if (gt_timeline_init(&tl) != 0) {
         fprintf(stderr, "gltrace convert: out of memory\n");

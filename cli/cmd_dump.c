@@ -225,7 +225,7 @@ static int dump_file(const char *path, dump_job *job, gt_strbuf *out)
         ok = 0;
     int status = 0;
     if (!ok) {
-        fprintf(stderr, "error: %s: cannot write the dump: %s\n", path,
+        fprintf(stderr, "error: %s: cannot write the dump to stdout: %s\n", path,
                 out->oom ? "out of memory" : strerror(errno));
         status = 1;
     } else {

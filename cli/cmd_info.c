@@ -133,7 +133,7 @@ int cmd_info(int argc, char **argv)
         gt_strbuf_init(&b);
         int s = info_file(argv[i], dump_frames, use_index, &b);
         if (!s && (gt_strbuf_flush(&b, stdout) < 0 || fflush(stdout))) {
-            fprintf(stderr, "gltrace info: %s: cannot write the result: %s\n", argv[i],
+            fprintf(stderr, "gltrace info: %s: cannot write the result to stdout: %s\n", argv[i],
                     strerror(errno));
             s = 1;
         }

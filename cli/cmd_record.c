@@ -16,10 +16,10 @@
  *     writes its own "X.<pid>.trace" beside "X.trace" (wrappers/runtime.c). All the
  *     traces written are reported; when nothing was recorded into the main file the
  *     empty file is removed, but only when it is still the file we created.
- *   - Outputs are never destroyed (issue 12). The trace must be readable at its final
+ *   - Outputs are never destroyed. The trace must be readable at its final
  *     path while the program runs (a killed program leaves its trace there), so it
  *     cannot go through a temporary file renamed at the end as other outputs do
- *     (common/gt_outfile.h). Instead: a path that does not exist is created; an
+ *     (common/util/gt_outfile.h). Instead: a path that does not exist is created; an
  *     existing regular file is replaced by a new empty one (rename, never truncated
  *     in place: hard links and programs holding it open keep the old contents); a
  *     character device or FIFO (/dev/null, a pipe) is written directly and never

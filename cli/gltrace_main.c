@@ -1,11 +1,33 @@
 /* gltrace: the front end. `gltrace [-o FILE] [--] PROGRAM [ARGS]` records a program
- * (cmd_record.c); the trace tools are subcommands. */
+ * (cmd_record.c); the trace tools are the commands of gltrace_cmds.h. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "at_reader.h"
 #include "gltrace_cmds.h"
+
+typedef struct command {
+    const char *name, *args, *help;
+    int (*run)(int argc, char **argv);
+} command;
+
+#define GLTRACE_CMD_ROW(fn, name, args, help) {name, args, help, fn},
+static const command commands[] = {GLTRACE_COMMANDS(GLTRACE_CMD_ROW)};
+#undef GLTRACE_CMD_ROW
+
+static void list_commands(FILE *f)
+{
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; ++i) {
+        const command *c = &commands[i];
+        /* "  name args" then the help from column 17, or on a line of its own */
+        int n = fprintf(f, "  %s%s%s", c->name, *c->args ? " " : "", c->args);
+        if (n > 0 && n < 17)
+            fprintf(f, "%*s%s\n", 17 - n, "", c->help);
+        else
+            fprintf(f, "\n%17s%s\n", "", c->help);
+    }
+}
 
 static void usage(FILE *f)
 {
@@ -22,25 +44,17 @@ static void usage(FILE *f)
           "GLTRACE_REPLAY the replayer (libgltrace_replay.so) convert and dump-images load,\n"
           "GLTRACE_VIEW_LIB the viewer's server (libgltrace_view.so) view loads.\n"
           "\n"
-          "commands:\n"
-          "  dump FILE...   print the calls of apitrace-format traces (as `apitrace dump`)\n"
-          "  info FILE...   print facts about traces as JSON (as `apitrace info`)\n"
-          "  index FILE...  write FILE.idx, a frame index for fast info and dump --frames\n"
-          "  repack IN OUT  rewrite a trace as a version 6 Snappy trace with our writer\n"
-          "  trim TRACE     a new trace of some calls or frames, and what they depend on\n"
-          "  sed TRACE      a new trace with strings or enums replaced (s/SEARCH/REPLACE/)\n"
-          "  dump-images TRACE\n"
-          "                 replay (headless) and write an image per frame\n"
-          "  diff-images REF_PREFIX SRC_PREFIX\n"
-          "                 compare two sets of images: a summary and an HTML report\n"
-          "  convert IN... -o OUT\n"
-          "                 convert and merge timelines (FXT, Chrome JSON, XRay, trace-cmd\n"
-          "                 .dat; .trace files replayed with timings)\n"
-          "  view TRACE     serve a viewer of the trace to a web browser (frames,\n"
-          "                 thumbnails, calls, search, GL state, timeline)\n"
-          "\n"
-          "`gltrace COMMAND --help` describes a command's options.\n",
+          "commands:\n",
           f);
+    list_commands(f);
+    fputs("\n`gltrace COMMAND --help` describes a command's options.\n", f);
+}
+
+int cmd_help(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    usage(stdout);
+    return 0;
 }
 
 int gltrace_report_end(const at_reader *r)
@@ -54,15 +68,35 @@ int gltrace_report_end(const at_reader *r)
     return 0;
 }
 
-/* What went to stdout (info's JSON, convert --counts, dump) must have got there: a
- * full disk or /dev/full is a failure with its reason, not a silent exit 0. */
-static int stdout_written(int status)
+/* What went to stdout (data, or a command's --help) must have got there: a full disk
+ * or /dev/full is a failure with its reason, not a silent exit 0. Every command ends
+ * here, recording too (its own stdout is only its --help; the program's is its own). */
+static int stdout_written(const char *cmd, int status)
 {
-    if ((fflush(stdout) != 0 || ferror(stdout)) && status == 0) {
-        fprintf(stderr, "gltrace: writing to stdout failed: %s\n", strerror(errno));
-        return 1;
+    const char *sp = cmd ? " " : "";
+    cmd = cmd ? cmd : "";
+    if (fflush(stdout) != 0) {
+        if (status == 0)
+            fprintf(stderr, "gltrace%s%s: writing to stdout failed: %s\n", sp, cmd,
+                    strerror(errno));
+        return status ? status : 1;
+    }
+    if (ferror(stdout)) { /* an earlier write failed: its reason is gone by now */
+        if (status == 0)
+            fprintf(stderr, "gltrace%s%s: writing to stdout failed\n", sp, cmd);
+        return status ? status : 1;
     }
     return status;
+}
+
+static const command *find_command(const char *name)
+{
+    if (!strcmp(name, "-h") || !strcmp(name, "--help"))
+        name = "help";
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; ++i)
+        if (!strcmp(commands[i].name, name))
+            return &commands[i];
+    return NULL;
 }
 
 int main(int argc, char **argv)
@@ -71,32 +105,10 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    const char *cmd = argv[1];
-    if (!strcmp(cmd, "dump"))
-        return stdout_written(cmd_dump(argc - 1, argv + 1));
-    if (!strcmp(cmd, "info"))
-        return stdout_written(cmd_info(argc - 1, argv + 1));
-    if (!strcmp(cmd, "index"))
-        return cmd_index(argc - 1, argv + 1);
-    if (!strcmp(cmd, "repack"))
-        return cmd_repack(argc - 1, argv + 1);
-    if (!strcmp(cmd, "trim"))
-        return cmd_trim(argc - 1, argv + 1);
-    if (!strcmp(cmd, "sed"))
-        return cmd_sed(argc - 1, argv + 1);
-    if (!strcmp(cmd, "dump-images"))
-        return stdout_written(cmd_dump_images(argc - 1, argv + 1));
-    if (!strcmp(cmd, "diff-images"))
-        return stdout_written(cmd_diff_images(argc - 1, argv + 1));
-    if (!strcmp(cmd, "convert"))
-        return stdout_written(cmd_convert(argc - 1, argv + 1));
-    if (!strcmp(cmd, "view"))
-        return cmd_view(argc - 1, argv + 1);
-    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
-        usage(stdout);
-        return 0;
-    }
+    const command *c = find_command(argv[1]);
+    if (c)
+        return stdout_written(c->name, c->run(argc - 1, argv + 1));
     /* Anything else is a program to record: `gltrace glxgears`, `gltrace -o x.trace
      * glxgears`, `gltrace -- dump` (a program named like a command). */
-    return cmd_record(argc, argv);
+    return stdout_written(NULL, cmd_record(argc, argv));
 }

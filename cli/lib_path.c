@@ -11,6 +11,20 @@
 /* Where the libraries lie relative to our directory: installed, build tree. */
 static const char *const places[] = {"../lib/gltrace/", "../lib/"};
 
+int gltrace_exe_path(char *out, size_t size, bool folder, gt_error *err)
+{
+    ssize_t n = readlink("/proc/self/exe", out, size - 1);
+    if (n <= 0) {
+        gt_error_set(err, "cannot read /proc/self/exe: %s", strerror(errno));
+        return -1;
+    }
+    out[n] = '\0';
+    char *slash = folder ? strrchr(out, '/') : NULL;
+    if (slash)
+        *slash = '\0';
+    return 0;
+}
+
 int gltrace_find_lib(const char *env_var, const char *name, char *out, size_t size, gt_error *err)
 {
     const char *env = getenv(env_var);
@@ -23,15 +37,8 @@ int gltrace_find_lib(const char *env_var, const char *name, char *out, size_t si
         strcpy(guess, env);
     } else {
         char exe[PATH_MAX];
-        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-        if (n <= 0) {
-            gt_error_set(err, "cannot read /proc/self/exe: %s", strerror(errno));
+        if (gltrace_exe_path(exe, sizeof exe, true, err) != 0)
             return -1;
-        }
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash)
-            *slash = '\0';
         for (size_t i = 0; i < sizeof places / sizeof *places; ++i) {
             if (snprintf(guess, sizeof guess, "%s/%s%s", exe, places[i], name) >= (int)sizeof guess) {
                 gt_error_set(err, "the path of %s is too long", name);

@@ -1,5 +1,5 @@
 /* Writing a new trace from one read (repack, trim, sed): the output goes through a
- * temporary file beside it (common/gt_outfile.h), renamed into place only when the
+ * temporary file beside it (common/util/gt_outfile.h), renamed into place only when the
  * whole trace is written, so a failure leaves an existing output as it was, and the
  * output may never be the input (its mapping would be truncated under the reader). */
 #ifndef TRACE_REWRITE_H

@@ -1,6 +1,6 @@
 /* The roles of functions for `gltrace trim` (cli/trim_deps.c), generated from
- * specs/trim.txt by specs/gen_trim.py into build/gen/trim_rules.gen.c; the grammar and
- * meaning of each field are that file's. */
+ * specs/trim.txt by specs/gen_trim.py into the build tree's gen/trim_rules.gen.c; the
+ * grammar and meaning of each field are that file's. */
 #ifndef TRIM_RULES_H
 #define TRIM_RULES_H
 

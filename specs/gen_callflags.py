@@ -3,7 +3,9 @@
 
 Usage: gen_callflags.py IN.txt OUT.c
 The output holds the regex rules in file order and the exact names sorted for
-binary search; common/gt_callflags.c does the lookup.
+binary search; common/model/gt_callflags.c does the lookup, with room for
+GT_CALLFLAGS_MAX_RULES rules (gt_callflags_table.h): the table asserts it holds no
+more, so too many rules fail the build instead of being dropped.
 """
 import sys
 
@@ -53,7 +55,9 @@ def main():
         "const gt_callflags_rule gt_callflags_rules[] = {",
     ]
     lines += [f"    {{{c_string(r)}, {c_flags(f)}}}," for r, f in rules]
-    lines += ["};", f"const unsigned gt_callflags_num_rules = {len(rules)};", "",
+    lines += ["};", f"const unsigned gt_callflags_num_rules = {len(rules)};",
+              f"_Static_assert({len(rules)} <= GT_CALLFLAGS_MAX_RULES, "
+              '"too many re: rules in callflags.txt: raise GT_CALLFLAGS_MAX_RULES");', "",
               "const gt_callflags_entry gt_callflags_entries[] = {"]
     lines += [f"    {{{c_string(n)}, {c_flags(names[n])}}}," for n in sorted(names)]
     lines += ["};", f"const unsigned gt_callflags_num_entries = {len(names)};", ""]

@@ -1,14 +1,18 @@
-/* gltrace view (issue 17): a trace viewer served to a browser. The HTTP contract is
- * API.md beside this file. The pieces:
- *   view_main.c   the command: options, the index, signals, start and stop
- *   view_http.c   the libmicrohttpd daemon: token, routing, static files
- *   view_api.c    answers read from the trace through its frame index
- *   view_scan.c   a background pass over the trace: draws and group depth per frame;
- *                 CPU and GPU time per frame from the timeline's Chrome JSON
- *   view_jobs.c   replays in glretrace subprocesses: thumbnails, timeline, state; image
- *                 comparisons in `gltrace diff-images` subprocesses
- *   view_paths.c  where the page, glretrace and the cache are
- *   view_cache.c  the cache's files: relative to its folder, never through a link */
+/* gltrace view: a trace viewer served to a browser. The HTTP contract is API.md beside
+ * this file. The pieces:
+ *   view_main.c        the command: options, the index, signals, start and stop
+ *   view_http.c        the libmicrohttpd daemon: token, routing, static files
+ *   view_api.c         answers read from the trace through its frame index
+ *   view_slices.c      the page's timeline of a frame range, the frame holding a call
+ *   view_scan.c        a background pass over the trace: draws and group depth per
+ *                      frame; CPU and GPU time per frame from the timeline's Chrome JSON
+ *   view_jobs.c        replays in glretrace subprocesses (view_jobs_internal.h), with
+ *   view_replays.c     the background replays: thumbnails and the timeline,
+ *   view_thumbcache.c  the thumbnails folder kept to a size,
+ *   view_state.c       the GL state at a call (a glretrace kept warm), and
+ *   view_diff.c        image comparisons in `gltrace diff-images` subprocesses
+ *   view_paths.c       where the page, glretrace and the cache are
+ *   view_cache.c       the cache's files: relative to its folder, never through a link */
 #ifndef VIEW_H
 #define VIEW_H
 

@@ -14,7 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gt_callflags.h"
 #include "view.h"
 
 extern char **environ;
@@ -287,9 +286,6 @@ int gltrace_view_main(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &stop_set, NULL);
     signal(SIGPIPE, SIG_IGN);
 
-    /* gt_callflags_lookup is thread-safe only after its first call returns; readers
-     * run on many threads from here on */
-    (void)gt_callflags_lookup("glFinish");
     double t0 = now();
     load_index(&v);
     if (v.ix)
@@ -334,8 +330,16 @@ int gltrace_view_main(int argc, char **argv)
     int v6 = strchr(host, ':') != NULL;
     snprintf(url, sizeof url, "http://%s%s%s:%u/%s/", v6 ? "[" : "", host, v6 ? "]" : "", bound,
              v.token);
-    printf("%s\n", url);
-    fflush(stdout);
+    /* the URL holds the token: a server nobody can be told about serves nothing */
+    if (printf("%s\n", url) < 0 || fflush(stdout) != 0) {
+        fprintf(stderr, "gltrace view: cannot print the page's URL on stdout: %s\n",
+                strerror(errno));
+        atomic_store(&v.stopping, true);
+        view_http_stop(h);
+        view_jobs_stop(&v);
+        free_server(&v);
+        return 1;
+    }
     fprintf(stderr, "gltrace view: serving %s (ready in %.2f s); Ctrl-C stops\n", v.trace,
             now() - t0);
     /* after the URL: the first page of frames needs neither */

@@ -9,26 +9,12 @@
 #include <unistd.h>
 
 #include "gt_md5.h"
+#include "lib_path.h"
 #include "view.h"
 
 #ifndef GLTRACE_VIEW_SRC_DIR
 #define GLTRACE_VIEW_SRC_DIR ""
 #endif
-
-/* The folder of this executable, into dir. */
-static int exe_dir(char *dir, size_t size, gt_error *err)
-{
-    ssize_t n = readlink("/proc/self/exe", dir, size - 1);
-    if (n <= 0) {
-        gt_error_set(err, "cannot read /proc/self/exe: %s", strerror(errno));
-        return -1;
-    }
-    dir[n] = '\0';
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        *slash = '\0';
-    return 0;
-}
 
 static int is_dir(const char *p)
 {
@@ -55,7 +41,7 @@ char *view_static_dir(gt_error *err)
         return dup_or_err(env, err);
     }
     char dir[PATH_MAX], p[PATH_MAX + 64];
-    if (exe_dir(dir, sizeof dir, err) < 0)
+    if (gltrace_exe_path(dir, sizeof dir, true, err) < 0)
         return NULL;
     snprintf(p, sizeof p, "%s/../share/gltrace/view", dir); /* installed */
     if (is_dir(p))
@@ -70,19 +56,13 @@ char *view_static_dir(gt_error *err)
 char *view_self_path(gt_error *err)
 {
     char p[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", p, sizeof p - 1);
-    if (n <= 0) {
-        gt_error_set(err, "cannot read /proc/self/exe: %s", strerror(errno));
-        return NULL;
-    }
-    p[n] = '\0';
-    return dup_or_err(p, err);
+    return gltrace_exe_path(p, sizeof p, false, err) < 0 ? NULL : dup_or_err(p, err);
 }
 
 char *view_glretrace_path(gt_error *err)
 {
     char dir[PATH_MAX], p[PATH_MAX + 32];
-    if (exe_dir(dir, sizeof dir, err) < 0)
+    if (gltrace_exe_path(dir, sizeof dir, true, err) < 0)
         return NULL;
     /* the build tree and an installed prefix both put it beside gltrace */
     snprintf(p, sizeof p, "%s/glretrace", dir);

@@ -1,23 +1,24 @@
 #include "gt_callflags.h"
 
+#include <pthread.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gt_callflags_table.h"
 
-#define MAX_RULES 16
-
-static regex_t compiled[MAX_RULES];
-static int compiled_ok[MAX_RULES];
-static int compiled_done;
+/* The rules are compiled once, by whichever thread looks a name up first, while the
+ * others wait: readers on many threads (the viewer's) may be the first. The generated
+ * table refuses to build with more rules than there is room for here. */
+static regex_t compiled[GT_CALLFLAGS_MAX_RULES];
+static int compiled_ok[GT_CALLFLAGS_MAX_RULES];
+static pthread_once_t compile_once = PTHREAD_ONCE_INIT;
 
 static void compile_rules(void)
 {
-    for (unsigned i = 0; i < gt_callflags_num_rules && i < MAX_RULES; ++i)
+    for (unsigned i = 0; i < gt_callflags_num_rules; ++i)
         compiled_ok[i] = regcomp(&compiled[i], gt_callflags_rules[i].regex,
                                  REG_EXTENDED | REG_NOSUB) == 0;
-    compiled_done = 1;
 }
 
 static int cmp_entry(const void *key, const void *elem)
@@ -27,10 +28,9 @@ static int cmp_entry(const void *key, const void *elem)
 
 uint32_t gt_callflags_lookup(const char *name)
 {
-    if (!compiled_done)
-        compile_rules();
+    pthread_once(&compile_once, compile_rules);
     if (name[0] == 'g') { /* every rule is about gl* names */
-        for (unsigned i = 0; i < gt_callflags_num_rules && i < MAX_RULES; ++i)
+        for (unsigned i = 0; i < gt_callflags_num_rules; ++i)
             if (compiled_ok[i] && regexec(&compiled[i], name, 0, NULL, 0) == 0)
                 return gt_callflags_rules[i].flags;
     }

@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 /* GT_CALL_FLAG_* bits for a function name. Called once per function signature,
- * not per call. Thread-safe after the first call returns. */
+ * not per call. Thread-safe. */
 uint32_t gt_callflags_lookup(const char *name);
 
 #endif
