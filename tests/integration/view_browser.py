@@ -71,8 +71,24 @@ def main():
 
 
 def steps(page, srv, url, a):
+    summary, total = frame_list(page, url)
+    shown = frame_calls(page, a, total)
+    call_state(page, a, shown)
+    api_error(page)
+    search(page, a)
+    timeline(page, url, a)
+    frame_times(page, url)
+    event_list(page, url)
+    goto_and_links(page, url, total)
+    widths(page)
+    # image comparison: the thumbnails against copies, one changed
+    compare(page, url, summary, a)
+    wrong_token(page, url)
+
+
+def frame_list(page, url):
+    """The page, its summary and frame list; (api/summary's answer, the frame count)."""
     d = page.d
-    # ---- the page, its summary and frame list ------------------------------------------
     st, _, body = http_get(url + 'api/summary')
     summary = json.loads(body) if st == 200 else {}
     check(st == 200 and summary.get('frames', 0) > 0, 'api/summary answers with frames',
@@ -110,8 +126,11 @@ def steps(page, srv, url, a):
     n_dom = page.js("return document.querySelectorAll('#frames .frame').length")
     check(n_dom < 200, 'the frame list keeps only the rows in view in the page', '%d rows' % n_dom)
     page.js("document.getElementById('frames').scrollTop = 0;")
+    return summary, total
 
-    # ---- a frame's calls against gltrace dump --------------------------------------------
+
+def frame_calls(page, a, total):
+    """A frame's calls against gltrace dump; the rows in view ([no, thread, text, draw])."""
     F = min(a.frame, total - 1)
     fcss = '#frames .frame[data-frame="%d"]' % F
     page.wait_css(fcss, 20)
@@ -144,8 +163,12 @@ def steps(page, srv, url, a):
     check(page.wait_css('#calls .call[data-no="%d"]' % last, 20),
           'scrolled to the end, the call list shows the frame\'s last call (%d)' % last)
     page.js("document.getElementById('calls').scrollTop = 0;")
+    return shown
 
-    # ---- a call's state against glretrace -D ---------------------------------------------
+
+def call_state(page, a, shown):
+    """A call's state against glretrace -D."""
+    d = page.d
     draws = [s for s in shown if s[3]]
     target = draws[len(draws) // 2][0] if draws else shown[len(shown) // 2][0]
     note('state after call %d (%s)' % (target, 'a draw' if draws else 'no draw in view'))
@@ -168,98 +191,107 @@ def steps(page, srv, url, a):
         err = d.find_element(By.ID, 'state-error').text
         bad('the state after call %d loads: %s' % (target, state and err or 'timed out'))
         page.shot('state.png')
-    else:
-        ok('the state after call %d loads' % target)
-        rc, out, err = run([a.glretrace, '--headless', '-D', str(target), a.trace], 120)
-        ref = json.loads(out) if rc == 0 else None
-        check(ref is not None, 'glretrace -D %d gives the reference' % target, err.decode(errors='replace')[-200:])
-        if ref:
-            for name in ('GL_VIEWPORT', 'GL_CURRENT_PROGRAM', 'GL_DEPTH_TEST', 'GL_CULL_FACE'):
-                if name not in ref['parameters']:
-                    continue
-                v = page.js("const r = document.querySelector('#state-params tr[data-name=\"' + arguments[0] + '\"]');"
-                            "return r ? r.dataset.value : null", name)
-                check(v is not None and json.loads(v) == ref['parameters'][name],
-                      'the parameters table shows %s = %s as glretrace -D' % (name, ref['parameters'][name]),
-                      'page shows %s' % v)
-            nrows = page.js("return document.querySelectorAll('#state-params tbody tr').length")
-            check(nrows >= len(ref['parameters']), 'the parameters table has a row per parameter',
-                  '%d rows, %d parameters' % (nrows, len(ref['parameters'])))
-        changed_marks(page, target, ref, a)
-        # the filter box
-        f = d.find_element(By.ID, 'state-filter')
-        f.send_keys('viewport')
-        visible = page.wait('the filter', lambda: page.js(
-            "const v = [...document.querySelectorAll('#state-params tbody tr')].filter(r => !r.hidden)"
-            ".map(r => r.dataset.name); return v.length && v.length < 20 ? v : null"), 5)
-        check(visible and 'GL_VIEWPORT' in visible, 'the filter box narrows the parameters to GL_VIEWPORT', str(visible))
-        page.shot('state.png')
-        f.clear()
-        page.js("const f = document.getElementById('state-filter'); f.value = '';"
-                "f.dispatchEvent(new Event('input'));")
-
-        # ---- shaders, uniforms, textures where the call has them -------------------------
-        if ref and ref.get('shaders'):
-            page.click('#state-tabs .tab[data-tab="shaders"]')
-            for stage, src in ref['shaders'].items():
-                got = page.js("const p = document.querySelector('#state-shaders .shader[data-stage=\"' + "
-                              "arguments[0] + '\"] pre.glsl'); return p ? [p.textContent, "
-                              "p.querySelectorAll('.tok-type, .tok-kw').length] : null", stage)
-                check(got and got[0] == src and got[1] > 0,
-                      'the %s is shown as glretrace -D gives it, highlighted' % stage,
-                      'page %r' % (got and [got[0][:80], got[1]]))
-            page.shot('shaders.png')
-        if ref and ref.get('uniforms'):
-            page.click('#state-tabs .tab[data-tab="uniforms"]')
-            name, val = next(iter(ref['uniforms'].items()))
-            v = page.js("const r = document.querySelector('#state-uniforms tr[data-name=\"' + arguments[0] + '\"]');"
+        return
+    ok('the state after call %d loads' % target)
+    rc, out, err = run([a.glretrace, '--headless', '-D', str(target), a.trace], 120)
+    ref = json.loads(out) if rc == 0 else None
+    check(ref is not None, 'glretrace -D %d gives the reference' % target, err.decode(errors='replace')[-200:])
+    if ref:
+        for name in ('GL_VIEWPORT', 'GL_CURRENT_PROGRAM', 'GL_DEPTH_TEST', 'GL_CULL_FACE'):
+            if name not in ref['parameters']:
+                continue
+            v = page.js("const r = document.querySelector('#state-params tr[data-name=\"' + arguments[0] + '\"]');"
                         "return r ? r.dataset.value : null", name)
-            check(v is not None and json.loads(v) == val, 'the uniforms table shows %s as glretrace -D' % name, str(v))
-        if ref and ref.get('textures'):
-            page.click('#state-tabs .tab[data-tab="textures"]')
-            name, tex = next(iter(ref['textures'].items()))
-            got = page.wait('the texture %s' % name, lambda: page.js(
-                "const v = [...document.querySelectorAll('#state-textures .image-view[data-loaded=\"1\"]')]"
-                ".find(e => e.dataset.name === arguments[0]); if (!v) return null;"
-                "const c = v.querySelector('canvas'), r = c.getBoundingClientRect();"
-                "return r.width > 0 ? [c.width, c.height] : null", name), 20)
-            check(got == [tex['__width__'], tex['__height__']],
-                  'the texture "%s" is drawn, %dx%d' % (name, tex['__width__'], tex['__height__']), str(got))
-            page.shot('textures.png')
+            check(v is not None and json.loads(v) == ref['parameters'][name],
+                  'the parameters table shows %s = %s as glretrace -D' % (name, ref['parameters'][name]),
+                  'page shows %s' % v)
+        nrows = page.js("return document.querySelectorAll('#state-params tbody tr').length")
+        check(nrows >= len(ref['parameters']), 'the parameters table has a row per parameter',
+              '%d rows, %d parameters' % (nrows, len(ref['parameters'])))
+    changed_marks(page, target, ref, a)
+    # the filter box
+    f = d.find_element(By.ID, 'state-filter')
+    f.send_keys('viewport')
+    visible = page.wait('the filter', lambda: page.js(
+        "const v = [...document.querySelectorAll('#state-params tbody tr')].filter(r => !r.hidden)"
+        ".map(r => r.dataset.name); return v.length && v.length < 20 ? v : null"), 5)
+    check(visible and 'GL_VIEWPORT' in visible, 'the filter box narrows the parameters to GL_VIEWPORT', str(visible))
+    page.shot('state.png')
+    f.clear()
+    page.js("const f = document.getElementById('state-filter'); f.value = '';"
+            "f.dispatchEvent(new Event('input'));")
+    state_tabs(page, ref)
+    framebuffer_images(page, ref)
 
-        # ---- the framebuffer as images -----------------------------------------------------
-        d.find_element(By.CSS_SELECTOR, '#state-tabs .tab[data-tab="framebuffer"]').click()
-        size = page.wait('a framebuffer image', lambda: page.js(
-            "const v = document.querySelector('#state-framebuffer .image-view[data-loaded=\"1\"] canvas');"
-            "if (!v) return null; const r = v.getBoundingClientRect();"
-            "return r.width > 0 && r.height > 0 ? [r.width, r.height, v.width, v.height] : null"), 20)
-        check(size, 'a framebuffer attachment is drawn as an image of non-zero size', str(size))
-        if size and ref:
-            states = page.wait('every attachment', lambda: page.js(
-                "const v = [...document.querySelectorAll('#state-framebuffer .image-view')].map(e => e.dataset.loaded);"
-                "return v.length && !v.includes('0') ? v : null"), 20)
-            check(states and len(states) == len(ref['framebuffer']) and set(states) == {'1'},
-                  'every framebuffer attachment (%s) is drawn' % ', '.join(ref['framebuffer']), str(states))
-            fb = next(iter(ref['framebuffer'].values()))
-            check(size[2:] == [fb['__width__'], fb['__height__']],
-                  'the framebuffer image is %dx%d as glretrace -D\'s' % (fb['__width__'], fb['__height__']),
-                  str(size[2:]))
-        if size:
-            canvas = d.find_element(By.CSS_SELECTOR, '#state-framebuffer .image-view canvas')
-            view = d.find_element(By.CSS_SELECTOR, '#state-framebuffer .image-view')
-            z0 = float(view.get_attribute('data-zoom'))
-            view.find_element(By.CSS_SELECTOR, 'button[title="zoom in"]').click()
-            z1 = float(view.get_attribute('data-zoom'))
-            check(abs(z1 - 2 * z0) < 1e-6, 'the zoom button doubles the zoom', '%s -> %s' % (z0, z1))
-            ActionChains(d).move_to_element_with_offset(canvas, 3, 3).perform()
-            rgba = page.wait('the pixel inspector', lambda: view.find_element(
-                By.CSS_SELECTOR, '.pixel-info').get_attribute('data-rgba'), 5)
-            check(rgba and re.fullmatch(r'\d+,\d+,\d+,\d+', rgba),
-                  'hovering the image shows the pixel\'s RGBA (%s)' % rgba)
-            # a pixel of the page's canvas against the reference PNG decoded by the browser
-            page.shot('framebuffer.png')
 
-    # ---- an API error is shown in the page --------------------------------------------------
+def state_tabs(page, ref):
+    """Shaders, uniforms, textures where the call has them."""
+    if ref and ref.get('shaders'):
+        page.click('#state-tabs .tab[data-tab="shaders"]')
+        for stage, src in ref['shaders'].items():
+            got = page.js("const p = document.querySelector('#state-shaders .shader[data-stage=\"' + "
+                          "arguments[0] + '\"] pre.glsl'); return p ? [p.textContent, "
+                          "p.querySelectorAll('.tok-type, .tok-kw').length] : null", stage)
+            check(got and got[0] == src and got[1] > 0,
+                  'the %s is shown as glretrace -D gives it, highlighted' % stage,
+                  'page %r' % (got and [got[0][:80], got[1]]))
+        page.shot('shaders.png')
+    if ref and ref.get('uniforms'):
+        page.click('#state-tabs .tab[data-tab="uniforms"]')
+        name, val = next(iter(ref['uniforms'].items()))
+        v = page.js("const r = document.querySelector('#state-uniforms tr[data-name=\"' + arguments[0] + '\"]');"
+                    "return r ? r.dataset.value : null", name)
+        check(v is not None and json.loads(v) == val, 'the uniforms table shows %s as glretrace -D' % name, str(v))
+    if ref and ref.get('textures'):
+        page.click('#state-tabs .tab[data-tab="textures"]')
+        name, tex = next(iter(ref['textures'].items()))
+        got = page.wait('the texture %s' % name, lambda: page.js(
+            "const v = [...document.querySelectorAll('#state-textures .image-view[data-loaded=\"1\"]')]"
+            ".find(e => e.dataset.name === arguments[0]); if (!v) return null;"
+            "const c = v.querySelector('canvas'), r = c.getBoundingClientRect();"
+            "return r.width > 0 ? [c.width, c.height] : null", name), 20)
+        check(got == [tex['__width__'], tex['__height__']],
+              'the texture "%s" is drawn, %dx%d' % (name, tex['__width__'], tex['__height__']), str(got))
+        page.shot('textures.png')
+
+
+def framebuffer_images(page, ref):
+    """The framebuffer as images: sizes, zoom, the pixel inspector."""
+    d = page.d
+    d.find_element(By.CSS_SELECTOR, '#state-tabs .tab[data-tab="framebuffer"]').click()
+    size = page.wait('a framebuffer image', lambda: page.js(
+        "const v = document.querySelector('#state-framebuffer .image-view[data-loaded=\"1\"] canvas');"
+        "if (!v) return null; const r = v.getBoundingClientRect();"
+        "return r.width > 0 && r.height > 0 ? [r.width, r.height, v.width, v.height] : null"), 20)
+    check(size, 'a framebuffer attachment is drawn as an image of non-zero size', str(size))
+    if size and ref:
+        states = page.wait('every attachment', lambda: page.js(
+            "const v = [...document.querySelectorAll('#state-framebuffer .image-view')].map(e => e.dataset.loaded);"
+            "return v.length && !v.includes('0') ? v : null"), 20)
+        check(states and len(states) == len(ref['framebuffer']) and set(states) == {'1'},
+              'every framebuffer attachment (%s) is drawn' % ', '.join(ref['framebuffer']), str(states))
+        fb = next(iter(ref['framebuffer'].values()))
+        check(size[2:] == [fb['__width__'], fb['__height__']],
+              'the framebuffer image is %dx%d as glretrace -D\'s' % (fb['__width__'], fb['__height__']),
+              str(size[2:]))
+    if size:
+        canvas = d.find_element(By.CSS_SELECTOR, '#state-framebuffer .image-view canvas')
+        view = d.find_element(By.CSS_SELECTOR, '#state-framebuffer .image-view')
+        z0 = float(view.get_attribute('data-zoom'))
+        view.find_element(By.CSS_SELECTOR, 'button[title="zoom in"]').click()
+        z1 = float(view.get_attribute('data-zoom'))
+        check(abs(z1 - 2 * z0) < 1e-6, 'the zoom button doubles the zoom', '%s -> %s' % (z0, z1))
+        ActionChains(d).move_to_element_with_offset(canvas, 3, 3).perform()
+        rgba = page.wait('the pixel inspector', lambda: view.find_element(
+            By.CSS_SELECTOR, '.pixel-info').get_attribute('data-rgba'), 5)
+        check(rgba and re.fullmatch(r'\d+,\d+,\d+,\d+', rgba),
+              'hovering the image shows the pixel\'s RGBA (%s)' % rgba)
+        # a pixel of the page's canvas against the reference PNG decoded by the browser
+        page.shot('framebuffer.png')
+
+
+def api_error(page):
+    """An API error is shown in the page."""
     page.js("loadState(4294967295)")
     err = page.wait('the state error', lambda: page.js(
         "const e = document.getElementById('state-error'); return e.hidden ? null : e.textContent"), 30)
@@ -269,7 +301,10 @@ def steps(page, srv, url, a):
     page.shot('api-error.png')
     page.js("for (const e of document.querySelectorAll('#errors .error')) e.remove();")
 
-    # ---- search ----------------------------------------------------------------------------
+
+def search(page, a):
+    """Search: the results are the trace's swaps, a result selects its call."""
+    d = page.d
     box = d.find_element(By.ID, 'search')
     box.send_keys('SwapBuffers')
     d.find_element(By.ID, 'search-go').click()
@@ -295,7 +330,10 @@ def steps(page, srv, url, a):
               'the result\'s frame is selected in the frame list')
         page.shot('search.png')
 
-    # ---- timeline ------------------------------------------------------------------------------
+
+def timeline(page, url, a):
+    """The timeline job, its download and panel."""
+    d = page.d
     d.find_element(By.ID, 'timeline-btn').click()
     tl = page.wait('the timeline', lambda: page.js(
         "const s = document.getElementById('timeline').dataset.state; "
@@ -315,7 +353,9 @@ def steps(page, srv, url, a):
     else:
         bad('the timeline job: %s (%s)' % (tl or 'timed out', '; '.join(page.errors_shown())))
 
-    # ---- each frame's CPU (and GPU) time, once the profiled replay is read -------------------
+
+def frame_times(page, url):
+    """Each frame's CPU (and GPU) time, once the profiled replay is read."""
     st, _, body = http_get(url + 'api/frames?first=0&count=3')
     fr = json.loads(body) if st == 200 else {}
     f0 = (fr.get('frames') or [{}])[0]
@@ -337,15 +377,10 @@ def steps(page, srv, url, a):
         check(shown and 'GPU' in shown[1], 'frame 0\'s row shows its GPU time', str(shown))
     page.shot('frame-times.png')
 
-    # ---- the event list, go-to and links, the layout at three widths ------------------------
-    event_list(page, url)
-    goto_and_links(page, url, total)
-    widths(page)
 
-    # ---- image comparison: the thumbnails against copies, one changed --------------------------
-    compare(page, url, summary, a)
-
-    # ---- a wrong token -----------------------------------------------------------------------
+def wrong_token(page, url):
+    """A wrong token: 403 and the server's page."""
+    d = page.d
     wrong = re.sub(r'/[0-9a-f]{32}/', '/' + '0' * 32 + '/', url)
     st, ctype, body = http_get(wrong)
     check(st == 403 and 'html' in ctype, 'a wrong token gets 403 and an HTML page', '%s %s' % (st, ctype))
