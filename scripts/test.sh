@@ -6,7 +6,7 @@
 #     gltrace_add_test in tests/CMakeLists.txt) under the sanitizers.
 #  3. A bounded fuzz run of every libFuzzer target, two at a time (one per core).
 # FUZZ_SECONDS (default 60) bounds the apitrace reader's fuzz run, each other target
-# gets half of it; 0 skips fuzzing. How to run one test or one stage: tests/README.md.
+# gets half of it; 0 skips fuzzing. One test, or the sanitizer tests by hand: tests/README.md.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 fuzz_seconds=${FUZZ_SECONDS:-60}
