@@ -11,10 +11,17 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 fuzz_seconds=${FUZZ_SECONDS:-60}
 status=0
+# stage_done N: how long stage N took (CI's time budget is watched stage by stage)
+stage_start=$SECONDS
+stage_done() {
+  echo "== [$1/3] took $((SECONDS - stage_start)) s" >&2
+  stage_start=$SECONDS
+}
 
 echo "== [1/3] release build (-Werror) and tests" >&2
 "$top/scripts/build.sh" "$top/build" -DGLTRACE_WERROR=ON
 (cd "$top/build" && ctest --output-on-failure -j2) || status=1
+stage_done 1
 
 echo "== [2/3] ASan+UBSan build (clang, libFuzzer) and the tests labelled sanitize" >&2
 "$top/scripts/build.sh" "$top/build-asan" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
@@ -22,6 +29,7 @@ echo "== [2/3] ASan+UBSan build (clang, libFuzzer) and the tests labelled saniti
 # tests registered with SANITIZE noleaks set their own ASAN_OPTIONS (detect_leaks=0)
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 (cd "$top/build-asan" && ctest --output-on-failure -j2 -L '^sanitize$') || status=1
+stage_done 2
 
 # fuzz TARGET SECONDS SEED_DIR GLOB: a bounded libFuzzer run seeded with SEED_DIR/GLOB;
 # fails (1) on a finding, whose inputs are copied to build-asan/
@@ -75,5 +83,6 @@ if [ "$fuzz_seconds" -gt 0 ]; then
     wait -n || status=1
     running=$((running - 1))
   done
+  stage_done 3
 fi
 exit $status
