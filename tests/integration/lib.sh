@@ -183,13 +183,14 @@ it_finish() {
   [ "$IT_FAILED" -eq 0 ]
 }
 
-# corpus_apitrace_dir DIR: the apitrace corpus folder (DIR itself or DIR/apitrace).
+# corpus_apitrace_dir DIR: the apitrace corpus folder (DIR itself or DIR/apitrace), as an
+# absolute path (tests change directory).
 corpus_apitrace_dir() {
   local d=$1
   if [ -d "$d/apitrace" ]; then d="$d/apitrace"; fi
   [ -d "$d" ] || die "corpus folder '$1' not found (set GLTRACE_CORPUS_DIR)"
   ls "$d"/*.trace >/dev/null 2>&1 || die "no .trace files in corpus folder '$d'"
-  echo "$d"
+  (cd "$d" && pwd)
 }
 
 # it_bin_corpus "$@": the arguments of a test run as `NAME.sh BIN_DIR CORPUS_DIR ...`:
