@@ -1,66 +1,88 @@
 #!/usr/bin/env bash
 # README command 2: every test. Expects the dependencies (scripts/install-deps.sh).
 #  1. Release build with -Werror; unit and integration tests (ctest).
-#  2. clang build with AddressSanitizer + UndefinedBehaviorSanitizer and libFuzzer:
-#     unit tests, the corpus replay and the command-line tests (labels cli and
-#     cli_replay: everything but recording, whose preload library cannot carry ASan
-#     into an uninstrumented program) under the sanitizers, then a bounded fuzz run.
-# FUZZ_SECONDS (default 60) bounds the apitrace reader's fuzz run, each timeline reader
-# gets half of it; 0 skips fuzzing.
+#  2. clang build with AddressSanitizer + UndefinedBehaviorSanitizer and libFuzzer; the
+#     tests registered with SANITIZE full or noleaks (label sanitize; see
+#     gltrace_add_test in tests/CMakeLists.txt) under the sanitizers.
+#  3. A bounded fuzz run of every libFuzzer target, two at a time (one per core).
+# FUZZ_SECONDS (default 60) bounds the apitrace reader's fuzz run, each other target
+# gets half of it; 0 skips fuzzing. One test, or the sanitizer tests by hand: tests/README.md.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 fuzz_seconds=${FUZZ_SECONDS:-60}
 status=0
+# stage_done N: how long stage N took (CI's time budget is watched stage by stage)
+stage_start=$SECONDS
+stage_done() {
+  echo "== [$1/3] took $((SECONDS - stage_start)) s" >&2
+  stage_start=$SECONDS
+}
 
 echo "== [1/3] release build (-Werror) and tests" >&2
 "$top/scripts/build.sh" "$top/build" -DGLTRACE_WERROR=ON
 (cd "$top/build" && ctest --output-on-failure -j2) || status=1
+stage_done 1
 
-echo "== [2/3] ASan+UBSan build (clang, libFuzzer) and unit tests" >&2
+echo "== [2/3] ASan+UBSan build (clang, libFuzzer) and the tests labelled sanitize" >&2
 "$top/scripts/build.sh" "$top/build-asan" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
   -DGLTRACE_WERROR=ON -DGLTRACE_SANITIZE=ON -DGLTRACE_FUZZ=ON -DGLTRACE_RECORDING=OFF
+# tests registered with SANITIZE noleaks set their own ASAN_OPTIONS (detect_leaks=0)
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-(cd "$top/build-asan" && ctest --output-on-failure -j2 -R '^(unit_|fuzz_)') || status=1
-echo "== [2/3] the command-line tests under ASan+UBSan" >&2
-(cd "$top/build-asan" && ctest --output-on-failure -j2 -L '^cli$') || status=1
-# Mesa and SDL leak at exit, partly from driver code already unloaded then (LSan
-# cannot name it to suppress it), so tests that run glretrace check memory errors and
-# undefined behaviour but not leaks
-(cd "$top/build-asan" && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
-  ctest --output-on-failure -j2 -L '^cli_replay$') || status=1
+(cd "$top/build-asan" && ctest --output-on-failure -j2 -L '^sanitize$') || status=1
+stage_done 2
 
-# fuzz TARGET SECONDS SEED_DIR GLOB: a bounded libFuzzer run seeded with SEED_DIR/GLOB
+# fuzz TARGET SECONDS SEED_DIR GLOB: a bounded libFuzzer run seeded with SEED_DIR/GLOB;
+# fails (1) on a finding, whose inputs are copied to build-asan/
 fuzz() {
   local target=$1 seconds=$2 seeds=$3 glob=$4
-  local bin="$top/build-asan/bin/$target" work
+  local bin="$top/build-asan/bin/$target" work rc=0
   echo "== fuzzing $target for ${seconds}s" >&2
-  [ -x "$bin" ] || { echo "test.sh: $bin was not built" >&2; status=1; return; }
+  [ -x "$bin" ] || { echo "test.sh: $bin was not built" >&2; return 1; }
   work=$(mktemp -d)
   mkdir -p "$work/corpus"
   # shellcheck disable=SC2086
   cp "$seeds"/$glob "$work/corpus/" 2>/dev/null || true
   "$bin" -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=262144 -timeout=10 \
     -print_final_stats=1 -artifact_prefix="$work/" "$work/corpus" 2>"$work/fuzz.log" ||
-    { tail -50 "$work/fuzz.log" >&2; cp "$work"/crash-* "$work"/timeout-* "$work"/oom-* "$top/build-asan/" 2>/dev/null || true; status=1; }
-  grep -E "stat::number_of_executed_units|Done " "$work/fuzz.log" >&2 || true
+    { tail -50 "$work/fuzz.log" | sed "s/^/$target: /" >&2; rc=1
+      cp "$work"/crash-* "$work"/timeout-* "$work"/oom-* "$top/build-asan/" 2>/dev/null || true; }
+  grep -E "stat::number_of_executed_units|Done " "$work/fuzz.log" | sed "s/^/$target: /" >&2 || true
   rm -rf "$work"
+  return $rc
+}
+
+# Each target is single-threaded: two run at once (the machine's two cores), each for
+# the same time as when they ran one after another
+running=0
+fuzz_bg() {
+  if [ "$running" -ge 2 ]; then
+    wait -n || status=1
+    running=$((running - 1))
+  fi
+  fuzz "$@" &
+  running=$((running + 1))
 }
 
 if [ "$fuzz_seconds" -gt 0 ]; then
   echo "== [3/3] fuzzing the readers and the replayer" >&2
-  # the apitrace reader gets FUZZ_SECONDS, each timeline reader half of it
+  # the apitrace reader gets FUZZ_SECONDS, each other target half of it
   half=$(( (fuzz_seconds + 1) / 2 ))
   corpus="$top/../shared/corpus"
-  fuzz fuzz_reader "$fuzz_seconds" "$corpus/apitrace" '*.trace'
-  fuzz fuzz_fxt "$half" "$corpus/fxt" '*.fxt'
-  fuzz fuzz_chrome "$half" "$corpus/chrome-json" '*.json*'
-  fuzz fuzz_xray "$half" "$corpus/xray-fdr" '*.xray'
-  fuzz fuzz_tracecmd "$half" "$corpus/tracecmd-dat" '*.dat'
+  fuzz_bg fuzz_reader "$fuzz_seconds" "$corpus/apitrace" '*.trace'
+  fuzz_bg fuzz_fxt "$half" "$corpus/fxt" '*.fxt'
+  fuzz_bg fuzz_chrome "$half" "$corpus/chrome-json" '*.json*'
+  fuzz_bg fuzz_xray "$half" "$corpus/xray-fdr" '*.xray'
+  fuzz_bg fuzz_tracecmd "$half" "$corpus/tracecmd-dat" '*.dat'
   # the replayer's argument decoding and checks, on a stub GL dispatch
-  fuzz fuzz_retrace "$half" "$corpus/apitrace" '*.trace'
+  fuzz_bg fuzz_retrace "$half" "$corpus/apitrace" '*.trace'
   # PNG decoding (diff-images), seeded with tests/fuzz/regressions_png
-  fuzz fuzz_png "$half" "$top/tests/fuzz/regressions_png" '*.png'
+  fuzz_bg fuzz_png "$half" "$top/tests/fuzz/regressions_png" '*.png'
   # the frame index's contents (gltrace index), seeded with tests/fuzz/regressions_index
-  fuzz fuzz_index "$half" "$top/tests/fuzz/regressions_index" '*'
+  fuzz_bg fuzz_index "$half" "$top/tests/fuzz/regressions_index" '*'
+  while [ "$running" -gt 0 ]; do
+    wait -n || status=1
+    running=$((running - 1))
+  done
+  stage_done 3
 fi
 exit $status

@@ -640,47 +640,17 @@ static void draw(struct scene *sc, unsigned frame)
                            GL_COLOR_BUFFER_BIT, GL_LINEAR);
 }
 
-static GLXContext make_context(Display *dpy, Window win, GLXFBConfig config)
-{
-    static const int attribs[] = {
-        GLX_CONTEXT_MAJOR_VERSION_ARB, 4, GLX_CONTEXT_MINOR_VERSION_ARB, 5,
-        GLX_CONTEXT_PROFILE_MASK_ARB, GLX_CONTEXT_CORE_PROFILE_BIT_ARB, None,
-    };
-    PFNGLXCREATECONTEXTATTRIBSARBPROC create = (PFNGLXCREATECONTEXTATTRIBSARBPROC)
-        glXGetProcAddressARB((const GLubyte *)"glXCreateContextAttribsARB");
-    if (!create) {
-        fprintf(stderr, TAG ": glXCreateContextAttribsARB not available\n");
-        return NULL;
-    }
-    GLXContext ctx = app_glx_create_context(dpy, create, config, NULL, attribs);
-    if (!ctx) {
-        fprintf(stderr, TAG ": cannot create an OpenGL 4.5 core profile context\n");
-        return NULL;
-    }
-    if (!glXMakeCurrent(dpy, win, ctx)) {
-        fprintf(stderr, TAG ": glXMakeCurrent failed\n");
-        return NULL;
-    }
-    return ctx;
-}
-
 int main(int argc, char **argv)
 {
     struct app_options opt;
     app_parse_options(argc, argv, &opt);
-    Display *dpy = app_open_display(TAG);
-    if (!dpy)
-        return 1;
-    static const int fb_attribs[] = {
-        GLX_X_RENDERABLE, True, GLX_DRAWABLE_TYPE, GLX_WINDOW_BIT, GLX_RENDER_TYPE, GLX_RGBA_BIT,
-        GLX_X_VISUAL_TYPE, GLX_TRUE_COLOR, GLX_RED_SIZE, 8, GLX_GREEN_SIZE, 8, GLX_BLUE_SIZE, 8,
-        GLX_DOUBLEBUFFER, True, None,
-    };
+    Display *dpy;
     GLXFBConfig config;
-    Window win = app_glx_window(dpy, fb_attribs, TAG, &config);
+    Window win = app_glx_open(TAG, NULL, &dpy, &config);
     if (!win)
         return 1;
-    GLXContext ctx = make_context(dpy, win, config);
+    PFNGLXCREATECONTEXTATTRIBSARBPROC create_context;
+    GLXContext ctx = app_glx_core_context(dpy, win, config, TAG, 4, 5, &create_context);
     if (!ctx)
         return 1;
     if (opt.warmup) {

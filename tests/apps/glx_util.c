@@ -12,6 +12,12 @@ const int app_glx_core33_attribs[] = {
     None,
 };
 
+const int app_glx_rgba8_attribs[] = {
+    GLX_X_RENDERABLE, True, GLX_DRAWABLE_TYPE, GLX_WINDOW_BIT, GLX_RENDER_TYPE, GLX_RGBA_BIT,
+    GLX_X_VISUAL_TYPE, GLX_TRUE_COLOR, GLX_RED_SIZE, 8, GLX_GREEN_SIZE, 8, GLX_BLUE_SIZE, 8,
+    GLX_DOUBLEBUFFER, True, None,
+};
+
 int app_has_extension(const char *list, const char *name)
 {
     size_t n = strlen(name);
@@ -48,6 +54,14 @@ Window app_glx_window(Display *dpy, const int *fb_attribs, const char *tag, GLXF
     return win;
 }
 
+Window app_glx_open(const char *tag, const int *fb_attribs, Display **dpy, GLXFBConfig *config)
+{
+    *dpy = app_open_display(tag);
+    if (!*dpy)
+        return 0;
+    return app_glx_window(*dpy, fb_attribs ? fb_attribs : app_glx_rgba8_attribs, tag, config);
+}
+
 static int ctx_error;
 static int on_x_error(Display *dpy, XErrorEvent *ev)
 {
@@ -68,8 +82,8 @@ GLXContext app_glx_create_context(Display *dpy, PFNGLXCREATECONTEXTATTRIBSARBPRO
     return ctx_error ? NULL : ctx;
 }
 
-GLXContext app_glx_core33_context(Display *dpy, Window win, GLXFBConfig config, const char *tag,
-                                  PFNGLXCREATECONTEXTATTRIBSARBPROC *create)
+GLXContext app_glx_core_context(Display *dpy, Window win, GLXFBConfig config, const char *tag,
+                                int major, int minor, PFNGLXCREATECONTEXTATTRIBSARBPROC *create)
 {
     *create = (PFNGLXCREATECONTEXTATTRIBSARBPROC)glXGetProcAddressARB(
         (const GLubyte *)"glXCreateContextAttribsARB");
@@ -77,9 +91,15 @@ GLXContext app_glx_core33_context(Display *dpy, Window win, GLXFBConfig config, 
         fprintf(stderr, "%s: glXCreateContextAttribsARB not available\n", tag);
         return NULL;
     }
-    GLXContext ctx = app_glx_create_context(dpy, *create, config, NULL, app_glx_core33_attribs);
+    const int attribs[] = {
+        GLX_CONTEXT_MAJOR_VERSION_ARB, major,
+        GLX_CONTEXT_MINOR_VERSION_ARB, minor,
+        GLX_CONTEXT_PROFILE_MASK_ARB, GLX_CONTEXT_CORE_PROFILE_BIT_ARB,
+        None,
+    };
+    GLXContext ctx = app_glx_create_context(dpy, *create, config, NULL, attribs);
     if (!ctx) {
-        fprintf(stderr, "%s: cannot create an OpenGL 3.3 core profile context\n", tag);
+        fprintf(stderr, "%s: cannot create an OpenGL %d.%d core profile context\n", tag, major, minor);
         return NULL;
     }
     if (!glXMakeCurrent(dpy, win, ctx)) {
@@ -87,6 +107,12 @@ GLXContext app_glx_core33_context(Display *dpy, Window win, GLXFBConfig config, 
         return NULL;
     }
     return ctx;
+}
+
+GLXContext app_glx_core33_context(Display *dpy, Window win, GLXFBConfig config, const char *tag,
+                                  PFNGLXCREATECONTEXTATTRIBSARBPROC *create)
+{
+    return app_glx_core_context(dpy, win, config, tag, 3, 3, create);
 }
 
 void app_glx_close(Display *dpy, Window win, GLXContext ctx)

@@ -104,16 +104,9 @@ int main(int argc, char **argv)
     int compat = app_take_flag(&argc, argv, "--compat") > 0;
     app_parse_options(argc, argv, &opt);
 
-    Display *dpy = app_open_display(TAG);
-    if (!dpy)
-        return 1;
-    static const int fb_attribs[] = {
-        GLX_X_RENDERABLE, True, GLX_DRAWABLE_TYPE, GLX_WINDOW_BIT, GLX_RENDER_TYPE, GLX_RGBA_BIT,
-        GLX_X_VISUAL_TYPE, GLX_TRUE_COLOR, GLX_RED_SIZE, 8, GLX_GREEN_SIZE, 8, GLX_BLUE_SIZE, 8,
-        GLX_DOUBLEBUFFER, True, None,
-    };
+    Display *dpy;
     GLXFBConfig config;
-    Window win = app_glx_window(dpy, fb_attribs, TAG, &config);
+    Window win = app_glx_open(TAG, NULL, &dpy, &config);
     if (!win)
         return 1;
     GLXContext ctx;

@@ -271,9 +271,6 @@ int main(int argc, char **argv)
     struct app_options opt;
     app_parse_options(argc, argv, &opt);
 
-    Display *dpy = app_open_display(TAG);
-    if (!dpy)
-        return 1;
     int fb_attribs[] = {
         GLX_X_RENDERABLE, True,
         GLX_DRAWABLE_TYPE, GLX_WINDOW_BIT,
@@ -286,8 +283,9 @@ int main(int argc, char **argv)
         GLX_SAMPLES, samples,
         None,
     };
+    Display *dpy;
     GLXFBConfig config;
-    Window win = app_glx_window(dpy, fb_attribs, TAG, &config);
+    Window win = app_glx_open(TAG, fb_attribs, &dpy, &config);
     if (!win)
         return 1;
     PFNGLXCREATECONTEXTATTRIBSARBPROC create;

@@ -24,7 +24,7 @@
 # times (user + system, all threads), the ratios apitrace/ours (above 1: ours is
 # faster), and the calls/s of each tool over
 # the replay loop (calls from `gltrace info`'s CallsCount). Verdict per trace, against
-# issue 16's targets: call-heavy traces (at least 1,000 calls per frame) replay at least
+# the replay targets: call-heavy traces (at least 1,000 calls per frame) replay at least
 # 1.5x as fast as apitrace's, the others (bound by llvmpipe) at least as fast: PASS, or
 # EVEN within 2% of the target (noise), else FAIL.
 set -euo pipefail

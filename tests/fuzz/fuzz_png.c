@@ -1,4 +1,4 @@
-/* libFuzzer target: any bytes as a PNG (common/gt_png_read.c, read by diff-images).
+/* libFuzzer target: any bytes as a PNG (common/util/gt_png_read.c, read by diff-images).
  * Nothing may crash, leak, hang or allocate beyond the image size the header gives
  * (itself bounded); a decoded image has every pixel written. */
 #include <stddef.h>

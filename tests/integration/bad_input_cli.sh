@@ -20,11 +20,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 it_init bad_input_cli
 
-[ $# -eq 2 ] || die "usage: $0 BIN_DIR CORPUS_DIR"
-gltrace="$1/gltrace"
+it_bin_corpus "$@"
+gltrace="$bin/gltrace"
 require_file "$gltrace" "build gltrace first"
 require_tool python3 timeout head
-corpus=$(corpus_apitrace_dir "$2")
 D="$WORK/files"
 mkdir -p "$D"
 

@@ -12,11 +12,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 it_init corpus_dump
 
-[ $# -eq 2 ] || die "usage: $0 BIN_DIR CORPUS_DIR"
-gltrace="$1/gltrace"
+it_bin_corpus "$@"
+gltrace="$bin/gltrace"
 require_file "$gltrace" "build gltrace first"
 require_tool apitrace python3 cmp timeout
-corpus=$(corpus_apitrace_dir "$2")
 
 traces=("$corpus"/*.trace)
 echo "corpus_dump: ${#traces[@]} traces in $corpus"

@@ -29,7 +29,7 @@ two recordings. Each rule and why:
   R10 glGetInteger64v/Booleanv/Floatv/Doublev of GL_NUM_EXTENSIONS and
      GL_NUM_PROGRAM_BINARY_FORMATS: apitrace changes these answers (its own extensions,
      no binary formats) in glGetIntegerv only, gltrace in every getter, so the program
-     sees one answer whichever it asks (issue 13, class 6): their values are not compared.
+     sees one answer whichever it asks: their values are not compared.
   R11 bytes written through a persistent map that is neither coherent nor explicitly
      flushed (made the GL's by glMemoryBarrier): gltrace writes them as fake memcpys,
      apitrace writes nothing (its replay reads stale data); such memcpys are dropped, from

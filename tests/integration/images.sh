@@ -22,7 +22,7 @@ it_init images
 [ $# -ge 2 ] || die "usage: $0 BIN_DIR CORPUS_DIR"
 bin=$(cd "$1" && pwd)
 gltrace="$bin/gltrace"
-corpus=$(cd "$(corpus_apitrace_dir "$2")" && pwd)
+corpus=$(corpus_apitrace_dir "$2")
 require_file "$gltrace" "build gltrace first"
 require_tool apitrace glretrace python3 timeout Xvfb chromium
 start_xvfb

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# input_bounds: bounded memory and clear errors on hostile input (issue 12).
+# input_bounds: bounded memory and clear errors on hostile input.
 #   usage: input_bounds.sh BIN_DIR CORPUS_DIR
 # - a 2 GB sparse XRay log (no header; valid FDR v5, FDR v1 and basic headers over
 #   zeros): refused at once, with little memory, under an address-space limit;
@@ -20,12 +20,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 it_init input_bounds
 
-[ $# -eq 2 ] || die "usage: $0 BIN_DIR CORPUS_DIR"
-bin=$1
+it_bin_corpus "$@"
 gltrace="$bin/gltrace"
 require_file "$gltrace" "build gltrace first"
 require_tool python3 timeout prlimit truncate mkfifo apitrace
-corpus=$(corpus_apitrace_dir "$2")
 D="$WORK/files"
 mkdir -p "$D"
 MAX_KB=65536 # what a bounded reader may use, whatever the input's size

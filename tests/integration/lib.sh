@@ -183,13 +183,23 @@ it_finish() {
   [ "$IT_FAILED" -eq 0 ]
 }
 
-# corpus_traces DIR: the apitrace corpus folder (DIR itself or DIR/apitrace).
+# corpus_apitrace_dir DIR: the apitrace corpus folder (DIR itself or DIR/apitrace), as an
+# absolute path (tests change directory).
 corpus_apitrace_dir() {
   local d=$1
   if [ -d "$d/apitrace" ]; then d="$d/apitrace"; fi
   [ -d "$d" ] || die "corpus folder '$1' not found (set GLTRACE_CORPUS_DIR)"
   ls "$d"/*.trace >/dev/null 2>&1 || die "no .trace files in corpus folder '$d'"
-  echo "$d"
+  (cd "$d" && pwd)
+}
+
+# it_bin_corpus "$@": the arguments of a test run as `NAME.sh BIN_DIR CORPUS_DIR ...`:
+# sets bin (BIN_DIR, absolute) and corpus (its apitrace folder); dies with the usage
+# without them.
+it_bin_corpus() {
+  [ $# -ge 2 ] || die "usage: $0 BIN_DIR CORPUS_DIR"
+  bin=$(cd "$1" && pwd)
+  corpus=$(corpus_apitrace_dir "$2")
 }
 
 # info_vs_apitrace WHAT TRACE GLTRACE: `gltrace info` exits 0 and prints valid JSON

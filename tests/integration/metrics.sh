@@ -30,10 +30,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 it_init metrics
 
-[ $# -ge 2 ] || die "usage: $0 BIN_DIR CORPUS_DIR"
-bin=$(cd "$1" && pwd)
+it_bin_corpus "$@"
 ours="$bin/glretrace"
-corpus=$(corpus_apitrace_dir "$2")
 require_file "$ours" "build glretrace first"
 require_tool glretrace eglretrace timeout Xvfb awk
 # Debian's piglit and the Python modules its replayer imports (Debian's own python3)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# output_safety: no command that writes destroys a file (issue 12; common/gt_outfile.h).
+# output_safety: no command that writes destroys a file (gt_outfile.h).
 #   usage: output_safety.sh BIN_DIR CORPUS_DIR
 # Inputs (a trace and its live timeline as FXT, Chrome JSON, XRay and .dat) are made
 # here by recording gl33_demo under our own Xvfb; in a build without the recorder (the
@@ -29,12 +29,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 it_init output_safety
 
-[ $# -ge 2 ] || die "usage: $0 BIN_DIR CORPUS_DIR"
-bin=$(cd "$1" && pwd)
+it_bin_corpus "$@"
 gltrace="$bin/gltrace"
 require_file "$gltrace" "build gltrace first"
 require_file "$bin/glretrace" "build glretrace first"
-corpus=$(corpus_apitrace_dir "$2")
 require_tool Xvfb mknod cmp timeout
 HAVE_REC=0
 if [ -e "$bin/../lib/libgltrace.so" ] && [ -x "$bin/gl33_demo" ]; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# real_programs: real Debian programs, recorded by both tracers (issue 25, section 2).
+# real_programs: real Debian programs, recorded by both tracers.
 #   usage: real_programs.sh BIN_DIR [NAME...]      (every program when no NAME is given)
 # Long (downloads about 450 MB of packages once, then 10-20 minutes on 2 cores): not in the
 # default ctest run. One command runs it: tests/integration/real_programs.sh build/bin

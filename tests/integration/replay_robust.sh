@@ -27,11 +27,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 it_init replay_robust
 
-[ $# -ge 2 ] || die "usage: $0 BIN_DIR CORPUS_DIR"
-bin=$(cd "$1" && pwd)
+it_bin_corpus "$@"
 ours="$bin/glretrace"
 edit="$bin/trace_edit"
-corpus=$(corpus_apitrace_dir "$2")
 base="$corpus/glmark2_build.trace"
 require_file "$ours" "build glretrace first"
 require_file "$edit" "build trace_edit first"

@@ -23,10 +23,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 it_init retrace_options
 
-[ $# -ge 2 ] || die "usage: $0 BIN_DIR CORPUS_DIR"
-bin=$(cd "$1" && pwd)
+it_bin_corpus "$@"
 ours="$bin/glretrace"
-corpus=$(corpus_apitrace_dir "$2")
 require_file "$ours" "build glretrace first"
 require_tool apitrace glretrace python3 timeout Xvfb
 start_xvfb

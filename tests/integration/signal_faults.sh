@@ -116,7 +116,7 @@ def check_compressed(what, trace):
     one: the flusher thread writes pending bytes once a second, and a signal landing
     while it holds the lock stores that last chunk: seen on a loaded machine with
     signals 12 and 34 ms in. So one stored chunk, at most 1 MiB, is allowed on top of
-    half the stream; issue 28's compressor thread is to take that chunk over.)"""
+    half the stream, until a compressor thread of its own takes that chunk over.)"""
     out = subprocess.run([gltrace, 'info', trace], capture_output=True, timeout=120)
     try:
         info = json.loads(out.stdout)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# timeline_replay: glretrace's timings and timelines (issue 6) under our own Xvfb (Mesa
+# timeline_replay: glretrace's timings and timelines under our own Xvfb (Mesa
 # llvmpipe), and --headless.
 #   usage: timeline_replay.sh BIN_DIR [CORPUS_DIR]
 # Replayed with `glretrace --pcpu --pgpu --fxt a.fxt --chrome a.json`: every

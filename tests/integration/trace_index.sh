@@ -11,11 +11,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 it_init trace_index
 
-[ $# -eq 2 ] || die "usage: $0 BIN_DIR CORPUS_DIR"
-gltrace="$1/gltrace"
+it_bin_corpus "$@"
+gltrace="$bin/gltrace"
 require_file "$gltrace" "build gltrace first"
 require_tool python3 cmp timeout
-corpus=$(corpus_apitrace_dir "$2")
 
 frames_count() {
   python3 -c 'import json,sys; print(json.load(sys.stdin)["FramesCount"])' <"$1"

@@ -23,11 +23,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 it_init trim_sed
 
-[ $# -ge 2 ] || die "usage: $0 BIN_DIR CORPUS_DIR"
-bin=$(cd "$1" && pwd)
+it_bin_corpus "$@"
 gltrace="$bin/gltrace"
 glretrace_ours="$bin/glretrace"
-corpus=$(corpus_apitrace_dir "$2")
 require_file "$gltrace" "build gltrace first"
 require_file "$glretrace_ours" "build glretrace first"
 require_tool apitrace glretrace python3 timeout Xvfb

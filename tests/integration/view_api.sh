@@ -18,12 +18,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 it_init view_api
 
-[ $# -eq 2 ] || die "usage: $0 BIN_DIR CORPUS_DIR"
-bin=$1
+it_bin_corpus "$@"
 require_file "$bin/gltrace" "build gltrace first"
 require_file "$bin/glretrace" "build glretrace first"
 require_tool python3 timeout
-corpus=$(corpus_apitrace_dir "$2")
 # the caches go into the work dir whatever happens
 export XDG_CACHE_HOME="$WORK/cache"
 

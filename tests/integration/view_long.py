@@ -19,8 +19,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import view_browser as vb  # noqa: E402
-from view_browser import By, bad, check, http_get, note, ok  # noqa: E402,F401
+import view_page as vb  # noqa: E402
+from view_page import By, bad, check, http_get, note, ok  # noqa: E402,F401
 
 
 def main():

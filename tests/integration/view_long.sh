@@ -2,9 +2,9 @@
 # view_long: `gltrace view`'s page on a trace of 600,001 frames (demo_trace writes it in
 # about 2 s, 45 MB): the last frame is reached by the scroll bar and by Go, and a link
 # with #frame=N&call=M reopens it; and on a frame of 1,835,012 calls (demo_trace's frame
-# doubled 18 times by trace_edit, 4 s): its last call likewise (view_long.py). Before
-# issue 26 the frame list was one element 38 M px high and frames past ~524k could not be
-# reached. Skips (77) without Chromium, chromedriver or Selenium, as view_browser.
+# doubled 18 times by trace_edit, 4 s): its last call likewise (view_long.py). A list
+# drawn as one element would be 38 M px high, past the browser's cap, and frames past
+# ~524k could not be reached. Skips (77) without Chromium, chromedriver or Selenium, as view_browser.
 #   usage: view_long.sh BIN_DIR ARTIFACT_DIR
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""view_safety.py: `gltrace view` on a machine shared with other users (issue 26's
+"""view_safety.py: `gltrace view` on a machine shared with other users (its
 safety defects), one group of checks per defect, on a small corpus trace (tri.trace)
 copied into WORK. Started by view_safety.sh.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# view_safety: `gltrace view` on a machine shared with other users (issue 26, Safety):
+# view_safety: `gltrace view` on a machine shared with other users:
 # the cache beside the trace is never written through planted links nor another user's
 # folder, and takes the trace's permissions; image comparisons walk only the prefix's
 # folder (no links to folders, bounded) and serve only PNGs; --open keeps the token out
@@ -14,12 +14,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 it_init view_safety
 
-[ $# -eq 2 ] || die "usage: $0 BIN_DIR CORPUS_DIR"
-bin=$1
+it_bin_corpus "$@"
 require_file "$bin/gltrace" "build gltrace first"
 require_file "$bin/glretrace" "build glretrace first"
 require_tool python3 timeout
-corpus=$(corpus_apitrace_dir "$2")
 require_file "$corpus/tri.trace"
 export XDG_CACHE_HOME="$WORK/cache"
 

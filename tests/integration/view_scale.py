@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""view_scale.py: `gltrace view`'s state requests on a larger trace (issue 26, "Huge
-traces"). Started by view_scale.sh on a copy of a corpus trace.
+"""view_scale.py: `gltrace view`'s state requests on a larger trace (huge
+traces). Started by view_scale.sh on a copy of a corpus trace.
 
   view_scale.py BIN_DIR TRACE
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# view_scale: `gltrace view`'s state requests on a larger trace (issue 26, "Huge traces"):
+# view_scale: `gltrace view`'s state requests on a larger trace (huge traces):
 # one call back within a frame from the replay held at the frame's start, a client's
 # requests in a row superseded, the state replay's peak memory against the thumbnail
 # replay's. view_scale.py does the checks and prints the times measured.
@@ -10,12 +10,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 it_init view_scale
 
-[ $# -eq 2 ] || die "usage: $0 BIN_DIR CORPUS_DIR"
-bin=$1
+it_bin_corpus "$@"
 require_file "$bin/gltrace" "build gltrace first"
 require_file "$bin/glretrace" "build glretrace first"
 require_tool python3 timeout
-corpus=$(corpus_apitrace_dir "$2")
 export XDG_CACHE_HOME="$WORK/cache"
 
 # a glmark2 trace of 30k calls in frames of ~220 (the corpus's with the most calls)

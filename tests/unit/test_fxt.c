@@ -20,9 +20,6 @@
 #include "fxt_writer.h"
 #include "test_fxt_util.h"
 
-void test_fxt_bad_register(struct CMUnitTest *t, size_t *n);
-void test_fxt_corpus_register(struct CMUnitTest *t, size_t *n);
-
 static gt_tl_str S(gt_timeline *tl, const char *s) { return gt_tl_intern_cstr(tl, s); }
 
 static void emit(gt_tl_buffer *b, const gt_timeline *tl, const gt_tl_event *ev)

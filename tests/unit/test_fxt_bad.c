@@ -17,8 +17,6 @@
 #include "fxt_reader.h"
 #include "test_fxt_util.h"
 
-void test_fxt_bad_register(struct CMUnitTest *t, size_t *n);
-
 static fxt_words *new_words(void)
 {
     fxt_words *s = calloc(1, sizeof *s);

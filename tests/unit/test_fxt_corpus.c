@@ -16,8 +16,6 @@
 #include "fxt_reader.h"
 #include "test_fxt_util.h"
 
-void test_fxt_corpus_register(struct CMUnitTest *t, size_t *n);
-
 #ifndef FXT_CORPUS_DIR
 #define FXT_CORPUS_DIR "../shared/corpus/fxt"
 #endif

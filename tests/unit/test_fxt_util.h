@@ -47,4 +47,10 @@ void fxt_assert_event_equal(const gt_tl_event *a, const gt_tl_event *b);
 /* "s" as a model string of tl. */
 const char *fxt_str(const gt_timeline *tl, gt_tl_str id);
 
+/* The cases of test_fxt_bad.c and test_fxt_corpus.c, appended to t[*n...] for
+ * test_fxt.c's main. */
+struct CMUnitTest;
+void test_fxt_bad_register(struct CMUnitTest *t, size_t *n);
+void test_fxt_corpus_register(struct CMUnitTest *t, size_t *n);
+
 #endif

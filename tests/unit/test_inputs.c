@@ -1,4 +1,4 @@
-/* Opening inputs (common/gt_input): non-regular files refused without blocking;
+/* Opening inputs (common/util/gt_input.c): non-regular files refused without blocking;
  * empty text buffers copied (no memcpy from NULL: UBSan); the backtrace call set
  * syntax (wrappers/backtrace_set.c). */
 #include <setjmp.h>

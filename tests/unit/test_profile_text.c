@@ -1,4 +1,4 @@
-/* retrace/profile_text.c: apitrace's text profile, line for line. */
+/* retrace/profile/profile_text.c: apitrace's text profile, line for line. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

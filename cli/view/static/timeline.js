@@ -426,3 +426,35 @@ window.callChanged = no => {
   tlShowCall(no);
   if (window.eventsCallChanged) window.eventsCallChanged(no);
 };
+
+// ---------------------------------------------------------------------------------------
+// the timeline job: a replay with timing (api/timeline), its Chrome JSON offered for
+// download when done
+
+async function runTimeline() {
+  const btn = $('#timeline-btn'), prog = $('#timeline-progress'), out = $('#timeline-out');
+  btn.disabled = true;
+  prog.hidden = false;
+  prog.removeAttribute('value');
+  out.replaceChildren(el('span', { text: 'replaying with timing…' }));
+  $('#timeline').dataset.state = 'running';
+  try {
+    const j = await api('api/timeline');
+    const url = await waitJob(j.job, frac => {
+      prog.value = Math.max(0, Math.min(1, frac));
+      out.firstChild.textContent = `replaying with timing… ${Math.round(frac * 100)}%`;
+    });
+    // short: the header must not wrap (the panel offers Perfetto)
+    out.replaceChildren(
+      el('a', { id: 'timeline-link', href: url, download: 'timeline.json', text: 'JSON',
+        title: 'Download the timeline (Chrome JSON, for ui.perfetto.dev or chrome://tracing)' }));
+    $('#timeline').dataset.state = 'done';
+  } catch (e) {
+    out.replaceChildren(el('span', { class: 'error-inline', text: 'timeline failed' }));
+    $('#timeline').dataset.state = 'failed';
+    showError(e, 'timeline');
+  } finally {
+    btn.disabled = false;
+    prog.hidden = true;
+  }
+}
