@@ -462,7 +462,7 @@ PRELUDE = """#include <stdbool.h>
 
 #include <epoxy/gl.h>
 
-#include "retrace_gen.h"
+#include "retrace_gl.h"
 #include "size_helpers.h"
 
 """
@@ -526,7 +526,7 @@ def table(replayers, ignored=(), provs=None, offered=(), shapes=None):
     entries = sorted([(n, fn, _c_str(" ".join(provs.get(n, [])))) for n, fn in fns.items()]
                      + [("memcpy", "retrace_memcpy", "NULL")]
                      + [(n, "retrace_gl_ignore", "NULL") for n in ignored])
-    lines = [BANNER, "#include <stdlib.h>", "#include <string.h>", "", '#include "retrace_gen.h"', ""]
+    lines = [BANNER, "#include <stdlib.h>", "#include <string.h>", "", '#include "retrace_gl.h"', ""]
     lines += [f"void {fn}(const gt_call *call);" for fn in sorted(set(fns.values()))]
     lines += ["", "static void retrace_gl_ignore(const gt_call *call)", "{", "    (void)call;", "}", "",
               "/* The value kinds each function's parameters take (retrace_call_fits) */"]

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "gl_avail.h"
-#include "glretrace.h"
-#include "retrace_gen.h"
+#include "ws.h"
+#include "retrace_gl.h"
 #include "state_dump.h"
 #include "state_params.h"
 

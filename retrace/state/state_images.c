@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "glretrace.h"
+#include "ws.h"
 #include "gt_png.h"
 #include "state_dump.h"
 

@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "state_dump.h"
-#include "state_server.h"
+#include "state.h"
 
 enum { PROGRESS_EVERY = 1024 }; /* calls between looks at the clock */
 

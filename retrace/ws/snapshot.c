@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "glretrace.h"
+#include "ws.h"
 #include "gt_md5.h"
 #include "gt_png.h"
 

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "retrace_gen.h"
+#include "retrace_gl.h"
 
 static int warnings;
 
