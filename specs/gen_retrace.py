@@ -234,7 +234,7 @@ def out_check_lines(i, count):
     return [f"if (!retrace_check_out(call, {i}, (int64_t)({count})))", "    return;"]
 
 
-# The value kinds each parameter takes in a trace (RETRACE_TAKES_* of retrace_gen.h), by
+# The value kinds each parameter takes in a trace (RETRACE_TAKES_* of gl/retrace_gl.h), by
 # the plan of the value: a call whose value is of another kind is skipped before the GL
 # sees it (retrace_call_fits). Outputs are written by the GL, never read: any kind.
 TAKES = {"scalar": "SCALAR", "symbolic": "SCALAR",
@@ -462,7 +462,7 @@ PRELUDE = """#include <stdbool.h>
 
 #include <epoxy/gl.h>
 
-#include "retrace_gl.h"
+#include "gl/retrace_gl.h"
 #include "size_helpers.h"
 
 """
@@ -526,7 +526,7 @@ def table(replayers, ignored=(), provs=None, offered=(), shapes=None):
     entries = sorted([(n, fn, _c_str(" ".join(provs.get(n, [])))) for n, fn in fns.items()]
                      + [("memcpy", "retrace_memcpy", "NULL")]
                      + [(n, "retrace_gl_ignore", "NULL") for n in ignored])
-    lines = [BANNER, "#include <stdlib.h>", "#include <string.h>", "", '#include "retrace_gl.h"', ""]
+    lines = [BANNER, "#include <stdlib.h>", "#include <string.h>", "", '#include "gl/retrace_gl.h"', ""]
     lines += [f"void {fn}(const gt_call *call);" for fn in sorted(set(fns.values()))]
     lines += ["", "static void retrace_gl_ignore(const gt_call *call)", "{", "    (void)call;", "}", "",
               "/* The value kinds each function's parameters take (retrace_call_fits) */"]
