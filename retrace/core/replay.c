@@ -23,7 +23,6 @@
 
 #include "at_dump.h"
 #include "at_reader.h"
-#include "gl/gl_avail.h"
 #include "gl/retrace_gl.h"
 #include "gt_grow.h"
 #include "gt_progress.h"

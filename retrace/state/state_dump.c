@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gl/gl_avail.h"
 #include "gl/retrace_gl.h"
 #include "state_dump.h"
 #include "state_params.h"

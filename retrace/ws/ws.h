@@ -43,7 +43,7 @@ void ws_thread_exit(void);
 void ws_forget_current(void);
 /* Whether a GL context is current for the replayed thread. */
 bool ws_has_current(void);
-/* The current context's cache of which functions it provides (gl/gl_avail.h), made at
+/* The current context's cache of which functions it provides (gl/retrace_gl.h), made at
  * the first question (N: entries of the generated table); NULL when none is current. */
 struct gl_avail *ws_current_avail(unsigned n);
 /* Size of the current drawable in pixels; 0 when none is current. */

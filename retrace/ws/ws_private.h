@@ -14,7 +14,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gl/gl_avail.h"
 #include "ws.h"
 
 /* A drawable's size until a glViewport tells the real one. */
