@@ -10,12 +10,12 @@ writes into the output directory:
                             the GL versions and extensions that provide each function and
                             its shape: the parameter count and the value kinds each
                             parameter takes (value_kinds), which every call must fit
-                            before its replayer runs (retrace/retrace_check.c)
+                            before its replayer runs (retrace/gl/retrace_check.c)
   retrace_skipped.gen.txt   every GL command not replayed, with the reason
 Only commands that libepoxy declares (HEADER, default epoxy/gl_generated.h) are
 replayed: the replayers call GL through libepoxy's dispatch, with epoxy's own
 parameter types. The runtime the replayers use (retrace_sint, retrace_map_get, ...)
-is hand-written in retrace/retrace_values.c and retrace/retrace_memcpy.c.
+is hand-written in retrace/gl/retrace_values.c and retrace/gl/retrace_memcpy.c.
 --check plans every command and prints the counts without writing.
 """
 import argparse

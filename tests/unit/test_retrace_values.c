@@ -1,5 +1,5 @@
-/* The runtime of the generated GL replayers (retrace/retrace_values.c and
- * retrace/retrace_memcpy.c), without a GL context: value conversions, scratch, name
+/* The runtime of the generated GL replayers (retrace/gl/retrace_values.c and
+ * retrace/gl/retrace_memcpy.c), without a GL context: value conversions, scratch, name
  * maps, uniform locations, mapped regions and the fake memcpy into them. */
 #include <setjmp.h>
 #include <stdarg.h>
