@@ -1,7 +1,7 @@
-/* Traced GL contexts on SDL2 GL contexts, bound as GLX 1.4 ("Rendering Contexts":
- * glXMakeContextCurrent) and EGL 1.5 ("Binding Contexts and Drawables": eglMakeCurrent)
- * bind them: each thread has at most one current context with a draw and a read
- * drawable, and a context is current on at most one thread.
+/* Traced GL contexts on SDL2 GL contexts, bound by the rules of GLX 1.4
+ * (glXMakeContextCurrent, "Rendering Contexts") and EGL 1.5 (eglMakeCurrent, "Binding
+ * Contexts and Drawables"): a thread has at most one current context, with a draw and
+ * a read drawable, and a context is current on at most one thread.
  *
  * A traced context (a pointer) gets its SDL_GLContext lazily, at its first
  * MakeCurrent, because SDL needs a window to create one; the profile and version come
@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gt_grow.h"
 #include "ws_private.h"
