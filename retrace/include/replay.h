@@ -81,10 +81,11 @@ typedef struct replay_result {
 } replay_result;
 
 /* Replays o->trace. With dump_state, a trace that ends before the call, or a call
- * inside glBegin/glEnd (where GL state cannot be read), is an error. Warnings about calls go to stderr as apitrace words them (not
- * with benchmark). Returns 0, or -1 with err set when the trace cannot be opened or
- * read to its end, the window system cannot start, or a timeline output fails; res
- * (may be NULL) holds what was replayed either way. */
+ * inside glBegin/glEnd (where GL state cannot be read), is an error. Warnings about
+ * calls go to stderr as apitrace words them (not with benchmark). Returns 0, or -1 with
+ * err set when the trace cannot be opened or read to its end, the window system cannot
+ * start, or a timeline output fails; res (may be NULL) holds what was replayed either
+ * way. */
 int replay_run(const replay_options *o, replay_result *res, gt_error *err);
 
 /* ---- apitrace's profiling metrics (glretrace --list-metrics, --pframes, --pcalls,

@@ -70,7 +70,8 @@ int ws_ensure_window(ws_drawable *d, const ws_profile *p)
     if (d->win)
         return 1;
     ws_set_gl_attributes(p);
-    Uint32 fl = SDL_WINDOW_OPENGL | (d->pbuffer || ws.headless ? SDL_WINDOW_HIDDEN : SDL_WINDOW_SHOWN);
+    Uint32 fl = SDL_WINDOW_OPENGL |
+                (d->pbuffer || ws.headless ? SDL_WINDOW_HIDDEN : SDL_WINDOW_SHOWN);
     d->win = SDL_CreateWindow("glretrace", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
                               d->w, d->h, fl);
     if (!d->win) {
