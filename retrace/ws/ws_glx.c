@@ -15,6 +15,7 @@
 #include "gt_grow.h"
 #include "ws_private.h"
 
+/* glXMakeCurrent(dpy, drawable, ctx): drawing and reading the same drawable */
 static void glx_make_current(const gt_call *call)
 {
     uint64_t draw = ws_u64(ws_arg(call, 1));
@@ -27,8 +28,8 @@ static void glx_make_current(const gt_call *call)
 static void glx_get_fbconfig_attrib(const gt_call *call)
 {
     const gt_value *value = ws_arg(call, 3);
-    if (ws_int(ws_arg(call, 2)) != 100001 /* GLX_SAMPLES */ || !value || value->kind != GT_ARRAY ||
-        value->arr.n < 1)
+    if (ws_int(ws_arg(call, 2)) != 100001 /* GLX_SAMPLES */ || !value ||
+        value->kind != GT_ARRAY || value->arr.n < 1)
         return;
     uint64_t config = ws_u64(ws_arg(call, 1));
     int64_t samples = ws_int(&value->arr.items[0]);
