@@ -1,10 +1,10 @@
 /* Snapshots as apitrace takes them: the current drawable read with glReadPixels
  * (GL_RGBA bytes, which every GL and GLES context can read) and written as a PNG named
- * PREFIX%010u.png (RGB, or RGBA with alpha; "Wrote PATH" on stdout), or to stdout with the prefix "-": PNM (P6,
- * a comment with the number), raw RGB rows, or the MD5 digest of those rows in upper-case
- * hex, byte for byte as apitrace's glretrace writes them. The replayed program's
- * pixel-pack state and read bindings are saved and restored around the read
- * (ws_read_state.c). */
+ * PREFIX%010u.png (RGB, or RGBA with alpha; "Wrote PATH" on stdout), or to stdout with
+ * the prefix "-": PNM (P6, a comment with the number), raw RGB rows, or the MD5 digest
+ * of those rows in upper-case hex, byte for byte as apitrace's glretrace writes them.
+ * The replayed program's pixel-pack state and read bindings are saved and restored
+ * around the read (ws_read_state.c). */
 #include <epoxy/gl.h>
 #include <errno.h>
 #include <stdio.h>

@@ -78,8 +78,8 @@ int ws_init(bool headless, bool single_buffer, const ws_hooks *hooks, gt_error *
     ws.hooks = *hooks;
     SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0");
     if (start_video(headless) != 0) {
-        gt_error_set(err, "cannot start SDL's video%s: %s", ws.offscreen ? " (offscreen driver)" : "",
-                     SDL_GetError());
+        gt_error_set(err, "cannot start SDL's video%s: %s",
+                     ws.offscreen ? " (offscreen driver)" : "", SDL_GetError());
         return -1;
     }
     ws.inited = true;
