@@ -73,7 +73,7 @@ static int parse_i64(const char *s, int64_t *out)
     return 0;
 }
 
-/* A .trace is replayed here, headless, by the replayer (retrace/replay.h, loaded)
+/* A .trace is replayed here, headless, by the replayer (retrace/include/replay.h, loaded)
  * with CPU and GPU timings into a temporary FXT file, which is then read as any input. */
 static char *replay_trace(const char *trace, gt_error *err)
 {

@@ -1,5 +1,5 @@
 /* gltrace dump-images: apitrace's dump-images. The trace is replayed here, headless, by
- * the replayer (retrace/replay.h, loaded: replay_loader.h), which writes a PNG per frame (or per call
+ * the replayer (retrace/include/replay.h, loaded: replay_loader.h), which writes a PNG per frame (or per call
  * of --calls) named PREFIX%010u.png (with -m, one per colour buffer, depth and stencil,
  * PREFIX%010u-mrtI.png, -z.png, -s.png) and says "Wrote PATH" for each. */
 #include <getopt.h>

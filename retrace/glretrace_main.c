@@ -9,7 +9,6 @@
 #include <strings.h>
 
 #include "gt_options.h"
-#include "metrics.h"
 #include "replay.h"
 
 static void usage(FILE *f)
@@ -55,7 +54,7 @@ static void usage(FILE *f)
           "      --dump-format=FORMAT  json (the only format; apitrace's ubjson is not written)\n"
           "      --state-server        -D for each call number read from stdin, one per line,\n"
           "                            answered on stdout (`gltrace view` uses it; see\n"
-          "                            retrace/state_server.h)\n"
+          "                            retrace/state/state.h)\n"
           "  -v, --verbose             print each call as it is replayed\n"
           "      --pcpu                CPU time of each call (monotonic clock)\n"
           "      --pgpu                GPU time of each call doing GPU work (timer queries)\n"

@@ -10,12 +10,12 @@ writes into the output directory:
                             the GL versions and extensions that provide each function and
                             its shape: the parameter count and the value kinds each
                             parameter takes (value_kinds), which every call must fit
-                            before its replayer runs (retrace/retrace_check.c)
+                            before its replayer runs (retrace/gl/retrace_check.c)
   retrace_skipped.gen.txt   every GL command not replayed, with the reason
 Only commands that libepoxy declares (HEADER, default epoxy/gl_generated.h) are
 replayed: the replayers call GL through libepoxy's dispatch, with epoxy's own
 parameter types. The runtime the replayers use (retrace_sint, retrace_map_get, ...)
-is hand-written in retrace/retrace_values.c and retrace/retrace_memcpy.c.
+is hand-written in retrace/gl/retrace_values.c and retrace/gl/retrace_memcpy.c.
 --check plans every command and prints the counts without writing.
 """
 import argparse
@@ -234,7 +234,7 @@ def out_check_lines(i, count):
     return [f"if (!retrace_check_out(call, {i}, (int64_t)({count})))", "    return;"]
 
 
-# The value kinds each parameter takes in a trace (RETRACE_TAKES_* of retrace_gen.h), by
+# The value kinds each parameter takes in a trace (RETRACE_TAKES_* of gl/retrace_gl.h), by
 # the plan of the value: a call whose value is of another kind is skipped before the GL
 # sees it (retrace_call_fits). Outputs are written by the GL, never read: any kind.
 TAKES = {"scalar": "SCALAR", "symbolic": "SCALAR",
@@ -462,7 +462,7 @@ PRELUDE = """#include <stdbool.h>
 
 #include <epoxy/gl.h>
 
-#include "retrace_gen.h"
+#include "gl/retrace_gl.h"
 #include "size_helpers.h"
 
 """
@@ -526,7 +526,7 @@ def table(replayers, ignored=(), provs=None, offered=(), shapes=None):
     entries = sorted([(n, fn, _c_str(" ".join(provs.get(n, [])))) for n, fn in fns.items()]
                      + [("memcpy", "retrace_memcpy", "NULL")]
                      + [(n, "retrace_gl_ignore", "NULL") for n in ignored])
-    lines = [BANNER, "#include <stdlib.h>", "#include <string.h>", "", '#include "retrace_gen.h"', ""]
+    lines = [BANNER, "#include <stdlib.h>", "#include <string.h>", "", '#include "gl/retrace_gl.h"', ""]
     lines += [f"void {fn}(const gt_call *call);" for fn in sorted(set(fns.values()))]
     lines += ["", "static void retrace_gl_ignore(const gt_call *call)", "{", "    (void)call;", "}", "",
               "/* The value kinds each function's parameters take (retrace_call_fits) */"]

@@ -1,12 +1,12 @@
 /* The replayer's main loop (replay.h): calls come from the reader in trace order; each
  * is dispatched by name (cached per function signature): the window system's table
- * (ws_glx_egl.c) first, then the generated GL replayers (retrace_gl_entry). Functions
+ * (ws/ws.h) first, then the generated GL replayers (retrace_gl_entry). Functions
  * without a replayer are warned about once and skipped, unless they have no side
  * effects (queries). A GL function's calls must fit it (its shape, generated): a
  * signature with another argument count is warned about once as it is first read,
  * a call with a value of a kind its parameter does not take once per signature, and
  * such calls are skipped. Traced threads replay serialised in call order, each with its own
- * current context (replay_threads.h, ws_glx_egl.c). Outside benchmark mode glGetError
+ * current context (core/replay_threads.h, ws/ws_context.c). Outside benchmark mode glGetError
  * is checked after every GL call (not between glBegin and glEnd, where it is an error
  * itself) and reported as apitrace does.
  *
@@ -23,18 +23,16 @@
 
 #include "at_dump.h"
 #include "at_reader.h"
-#include "gl_avail.h"
-#include "glretrace.h"
-#include "metrics.h"
+#include "gl/retrace_gl.h"
 #include "gt_grow.h"
 #include "gt_progress.h"
 #include "gt_strbuf.h"
+#include "profile/metrics.h"
+#include "profile/timeline_replay.h"
 #include "replay.h"
 #include "replay_workers.h"
-#include "retrace_gen.h"
-#include "state_dump.h"
-#include "state_server.h"
-#include "timeline_replay.h"
+#include "state/state.h"
+#include "ws/ws.h"
 
 enum {
     K_UNRESOLVED = 0,
@@ -92,12 +90,6 @@ static struct {
  * to stop (-D done), and the frames replayed so far (progress). */
 static atomic_bool stop_replay;
 static atomic_uint_fast64_t frames_replayed;
-
-retrace_fn retrace_lookup(const char *name)
-{
-    retrace_fn fn = ws_lookup(name);
-    return fn ? fn : retrace_gl_lookup(name);
-}
 
 void retrace_warning(const gt_call *call, const char *fmt, ...)
 {
@@ -198,7 +190,7 @@ static bool wants_snapshot(const gt_call *c)
     return m.o.snapshot_prefix && gt_callset_contains(m.o.snapshot_calls, c->no, c->flags);
 }
 
-/* The window system's hooks (ws_hooks, glretrace.h). */
+/* The window system's hooks (ws_hooks, ws/ws.h). */
 static void before_swap(const gt_call *call)
 {
     if (m.o.metrics)

@@ -1,8 +1,8 @@
 /* The traced threads of a replay: one table, one entry per thread index the trace
  * uses, made when the main loop first meets it. Each part of the replayer keeps its
  * per-thread state in its own fields here, so the thread ids are tracked once: the
- * window system what the thread has current (ws_glx_egl.c), the timeline its open
- * debug groups (timeline_replay.c). Entries never move while the replay runs. */
+ * window system what the thread has current (ws/ws_context.c), the timeline its open
+ * debug groups (profile/timeline_replay.c). Entries never move while the replay runs. */
 #ifndef RETRACE_REPLAY_THREADS_H
 #define RETRACE_REPLAY_THREADS_H
 

@@ -9,7 +9,7 @@
 
 #include <epoxy/gl.h>
 
-#include "gl_avail.h"
+#include "retrace_gl.h"
 
 gl_avail *gl_avail_new(unsigned n)
 {

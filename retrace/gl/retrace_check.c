@@ -19,7 +19,7 @@
 
 #include <epoxy/gl.h>
 
-#include "retrace_gen.h"
+#include "retrace_gl.h"
 #include "size_helpers.h"
 
 static const char *arg_name(const gt_call *call, unsigned arg)

@@ -9,7 +9,7 @@
 
 #include <epoxy/gl.h>
 
-#include "retrace_gen.h"
+#include "retrace_gl.h"
 
 void retrace_memcpy(const gt_call *call)
 {

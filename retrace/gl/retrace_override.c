@@ -4,7 +4,7 @@
 
 #include <epoxy/gl.h>
 
-#include "retrace_gen.h"
+#include "retrace_gl.h"
 
 /* Whether the context has pixel buffer objects, so that GL_PIXEL_PACK_BUFFER_BINDING
  * may be asked without raising GL_INVALID_ENUM. */

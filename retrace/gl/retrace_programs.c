@@ -10,7 +10,7 @@
 #include <epoxy/gl.h>
 
 #include "gt_grow.h"
-#include "retrace_gen.h"
+#include "retrace_gl.h"
 
 enum { MAX_STAGES = 8 };
 

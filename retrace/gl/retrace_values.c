@@ -1,6 +1,6 @@
 /* The runtime of the generated GL replayers: values from the call model, scratch
  * memory, object name maps per namespace, uniform locations per program and the map
- * of traced pointers (mapped buffers). See retrace.h and retrace_gen.h.
+ * of traced pointers (mapped buffers). See retrace_gl.h.
  *
  * The maps are unlocked: the replay core runs one call at a time (threads of a trace
  * take turns, as apitrace's). Scratch is per thread. Names of shared objects are mapped
@@ -14,7 +14,7 @@
 #include <epoxy/gl.h>
 
 #include "gt_grow.h"
-#include "retrace_gen.h"
+#include "retrace_gl.h"
 
 /* ---- values ---------------------------------------------------------------------------- */
 

@@ -1,17 +1,15 @@
-/* apitrace's profiling metrics (glretrace --list-metrics, --pframes, --pcalls,
- * --pdrawcalls, --gen-passes), with apitrace 11's names and output, so piglit's
- * replayer (`replayer.py profile`) and apitrace's scripts read ours.
+/* apitrace's profiling metrics: the selection and the passes are public (replay.h: its
+ * syntax and output); here the backends and the replay's hooks (core/replay.c).
  *
- * METRICS is apitrace's syntax: `BACKEND:METRIC[,METRIC...][;BACKEND:...]`, a metric by
- * name (`GPU Duration`) or by `[GROUP, ID]`. Backends: `opengl` (metrics_opengl.c: CPU
- * Start/Duration from the CPU clock, or GL_TIMESTAMP when a GPU time is asked for, as
- * apitrace; GPU Start/Duration from GL_TIMESTAMP queries, else GL_TIME_ELAPSED; GPU
- * Disjoint (EXT_disjoint_timer_query); Pixels Drawn (GL_SAMPLES_PASSED); VSIZE and RSS
- * from /proc/self/stat). `GL_AMD_performance_monitor` and `GL_INTEL_performance_query`
- * are known names whose backends are "not supported" when the context lacks the
- * extension (llvmpipe lacks both), as apitrace says; where a driver has them they are
- * not read yet (a warning says so). Metrics the context lacks are warned about and
- * left out ("Warning: Metric GPU Duration not enabled (error 1)."), as apitrace does.
+ * Backends: `opengl` (metrics_opengl.c: CPU Start/Duration from the CPU clock, or
+ * GL_TIMESTAMP when a GPU time is asked for, as apitrace; GPU Start/Duration from
+ * GL_TIMESTAMP queries, else GL_TIME_ELAPSED; GPU Disjoint (EXT_disjoint_timer_query);
+ * Pixels Drawn (GL_SAMPLES_PASSED); VSIZE and RSS from /proc/self/stat).
+ * `GL_AMD_performance_monitor` and `GL_INTEL_performance_query` are known names whose
+ * backends are "not supported" when the context lacks the extension (llvmpipe lacks
+ * both), as apitrace says; where a driver has them they are not read yet (a warning
+ * says so). Metrics the context lacks are warned about and left out ("Warning: Metric
+ * GPU Duration not enabled (error 1)."), as apitrace does.
  *
  * Boundaries: a frame runs from the first context made current (then from each frame's
  * end, just before its swap) to the next frame end; a context switch ends it early
@@ -21,14 +19,6 @@
  * glDrawPixels, glBlitFramebuffer*, glDrawTransformFeedback*, glEvalMesh*, glBegin,
  * glDispatchCompute*).
  *
- * Output (stdout, after the last pass), one block per boundary asked for, in the order
- * frames, calls, draw calls, each followed by an empty line:
- *   #<TAB>METRIC...                      frame boundary header
- *   frame<TAB>VALUE...
- *   #<TAB>call no<TAB>program<TAB>name<TAB>METRIC...   call and draw call headers
- *   call<TAB>NO<TAB>PROGRAM<TAB>NAME<TAB>VALUE...
- *   frame_end
- * Columns in the backend's metric order (apitrace's), times in ns from the pass start.
  * GPU results are read at each frame end (waiting for them), as apitrace does. Two
  * passes over the trace when Pixels Drawn (or GPU Duration without timestamps) is asked
  * for frames and for calls: the frames' in the first, the calls' in the second.
@@ -38,40 +28,12 @@
 #define RETRACE_METRICS_H
 
 #include <stdbool.h>
-#include <stdio.h>
 
-#include "gt_error.h"
 #include "gt_model.h"
+#include "replay.h"
 
-typedef enum metrics_boundary {
-    METRICS_DRAWCALL = 0, /* apitrace's QUERY_BOUNDARY_DRAWCALL, FRAME, CALL */
-    METRICS_FRAME,
-    METRICS_CALL,
-    METRICS_BOUNDARIES,
-} metrics_boundary;
-
-typedef struct metrics metrics;
-
-/* A new, empty selection; NULL when out of memory. */
-metrics *metrics_new(void);
-void metrics_free(metrics *mx);
-/* Adds METRICS (apitrace's syntax) for boundary B; names are resolved against the
- * first context (warnings then, as apitrace's). 0, or -1 with err set (out of memory). */
-int metrics_add(metrics *mx, metrics_boundary b, const char *spec, gt_error *err);
-/* --list-metrics: at the first context, print the metrics it offers and stop. */
-void metrics_set_list(metrics *mx);
-/* --gen-passes: at the first context, print the number of passes and stop. */
-void metrics_set_gen_passes(metrics *mx);
-
-/* Passes over the trace (1 until the first context was seen). */
-unsigned metrics_passes(const metrics *mx);
-/* Before each replay of the trace: pass number, from 0. */
-void metrics_begin_pass(metrics *mx, unsigned pass);
-/* Whether the replay is to stop (list or passes printed). */
-bool metrics_done(const metrics *mx);
-
-/* The replay's hooks (replay.c). Around anything that may change the current context
- * (a MakeCurrent call, a switch of traced thread): */
+/* The replay's hooks (core/replay.c). Around anything that may change the current
+ * context (a MakeCurrent call, a switch of traced thread): */
 void metrics_before_switch(metrics *mx);
 void metrics_after_switch(metrics *mx);
 /* Around each replayed call (GL or not; the metrics pick theirs). */
@@ -86,8 +48,5 @@ void metrics_context_destroyed(metrics *mx, void *sdl_ctx);
  * metrics_drain_current while each is current. */
 void metrics_end_pass(metrics *mx);
 void metrics_drain_current(metrics *mx);
-
-/* After the last pass: the blocks above. 0, or -1 when writing failed. */
-int metrics_write(metrics *mx, FILE *out);
 
 #endif

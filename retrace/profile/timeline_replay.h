@@ -1,5 +1,5 @@
 /* glretrace's profiling: times each replayed call (timing.h) and turns the calls into
- * timeline events (common/gt_timeline.h) sent to the FXT and/or Chrome JSON writers,
+ * timeline events (common/model/gt_timeline.h) sent to the FXT and/or Chrome JSON writers,
  * and/or into apitrace's text profile (profile_text.h).
  *
  * Events (pid TLR_PID; traced thread N is tid N + 1, named "thread N"; the GPU track
@@ -28,9 +28,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/replay_threads.h"
 #include "gt_error.h"
 #include "gt_model.h"
-#include "replay_threads.h"
 
 #define TLR_PID 1
 
@@ -41,7 +41,7 @@ typedef struct tlr_options {
     int64_t min_cpu_ns;    /* text profile: calls faster than this are left out */
     const char *fxt_path;  /* NULL: none */
     const char *chrome_path;
-    const char *input_path; /* the trace: refused as an output (common/gt_outfile.h) */
+    const char *input_path; /* the trace: refused as an output (common/util/gt_outfile.h) */
     const char *process_name;
     bool verbose;           /* a summary of events and GPU times on stderr at the end */
 } tlr_options;

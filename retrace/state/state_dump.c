@@ -4,11 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gl_avail.h"
-#include "glretrace.h"
-#include "retrace_gen.h"
+#include "gl/retrace_gl.h"
 #include "state_dump.h"
 #include "state_params.h"
+#include "ws/ws.h"
 
 /* Answers of state_has for the context the dump reads (one dump per replay):
  * 0 not asked, 1 provided, 2 not. */

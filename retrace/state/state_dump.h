@@ -1,9 +1,9 @@
-/* The GL state after a call, as apitrace's `glretrace -D CALL` writes it (JSON that
- * qapitrace and apitrace's scripts read): "parameters" (state_params.c), "shaders",
- * "uniforms", "buffers" and "shaderstoragebufferblocks" (state_program.c), "textures"
- * and "framebuffer" (state_images.c). Reads the context current now; the replayed
- * program's state it touches to read (active texture unit, pack state, read
- * framebuffer, buffer bindings) is put back. Internal to the replayer. */
+/* What the state room's files share (the rest of the replayer sees state.h): the
+ * sections of the state JSON, "parameters" (state_params.c), "shaders", "uniforms",
+ * "buffers" and "shaderstoragebufferblocks" (state_program.c), "textures" and
+ * "framebuffer" (state_images.c), and the helpers they have in common. They read the
+ * context current now; the replayed program's state they touch to read (active texture
+ * unit, pack state, read framebuffer, buffer bindings) is put back. */
 #ifndef RETRACE_STATE_DUMP_H
 #define RETRACE_STATE_DUMP_H
 
@@ -12,13 +12,9 @@
 
 #include "gt_error.h"
 #include "gt_model.h"
+#include "state.h"
 #include "state_json.h"
 
-/* Writes the state JSON after CALL (named in messages) to OUT.
- * single_buffer: the window's colour is its front buffer. 0, or -1 with err set. */
-int state_dump(FILE *out, const gt_call *call, bool single_buffer, gt_error *err);
-
-/* ---- shared by the sections ---- */
 /* Whether the current context provides the GL function NAME (one of specs/state.txt's
  * [functions]); calling one it lacks would make libepoxy abort. */
 bool state_has(const char *name);

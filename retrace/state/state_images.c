@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "glretrace.h"
 #include "gt_png.h"
 #include "state_dump.h"
+#include "ws/ws.h"
 
 /* How an image is read back and written: apitrace's choice for its internal format. */
 typedef struct readback {
@@ -388,14 +388,14 @@ static void write_framebuffer(sj *w, bool single_buffer)
 {
     sj_member(w, "framebuffer");
     sj_begin_object(w);
-    read_state saved;
-    read_state_save(&saved);
-    read_state_set(&saved, saved.draw_fbo, single_buffer);
+    ws_read_state saved;
+    ws_read_state_save(&saved);
+    ws_read_state_set(&saved, saved.draw_fbo, single_buffer);
     if (saved.draw_fbo)
         write_fbo(w, saved.draw_fbo);
     else
         write_window(w);
-    read_state_restore(&saved);
+    ws_read_state_restore(&saved);
     state_clear_errors();
     sj_end_object(w);
 }
@@ -562,9 +562,9 @@ static void write_textures(sj *w)
     sj_member(w, "textures");
     sj_begin_object(w);
     if (epoxy_is_desktop_gl() && state_has("glGetTexImage") && state_has("glActiveTexture")) {
-        read_state saved;
-        read_state_save(&saved);
-        read_state_set(&saved, saved.read_fbo, false);
+        ws_read_state saved;
+        ws_read_state_save(&saved);
+        ws_read_state_set(&saved, saved.read_fbo, false);
         GLint active = state_get_int(GL_ACTIVE_TEXTURE, 0);
         GLint units = state_get_int(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, 0);
         for (GLint u = 0; u < units && u < 1024; ++u) {
@@ -574,7 +574,7 @@ static void write_textures(sj *w)
                     write_texture_levels(w, u, &tex_targets[k]);
         }
         glActiveTexture(active ? (GLenum)active : GL_TEXTURE0);
-        read_state_restore(&saved);
+        ws_read_state_restore(&saved);
         state_clear_errors();
     } else if (!epoxy_is_desktop_gl() && state_has("glActiveTexture") &&
                state_has("glGenFramebuffers") && state_has("glCheckFramebufferStatus")) {

@@ -1,6 +1,6 @@
 /* The JSON writer of the state dump (glretrace -D): apitrace's layout, two spaces of
  * indent per object level, arrays on one line; strings escaped as RFC 8259 asks
- * (common/gt_json.h). It tracks commas itself: callers name members and write values. */
+ * (common/util/gt_json.h). It tracks commas itself: callers name members and write values. */
 #ifndef RETRACE_STATE_JSON_H
 #define RETRACE_STATE_JSON_H
 

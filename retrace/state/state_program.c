@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "retrace_gen.h"
+#include "gl/retrace_gl.h"
 #include "state_dump.h"
 
 /* How a GLSL type is read and laid out: element type, columns, rows. */

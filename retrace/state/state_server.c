@@ -1,4 +1,4 @@
-/* glretrace --state-server (state_server.h). Runs on whichever replay thread replays
+/* glretrace --state-server (state.h). Runs on whichever replay thread replays
  * the call (one at a time: replay_workers.h), so its state needs no lock. */
 #include <stdint.h>
 #include <stdio.h>
@@ -6,8 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "state.h"
 #include "state_dump.h"
-#include "state_server.h"
 
 enum { PROGRESS_EVERY = 1024 }; /* calls between looks at the clock */
 

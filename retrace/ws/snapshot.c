@@ -1,10 +1,10 @@
 /* Snapshots as apitrace takes them: the current drawable read with glReadPixels
  * (GL_RGBA bytes, which every GL and GLES context can read) and written as a PNG named
- * PREFIX%010u.png (RGB, or RGBA with alpha; "Wrote PATH" on stdout), or to stdout with the prefix "-": PNM (P6,
- * a comment with the number), raw RGB rows, or the MD5 digest of those rows in upper-case
- * hex, byte for byte as apitrace's glretrace writes them. The replayed program's
- * pixel-pack state and read bindings are saved and restored around the read
- * (read_state.c). */
+ * PREFIX%010u.png (RGB, or RGBA with alpha; "Wrote PATH" on stdout), or to stdout with
+ * the prefix "-": PNM (P6, a comment with the number), raw RGB rows, or the MD5 digest
+ * of those rows in upper-case hex, byte for byte as apitrace's glretrace writes them.
+ * The replayed program's pixel-pack state and read bindings are saved and restored
+ * around the read (ws_read_state.c). */
 #include <epoxy/gl.h>
 #include <errno.h>
 #include <stdio.h>
@@ -12,9 +12,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "glretrace.h"
 #include "gt_md5.h"
 #include "gt_png.h"
+#include "ws.h"
 
 /* The folders PREFIX names ("out/" or "out/game.") are made when missing, as apitrace
  * does. */
@@ -211,8 +211,8 @@ int snapshot_write(const snapshot_spec *sp, uint32_t number, bool from_draw_fbo,
         gt_error_set(err, "no current drawable to snapshot");
         return -1;
     }
-    read_state saved;
-    read_state_save(&saved);
+    ws_read_state saved;
+    ws_read_state_save(&saved);
     GLint target_fbo = from_draw_fbo ? saved.draw_fbo : 0;
     if (target_fbo) { /* an FBO: read what the viewport covers */
         GLint vp[4] = {0, 0, 0, 0};
@@ -222,12 +222,12 @@ int snapshot_write(const snapshot_spec *sp, uint32_t number, bool from_draw_fbo,
             h = vp[1] + vp[3];
         }
     }
-    read_state_set(&saved, target_fbo, sp->front);
+    ws_read_state_set(&saved, target_fbo, sp->front);
     while (glGetError() != GL_NO_ERROR) /* errors of the trace's calls were reported */
         ;
     int rc = sp->mrt && strcmp(sp->prefix, "-") ? write_mrt(sp, number, target_fbo, w, h, err)
                                                : read_and_write(sp, number, "", w, h, err);
-    read_state_restore(&saved);
+    ws_read_state_restore(&saved);
     while (glGetError() != GL_NO_ERROR)
         ;
     return rc;

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "at_reader.h"
-#include "retrace_gen.h"
+#include "gl/retrace_gl.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

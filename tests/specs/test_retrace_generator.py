@@ -256,7 +256,7 @@ class Real(unittest.TestCase):
             files = sorted(os.path.join(out, f) for f in os.listdir(out) if f.endswith(".gen.c"))
             self.assertEqual(len(files), gen_retrace.GL_PARTS + 1)
             r = subprocess.run(["cc", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
-                                "-I", os.path.join(ROOT, "retrace", "gl"), "-I", os.path.join(ROOT, "common", "model"), "-I", os.path.join(ROOT, "common", "util"),
+                                "-I", os.path.join(ROOT, "retrace"), "-I", os.path.join(ROOT, "common", "model"), "-I", os.path.join(ROOT, "common", "util"),
                                 "-I", os.path.join(ROOT, "wrappers"),
                                 "-I", os.path.join(ROOT, "formats", "apitrace")]
                                + files, capture_output=True, text=True)

@@ -1,4 +1,4 @@
-/* The replayer as a library (retrace/replay.h), called in process as `gltrace convert`
+/* The replayer as a library (retrace/include/replay.h), called in process as `gltrace convert`
  * calls it: headless replays of real traces from the shared corpus, one after another
  * in one process (each must start from nothing: a second replay of a trace gives the
  * same frames and the same timeline as the first, whatever replayed between them),

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "retrace_gen.h"
+#include "gl/retrace_gl.h"
 
 static int warnings;
 

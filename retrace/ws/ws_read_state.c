@@ -1,13 +1,15 @@
-/* The read state that snapshots and state dumps change and put back; see glretrace.h. */
+/* The state pixel reads need, which snapshots and state dumps change and put back
+ * (ws.h): glReadPixels into client memory, tightly packed, from a chosen framebuffer
+ * and buffer. */
 #include <epoxy/gl.h>
 
-#include "glretrace.h"
+#include "ws.h"
 
-void read_state_save(read_state *s)
+void ws_read_state_save(ws_read_state *s)
 {
     bool desktop = epoxy_is_desktop_gl();
     int ver = epoxy_gl_version();
-    *s = (read_state){.has_fbo = ver >= 30, .has_pbo = desktop ? ver >= 21 : ver >= 30,
+    *s = (ws_read_state){.has_fbo = ver >= 30, .has_pbo = desktop ? ver >= 21 : ver >= 30,
                       .pack_align = 4};
     glGetIntegerv(GL_PACK_ALIGNMENT, &s->pack_align);
     if (s->has_pbo) {
@@ -25,7 +27,7 @@ void read_state_save(read_state *s)
 
 /* Tightly packed reads into client memory from FBO (0: the window's back buffer, or
  * its front buffer when FRONT: single-buffered visuals). */
-void read_state_set(const read_state *s, int fbo, bool front)
+void ws_read_state_set(const ws_read_state *s, int fbo, bool front)
 {
     if (s->has_fbo) {
         glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)fbo);
@@ -40,7 +42,7 @@ void read_state_set(const read_state *s, int fbo, bool front)
     }
 }
 
-void read_state_restore(const read_state *s)
+void ws_read_state_restore(const ws_read_state *s)
 {
     glPixelStorei(GL_PACK_ALIGNMENT, s->pack_align);
     if (s->has_pbo) {

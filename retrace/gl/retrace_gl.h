@@ -1,15 +1,49 @@
-/* The runtime of the generated GL replayers (specs/gen_retrace.py): what their code
- * calls beyond retrace.h. Implemented in retrace/retrace_values.c (values, scratch,
- * name and pointer maps, uniform locations) and retrace/retrace_memcpy.c (the fake
- * memcpy and the buffer map hooks named by `retrace` lines in specs/annotations.txt). */
-#ifndef RETRACE_GEN_H
-#define RETRACE_GEN_H
+/* The gl room (retrace/gl): the contract of the generated GL replayers
+ * (build/gen/retrace/retrace_gl_N.gen.c and retrace_gl_table.gen.c, made by
+ * specs/gen_retrace.py) and the hand-written runtime they call: values from the call
+ * model and scratch memory, object name and pointer maps, uniform locations
+ * (retrace_values.c), mapped buffers and the fake memcpy (retrace_memcpy.c), argument
+ * checks (retrace_check.c), replayers written by hand (retrace_override.c) and the
+ * shader sources kept for the state dump (retrace_programs.c), and which functions the
+ * current context provides (gl_avail.c). The retrace_gl library; the main loop
+ * (core/replay.c) implements its retrace_warning, the fuzzer (tests/fuzz/fuzz_retrace.c)
+ * its own. */
+#ifndef RETRACE_GL_H
+#define RETRACE_GL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "retrace.h"
+#include "gt_model.h"
+
+/* Replays one call. Generated for every GL function with side effects; GLX/EGL
+ * calls are hand-written (retrace/ws) and found through ws_lookup. */
+typedef void (*retrace_fn)(const gt_call *call);
+
+/* Object names: traced name -> name in the replay, per namespace ("buffer",
+ * "texture", "program", ... as gl.xml's class= attribute says). Unknown names map
+ * to themselves (0 stays 0). */
+uint64_t retrace_map_get(const char *ns, uint64_t traced);
+void retrace_map_set(const char *ns, uint64_t traced, uint64_t replayed);
+void retrace_map_del(const char *ns, uint64_t traced);
+
+/* Pointers the trace recorded (mapped buffers, contexts, ...): traced address ->
+ * address in the replay, for memcpy fakes into mapped buffers. */
+void *retrace_ptr_get(uint64_t traced);
+void retrace_ptr_set(uint64_t traced, void *replayed, uint64_t size);
+
+/* Value conversions from the call model. */
+int64_t retrace_sint(const gt_value *v);
+uint64_t retrace_uint(const gt_value *v);
+double retrace_float(const gt_value *v);
+/* Blob data, string bytes, array items packed as TYPE, or NULL/offsets for pointers:
+ * memory valid while the call is. elem_size is sizeof(TYPE); kind says how to
+ * convert each item: 'i' signed, 'u' unsigned, 'f' float, 'd' double, 'p' pointer. */
+const void *retrace_pointer(const gt_value *v, int kind, unsigned elem_size);
+
+/* Reports a problem with a call, like apitrace: "N: glFoo: warning: ..." on stderr. */
+void retrace_warning(const gt_call *call, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The value kinds a parameter takes, as a set of (1u << gt_kind) (specs/gen_retrace.py's
  * value_kinds, from the parameter's plan): scalars (sync handles included) are any
@@ -46,7 +80,7 @@ typedef struct retrace_entry {
     const char *name;
     retrace_fn fn;
     /* What provides the function (specs/providers.py: "GL1.5 ES2.0 GL_ARB_foo"), for
-     * retrace/gl_avail.c; NULL where the replayer calls no GL function. */
+     * gl_avail.c; NULL where the replayer calls no GL function. */
     const char *providers;
     /* What its calls must fit (retrace_call_fits); NULL: not checked (the fake
      * memcpy checks its own arguments, the functions replayed as nothing read none). */
@@ -117,7 +151,7 @@ void retrace_ptr_set_key(uint64_t traced, void *replayed, uint64_t size, uint64_
 void retrace_ptr_del_key(uint64_t key);
 void *retrace_ptr_lookup(uint64_t traced, uint64_t *room);
 
-/* Argument checks (retrace/retrace_check.c), generated before the GL call: each warns
+/* Argument checks (retrace_check.c), generated before the GL call: each warns
  * and returns false when the call must be skipped. */
 typedef struct retrace_enum_group {
     const char *name;       /* gl.xml's group */
@@ -186,5 +220,37 @@ void retrace_program_keep(unsigned program);
  * type (GL_VERTEX_SHADER...). */
 size_t retrace_program_sources(unsigned program, const unsigned **types, char *const **sources);
 void retrace_programs_free(void);
+
+/* ---- which functions the current context provides (gl_avail.c) ----
+ * Whether the current GL context provides a function, before glretrace calls it:
+ * libepoxy aborts the process on a function no provider of the context offers
+ * (glMakeTextureHandleResidentARB on llvmpipe). The providers of each function come
+ * from the registry (specs/providers.py, in the generated table); the answers are
+ * cached per context, so the check on the hot path is one byte load and a branch. */
+typedef struct gl_avail {
+    bool desktop;   /* desktop GL, else OpenGL ES */
+    int version;    /* 10 * major + minor, as epoxy_gl_version() */
+    unsigned n;     /* entries of known */
+    uint8_t *known; /* by table index: 0 not asked yet, 1 provided, 2 not provided */
+} gl_avail;
+
+/* The cache of the context current now (reads its version and API); NULL when out
+ * of memory (then every function counts as provided). n: the table's entries. */
+gl_avail *gl_avail_new(unsigned n);
+void gl_avail_free(gl_avail *a);
+
+/* Whether a provider named in PROVIDERS ("GL1.5 ES2.0 GL_ARB_foo") is in A's context,
+ * which must be current. Asks GL (the extension list), not the cache. */
+bool gl_avail_check(const gl_avail *a, const char *providers);
+
+/* Cached gl_avail_check of table entry I. PROVIDERS NULL: calls no GL, always true. */
+static inline bool gl_avail_has(gl_avail *a, unsigned i, const char *providers)
+{
+    if (!a || !providers || i >= a->n)
+        return true;
+    if (!a->known[i])
+        a->known[i] = gl_avail_check(a, providers) ? 1 : 2;
+    return a->known[i] == 1;
+}
 
 #endif

@@ -1,30 +1,27 @@
-/* The replayer's hand-written core: the pieces the main loop (replay.c), the window
- * system (ws_glx_egl.c) and snapshots (snapshot.c) share. Users of the replayer see
- * only replay.h; the generated GL replayers only retrace.h. */
-#ifndef GLRETRACE_H
-#define GLRETRACE_H
+/* The window system room (retrace/ws): GLX and EGL calls replayed on SDL2 windows and
+ * GL contexts, the state a pixel read needs, and snapshots. What the rest of the
+ * replayer calls; the room's own files share ws_private.h. The window system never
+ * calls up into the main loop by name: the main loop hands it hooks at ws_init. */
+#ifndef RETRACE_WS_H
+#define RETRACE_WS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/replay_threads.h"
+#include "gl/retrace_gl.h"
 #include "gt_error.h"
 #include "replay.h"
-#include "replay_threads.h"
-#include "retrace.h"
 
-/* The generated GL replayers' table (build/gen/retrace, specs/gen_retrace.py); a
- * build without them links a stand-in that knows no function. */
-retrace_fn retrace_gl_lookup(const char *name);
-
-/* ---- window system (ws_glx_egl.c): GLX/EGL calls on SDL2 windows and contexts ---- */
-/* What the main loop asks the window system to do at its events: handed down at
- * ws_init, so the window system never calls up into the main loop by name. */
+/* ---- GLX/EGL calls on SDL2 windows and contexts (ws_context.c, ws_window.c,
+ * ws_glx.c, ws_egl.c) ---- */
+/* What the main loop asks the window system to do at its events. */
 typedef struct ws_hooks {
     /* around a SwapBuffers-class call: a snapshot before the swap, the frame count after */
     void (*before_swap)(const gt_call *call);
     void (*after_swap)(const gt_call *call);
     /* before an SDL GL context (a void * here) is deleted: --pgpu's queries of that
-     * context are read or dropped (timeline_replay.h) */
+     * context are read or dropped (profile/timeline_replay.h) */
     void (*context_destroyed)(void *sdl_ctx);
 } ws_hooks;
 /* Starts SDL's video (offscreen driver with headless); single_buffer asks for
@@ -46,25 +43,25 @@ void ws_thread_exit(void);
 void ws_forget_current(void);
 /* Whether a GL context is current for the replayed thread. */
 bool ws_has_current(void);
-/* The current context's cache of which functions it provides (gl_avail.h), made at
+/* The current context's cache of which functions it provides (gl/retrace_gl.h), made at
  * the first question (N: entries of the generated table); NULL when none is current. */
 struct gl_avail *ws_current_avail(unsigned n);
 /* Size of the current drawable in pixels; 0 when none is current. */
 void ws_current_size(int *w, int *h);
 
-/* ---- reading pixels (read_state.c) ---- */
-/* The read state a snapshot or a state dump changes and puts back: pack parameters,
- * the pixel pack buffer, the read framebuffer and its read buffer (where the GL has
- * them). */
-typedef struct read_state {
+/* ---- the state pixel reads need (ws_read_state.c) ---- */
+/* What a snapshot or a state dump changes to read pixels and puts back: pack
+ * parameters, the pixel pack buffer, the read framebuffer and its read buffer (where
+ * the GL has them). */
+typedef struct ws_read_state {
     bool has_fbo, has_pbo;
     int pack_align, row_len, skip_px, skip_rows, pbo, read_fbo, draw_fbo, read_buf; /* GLint */
-} read_state;
-void read_state_save(read_state *s);
+} ws_read_state;
+void ws_read_state_save(ws_read_state *s);
 /* Tightly packed reads into client memory from FBO (0: the window's back buffer, or
  * its front buffer when FRONT). */
-void read_state_set(const read_state *s, int fbo, bool front);
-void read_state_restore(const read_state *s);
+void ws_read_state_set(const ws_read_state *s, int fbo, bool front);
+void ws_read_state_restore(const ws_read_state *s);
 
 /* ---- snapshots (snapshot.c) ---- */
 typedef struct snapshot_spec {

@@ -5,12 +5,12 @@
  * when a context leaves it, so no bind may come between the one that drew to the read
  * window and this one (apitrace's glretrace binds straight too). SDL hands out no EGL
  * surfaces: binding the read window through SDL and asking EGL finds its surface. */
-#include "ws_read.h"
-
 #include <SDL_syswm.h>
 #include <epoxy/egl.h>
 #include <epoxy/glx.h>
 #include <stdbool.h>
+
+#include "ws_private.h"
 
 /* Whether SDL's contexts are GLX contexts here (asked with one current): only its X11
  * driver uses GLX, and not for the ES contexts it makes with EGL. */

@@ -1,7 +1,9 @@
-/* The replayer as a library (glretrace_core): replays an apitrace-format trace in this
- * process, on SDL2 windows and contexts with libepoxy's GL dispatch, with glretrace's
- * checks, snapshots and timings. glretrace (glretrace_main.c: its options), `gltrace
- * convert` (a .trace input timed into a timeline) and the unit tests call it.
+/* The replayer as a library (glretrace_core), its one public header: replays an
+ * apitrace-format trace in this process, on SDL2 windows and contexts with libepoxy's
+ * GL dispatch, with glretrace's checks, snapshots, timings and metrics. glretrace
+ * (retrace/glretrace_main.c: its options), `gltrace convert` and `dump-images` (through
+ * the module below) and the unit tests call it; the rooms behind it are retrace/core,
+ * gl, ws, state and profile (retrace/README.md).
  *
  * One replay at a time in a process: SDL, the GL contexts and the replayer's maps are
  * process-wide. replay_run starts from nothing and frees everything it made before it
@@ -11,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "gt_callset.h"
 #include "gt_error.h"
@@ -28,7 +31,7 @@ typedef struct replay_options {
     bool headless;   /* SDL's offscreen driver: no X server needed */
     bool single_buffer; /* single-buffered visuals; snapshots read the front buffer */
     bool wait;       /* keep the windows after the last call until one is closed */
-    bool threads; /* each traced thread's calls on a thread of its own (replay_workers.h) */
+    bool threads; /* each traced thread's calls on a thread of its own (core/replay_workers.h) */
     int verbose;     /* each call's dump text on stdout before it is replayed */
     const char *snapshot_prefix;      /* PREFIX%010u.png, "-" stdout; NULL: no snapshots */
     const gt_callset *snapshot_calls; /* which calls to snapshot; NULL: each frame's end */
@@ -46,7 +49,7 @@ typedef struct replay_options {
     /* pacing, as apitrace: a frame lasts at least min_frame_us, then per_frame_delay_us
      * more pass before the next one starts */
     uint64_t min_frame_us, per_frame_delay_us;
-    /* timings (timeline_replay.h): the CPU and GPU time of each call, written as
+    /* timings (profile/timeline_replay.h): the CPU and GPU time of each call, written as
      * timelines (FXT, Chrome JSON; either implies pcpu) or as apitrace's text profile on
      * stdout (text_profile; pcpu or pgpu without a timeline file imply it) */
     bool pcpu, pgpu, text_profile;
@@ -58,10 +61,10 @@ typedef struct replay_options {
     bool dump_state;
     uint64_t dump_state_call;
     bool dump_state_frame; /* instead: after the first frame's last call (its swap) */
-    /* --state-server (state_server.h): the state at each call number read from stdin */
+    /* --state-server (state/state.h): the state at each call number read from stdin */
     bool state_server;
     /* apitrace's metrics (--pframes, --pcalls, --pdrawcalls, --list-metrics,
-     * --gen-passes: metrics.h); NULL: none. The caller runs one replay per pass and
+     * --gen-passes: below); NULL: none. The caller runs one replay per pass and
      * writes them; the replay runs every traced thread on one thread with them. */
     struct metrics *metrics;
 } replay_options;
@@ -78,15 +81,62 @@ typedef struct replay_result {
 } replay_result;
 
 /* Replays o->trace. With dump_state, a trace that ends before the call, or a call
- * inside glBegin/glEnd (where GL state cannot be read), is an error. Warnings about calls go to stderr as apitrace words them (not
- * with benchmark). Returns 0, or -1 with err set when the trace cannot be opened or
- * read to its end, the window system cannot start, or a timeline output fails; res
- * (may be NULL) holds what was replayed either way. */
+ * inside glBegin/glEnd (where GL state cannot be read), is an error. Warnings about
+ * calls go to stderr as apitrace words them (not with benchmark). Returns 0, or -1 with
+ * err set when the trace cannot be opened or read to its end, the window system cannot
+ * start, or a timeline output fails; res (may be NULL) holds what was replayed either
+ * way. */
 int replay_run(const replay_options *o, replay_result *res, gt_error *err);
 
-/* The replayer as a loadable module (libgltrace_replay.so, replay_module.c): the gltrace
- * command loads it only when it replays (convert, dump-images), so its other commands do
- * not load SDL2, libepoxy and what they pull in (sound, Wayland, D-Bus...). */
+/* ---- apitrace's profiling metrics (glretrace --list-metrics, --pframes, --pcalls,
+ * --pdrawcalls, --gen-passes; profile/metrics.c), with apitrace 11's names and output,
+ * so piglit's replayer (`replayer.py profile`) and apitrace's scripts read ours.
+ *
+ * A selection is apitrace's syntax: `BACKEND:METRIC[,METRIC...][;BACKEND:...]`, a metric
+ * by name (`GPU Duration`) or by `[GROUP, ID]`, for frames, calls or draw calls
+ * (profile/metrics.h says what each backend measures and where a boundary lies). The
+ * caller sets replay_options.metrics, replays once per pass, then writes them.
+ *
+ * Output (after the last pass), one block per boundary asked for, in the order
+ * frames, calls, draw calls, each followed by an empty line:
+ *   #<TAB>METRIC...                      frame boundary header
+ *   frame<TAB>VALUE...
+ *   #<TAB>call no<TAB>program<TAB>name<TAB>METRIC...   call and draw call headers
+ *   call<TAB>NO<TAB>PROGRAM<TAB>NAME<TAB>VALUE...
+ *   frame_end
+ * Columns in the backend's metric order (apitrace's), times in ns from the pass start. */
+typedef struct metrics metrics;
+typedef enum metrics_boundary {
+    METRICS_DRAWCALL = 0, /* apitrace's QUERY_BOUNDARY_DRAWCALL, FRAME, CALL */
+    METRICS_FRAME,
+    METRICS_CALL,
+    METRICS_BOUNDARIES,
+} metrics_boundary;
+
+/* A new, empty selection; NULL when out of memory. */
+metrics *metrics_new(void);
+void metrics_free(metrics *mx);
+/* Adds METRICS (apitrace's syntax) for boundary B; names are resolved against the
+ * first context (warnings then, as apitrace's). 0, or -1 with err set (out of memory). */
+int metrics_add(metrics *mx, metrics_boundary b, const char *spec, gt_error *err);
+/* --list-metrics: at the first context, print the metrics it offers and stop. */
+void metrics_set_list(metrics *mx);
+/* --gen-passes: at the first context, print the number of passes and stop. */
+void metrics_set_gen_passes(metrics *mx);
+
+/* Passes over the trace (1 until the first context was seen). */
+unsigned metrics_passes(const metrics *mx);
+/* Before each replay of the trace: pass number, from 0. */
+void metrics_begin_pass(metrics *mx, unsigned pass);
+/* Whether the replay is to stop (list or passes printed). */
+bool metrics_done(const metrics *mx);
+/* After the last pass: the blocks above. 0, or -1 when writing failed. */
+int metrics_write(metrics *mx, FILE *out);
+
+/* The replayer as a loadable module (libgltrace_replay.so, retrace/replay_module.c):
+ * the gltrace command loads it only when it replays (convert, dump-images), so its
+ * other commands do not load SDL2, libepoxy and what they pull in (sound, Wayland,
+ * D-Bus...). */
 #define REPLAY_API_VERSION 2
 typedef struct replay_api {
     unsigned version; /* REPLAY_API_VERSION: the module and its user were built together */
