@@ -317,7 +317,7 @@ static bool dropped(const trim_deps *d, gt_roles r, const gt_call *c, const thre
     if (r.bits & GT_ROLE_BEGIN)
         return window_draw_shown(d, t, s, index);
     if (r.bits & (GT_ROLE_END | GT_ROLE_VERTEX))
-        return t->cs.in_begin_end && t->block_drops;
+        return t->cs.in_block && t->block_drops;
     if (r.bits & GT_ROLE_CALLLIST)
         return false;
     if (c->sig->flags & (GT_CALL_FLAG_NO_SIDE_EFFECTS | GT_CALL_FLAG_END_FRAME))

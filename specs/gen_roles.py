@@ -16,7 +16,7 @@ import registry  # noqa: E402
 
 # role -> the number of argument names it takes
 ROLES = {"current": 2, "swap": 1, "bindfb": 2, "xfbon": 0, "xfboff": 0, "begin": 0, "end": 0,
-         "vertex": 0, "newlist": 1, "endlist": 0, "calllist": 0, "program": 1, "gpu": 0, "draw": 0,
+         "vertex": 0, "newlist": 0, "endlist": 0, "calllist": 0, "program": 1, "gpu": 0, "draw": 0,
          "unlisted": 0, "geterror": 0}
 FAMILIES = ("gl", "ws")
 ARG_LISTS = ("draw", "marker-text", "marker-length")

@@ -12,17 +12,12 @@
 #include "gt_roles.h"
 
 typedef struct gt_callstate {
-    bool in_list;       /* compiling a display list ... */
-    bool list_executes; /* ... in GL_COMPILE_AND_EXECUTE mode */
-    bool in_begin_end;  /* between an executed glBegin and its glEnd */
-    uint32_t program;   /* the current program */
+    bool in_list;      /* compiling a display list */
+    bool in_begin_end; /* between a glBegin and its glEnd, compiled into a list or not:
+                        * the replayer reads no GL state there */
+    bool in_block;     /* between a glBegin and its glEnd called outside display lists */
+    uint32_t program;  /* the current program */
 } gt_callstate;
-
-/* Whether C's calls are executed now (not only compiled into a display list). */
-static inline bool gt_callstate_executes(const gt_callstate *s)
-{
-    return !s->in_list || s->list_executes;
-}
 
 /* Steps S past call C of roles R. */
 void gt_callstate_after(gt_callstate *s, gt_roles r, const gt_call *c);

@@ -20,7 +20,7 @@ enum {
     GT_ROLE_BEGIN = 1u << 7,     /* glBegin */
     GT_ROLE_END = 1u << 8,       /* glEnd */
     GT_ROLE_VERTEX = 1u << 9,    /* a vertex inside glBegin/glEnd */
-    GT_ROLE_NEWLIST = 1u << 10,  /* arg: the list's mode */
+    GT_ROLE_NEWLIST = 1u << 10,
     GT_ROLE_ENDLIST = 1u << 11,
     GT_ROLE_CALLLIST = 1u << 12,
     GT_ROLE_PROGRAM = 1u << 13,  /* arg: the program made current */

@@ -47,7 +47,7 @@ class RolesGenerator(unittest.TestCase):
         self.assertEqual(e["eglSwapBuffers"], [{"swap"}, 1, -1])
         self.assertEqual(e["glBegin"][0], {"begin", "gpu"})
         self.assertEqual(e["glEnd"][0], {"end", "draw"})
-        self.assertEqual(e["glNewList"], [{"newlist"}, 1, -1])  # mode
+        self.assertEqual(e["glNewList"], [{"newlist"}, -1, -1])
         self.assertEqual(e["glUseProgramObjectARB"], [{"program"}, 0, -1])
         self.assertEqual(e["glGetError"][0], {"geterror"})
         self.assertIn("unlisted", e["glStringMarkerGREMEDY"][0])

@@ -12,7 +12,6 @@
 #include "gt_timeline_frame.h"
 
 #define GL_COMPILE 0x1300
-#define GL_COMPILE_AND_EXECUTE 0x1301
 
 static void test_lookup(void **state)
 {
@@ -59,33 +58,26 @@ static void test_callstate(void **state)
     (void)state;
     gt_callstate s = {0};
     step(&s, "glBegin", 0, 0);
-    assert_true(s.in_begin_end);
+    assert_true(s.in_begin_end && s.in_block);
     step(&s, "glEnd", 0, 0);
-    assert_false(s.in_begin_end);
-    /* compiled only: glBegin does not run */
+    assert_false(s.in_begin_end || s.in_block);
+    /* compiled into a list: inside glBegin/glEnd, but no block runs */
     step(&s, "glNewList", 1, GL_COMPILE);
     assert_true(s.in_list);
-    assert_false(gt_callstate_executes(&s));
-    step(&s, "glBegin", 0, 0);
-    assert_false(s.in_begin_end);
-    step(&s, "glEnd", 0, 0);
-    step(&s, "glEndList", 0, 0);
-    assert_false(s.in_list);
-    /* compiled and executed: it does */
-    step(&s, "glNewList", 1, GL_COMPILE_AND_EXECUTE);
-    assert_true(gt_callstate_executes(&s));
     step(&s, "glBegin", 0, 0);
     assert_true(s.in_begin_end);
+    assert_false(s.in_block);
     step(&s, "glEnd", 0, 0);
     assert_false(s.in_begin_end);
     step(&s, "glEndList", 0, 0);
+    assert_false(s.in_list);
     step(&s, "glUseProgram", 7, 0);
     assert_int_equal(s.program, 7);
     step(&s, "glUseProgramObjectARB", 9, 0);
     assert_int_equal(s.program, 9);
     step(&s, "glClear", 0, 0); /* no role: nothing changes */
     assert_int_equal(s.program, 9);
-    assert_false(s.in_list || s.in_begin_end);
+    assert_false(s.in_list || s.in_begin_end || s.in_block);
 }
 
 static void test_frame_counter(void **state)
