@@ -27,6 +27,7 @@ def fail(where, msg):
 
 
 def functions(where, spec, reg):
+    """The registry's commands a FUNCTION word names: a name, or re:REGEX (searched)."""
     if not spec.startswith("re:"):
         if spec not in reg.commands:
             fail(where, f"{spec} is not in the registry")
@@ -113,19 +114,25 @@ def emit(roles, src, out):
     lines += c_list("gt_roles_marker_text_args", roles.args["marker-text"])
     lines += c_list("gt_roles_marker_length_args", roles.args["marker-length"])
     lines.append("")
+    write_lines(lines, out)
+
+
+def write_lines(lines, out):
+    """Writes out whole or not at all (a build stopped half-way leaves no half file)."""
     tmp = out + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
     os.replace(tmp, out)
 
 
-def main():
+def run(read, emit_c, doc):
+    """main() of a generator taking FACTS.txt OUT.c GL.xml GLX.xml EGL.xml."""
     if len(sys.argv) != 6:
-        sys.exit(__doc__)
+        sys.exit(doc)
     src, out = sys.argv[1], sys.argv[2]
     reg = registry.load(sys.argv[3:6])
-    emit(read_roles(src, reg), src, out)
+    emit_c(read(src, reg), src, out)
 
 
 if __name__ == "__main__":
-    main()
+    run(read_roles, emit, __doc__)

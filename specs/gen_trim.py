@@ -8,12 +8,11 @@ binary search (cli/trim_deps.c). See trim.txt for the grammar; the functions' ot
 roles are specs/roles.txt's (gen_roles.py).
 """
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import annotations  # noqa: E402
-import registry  # noqa: E402
+from gen_roles import arg_index, fail, functions, run, write_lines  # noqa: E402
 
 VALUES = ("program", "vao", "unit")  # tracked values; their slots come first, ids 1..3
 
@@ -28,28 +27,6 @@ class Rules:
         if name not in self.slots:
             self.slots.append(name)
         return self.slots.index(name) + 1
-
-
-def fail(where, msg):
-    sys.exit(f"{where}: {msg}")
-
-
-def functions(where, spec, reg):
-    if not spec.startswith("re:"):
-        if spec not in reg.commands:
-            fail(where, f"{spec} is not in the registry")
-        return [spec]
-    names = sorted(n for n in reg.commands if re.search(spec[3:], n))
-    if not names:
-        fail(where, f"the pattern {spec} matches no command")
-    return names
-
-
-def arg_index(where, cmd, name):
-    for i, p in enumerate(cmd.params):
-        if p.name == name:
-            return i
-    fail(where, f"{cmd.name} has no argument {name}")
 
 
 def enum_value(where, reg, name):
@@ -138,19 +115,8 @@ def emit(rules, src, out):
                          for k in FIELDS)
         lines.append(f'    {{"{name}", {vals}}},')
     lines += ["};", f"const unsigned trim_rule_count = {len(rules.entries)};", ""]
-    tmp = out + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write("\n".join(lines))
-    os.replace(tmp, out)
-
-
-def main():
-    if len(sys.argv) != 6:
-        sys.exit(__doc__)
-    src, out = sys.argv[1], sys.argv[2]
-    reg = registry.load(sys.argv[3:6])
-    emit(read_rules(src, reg), src, out)
+    write_lines(lines, out)
 
 
 if __name__ == "__main__":
-    main()
+    run(read_rules, emit, __doc__)

@@ -8,34 +8,15 @@ unknown role).
 Run: python3 tests/specs/test_roles_generator.py [REGISTRY_DIR]   (standard library only)
 """
 import os
-import sys
-import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SPECS = os.path.join(HERE, "..", "..", "specs")
-sys.path.insert(0, SPECS)
-
+import registry_fixture as fx
 import gen_roles  # noqa: E402
-import registry  # noqa: E402
-
-REGISTRY_DIR = "/usr/share/khronos-api"
-
-
-def reg():
-    if not hasattr(reg, "r"):
-        reg.r = registry.load([os.path.join(REGISTRY_DIR, "gl.xml"), os.path.join(REGISTRY_DIR, "glx.xml"),
-                               os.path.join(SPECS, "egl.xml")])
-    return reg.r
+from registry_fixture import SPECS, reg
 
 
 def roles_of(text):
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
-        f.write(text)
-    try:
-        return gen_roles.read_roles(f.name, reg())
-    finally:
-        os.unlink(f.name)
+    return fx.read_text(gen_roles.read_roles, text)
 
 
 class RolesGenerator(unittest.TestCase):
@@ -78,11 +59,7 @@ class RolesGenerator(unittest.TestCase):
 
     def test_emit(self):
         roles = roles_of("end glEnd\nbegin glBegin\nfamily ws glX\nfamily gl gl\nargs draw mode\n")
-        with tempfile.TemporaryDirectory() as d:
-            out = os.path.join(d, "t.gen.c")
-            gen_roles.emit(roles, "roles.txt", out)
-            with open(out, encoding="utf-8") as f:
-                text = f.read()
+        text = fx.emitted(gen_roles.emit, roles, "roles.txt")
         self.assertLess(text.index('"glBegin"'), text.index('"glEnd"'))  # sorted
         self.assertLess(text.index('{"glX", 3'), text.index('{"gl", 2'))  # longest first
         self.assertIn("const unsigned gt_roles_num_entries = 2;", text)
@@ -90,6 +67,4 @@ class RolesGenerator(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1:
-        REGISTRY_DIR = sys.argv.pop(1)
-    unittest.main()
+    fx.main()

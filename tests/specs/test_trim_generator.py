@@ -8,34 +8,15 @@ The functions' other roles (specs/roles.txt) are tests/specs/test_roles_generato
 Run: python3 tests/specs/test_trim_generator.py [REGISTRY_DIR]   (standard library only)
 """
 import os
-import sys
-import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SPECS = os.path.join(HERE, "..", "..", "specs")
-sys.path.insert(0, SPECS)
-
+import registry_fixture as fx
 import gen_trim  # noqa: E402
-import registry  # noqa: E402
-
-REGISTRY_DIR = "/usr/share/khronos-api"
-
-
-def reg():
-    if not hasattr(reg, "r"):
-        reg.r = registry.load([os.path.join(REGISTRY_DIR, "gl.xml"), os.path.join(REGISTRY_DIR, "glx.xml"),
-                               os.path.join(SPECS, "egl.xml")])
-    return reg.r
+from registry_fixture import SPECS, reg
 
 
 def rules_of(text):
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
-        f.write(text)
-    try:
-        return gen_trim.read_rules(f.name, reg())
-    finally:
-        os.unlink(f.name)
+    return fx.read_text(gen_trim.read_rules, text)
 
 
 class TrimGenerator(unittest.TestCase):
@@ -73,15 +54,10 @@ class TrimGenerator(unittest.TestCase):
 
     def test_emit(self):
         rules = rules_of("state clearcolor glClearColor\nstate begin glBegin\n")
-        with tempfile.TemporaryDirectory() as d:
-            out = os.path.join(d, "t.gen.c")
-            gen_trim.emit(rules, "trim.txt", out)
-            text = open(out).read()
+        text = fx.emitted(gen_trim.emit, rules, "trim.txt")
         self.assertLess(text.index('"glBegin"'), text.index('"glClearColor"'))  # sorted
         self.assertIn("const unsigned trim_rule_count = 2;", text)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1:
-        REGISTRY_DIR = sys.argv.pop(1)
-    unittest.main()
+    fx.main()
