@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gt_callstate.h"
 #include "gt_grow.h"
+#include "gt_roles.h"
 #include "trim_deps.h"
 #include "trim_rules.h"
 
@@ -24,8 +26,7 @@ typedef struct ctx_state {
 typedef struct thread_state {
     uint32_t id;
     uint64_t ctx, draw; /* the current context and the window or surface it draws into */
-    bool in_list;     /* compiling a display list */
-    bool in_block;    /* between glBegin and glEnd ... */
+    gt_callstate cs;  /* display lists, glBegin/glEnd ... */
     bool block_drops; /* ... of a block drawn into the window, dropped whole */
 } thread_state;
 
@@ -38,6 +39,12 @@ typedef struct setter {
 typedef struct shown { /* a window's last swap before the first selected call */
     uint64_t drawable, swap;
 } shown;
+
+typedef struct sig_facts { /* what trim knows of a function, by signature id */
+    bool known;            /* looked up */
+    gt_roles roles;
+    const trim_rule *rule; /* the state it sets, NULL none */
+} sig_facts;
 
 typedef struct slot_entry { /* open addressing; setter NONE: free */
     uint64_t ctx, k0, k1;
@@ -61,13 +68,11 @@ struct trim_deps {
     size_t ndirty, capdirty;
     uint32_t *stack; /* for marking setters needed */
     size_t capstack;
-    const trim_rule **rule_of; /* by signature id; rule_unknown: not looked up */
-    size_t caprules;
+    sig_facts *facts; /* by signature id */
+    size_t capfacts;
     shown *shown; /* from trim_deps_scan */
     size_t nshown, capshown;
 };
-
-static const trim_rule rule_none, rule_unknown;
 
 /* ---- lookups -------------------------------------------------------------------- */
 
@@ -76,23 +81,24 @@ static int cmp_rule(const void *key, const void *e)
     return strcmp(key, ((const trim_rule *)e)->name);
 }
 
-/* The rule of C's function, NULL when it has none (looked up once per signature). */
-static const trim_rule *rule(trim_deps *d, const gt_call *c)
+/* The roles and state rule of C's function (looked up once per signature); NULL when
+ * out of memory. */
+static const sig_facts *facts(trim_deps *d, const gt_call *c)
 {
     uint32_t id = c->sig->id;
-    if (id >= d->caprules) {
-        size_t old = d->caprules;
-        if (GT_GROW(d->rule_of, d->caprules, (size_t)id + 1, 256) != 0)
+    if (id >= d->capfacts) {
+        size_t old = d->capfacts;
+        if (GT_GROW(d->facts, d->capfacts, (size_t)id + 1, 256) != 0)
             return NULL;
-        for (size_t i = old; i < d->caprules; ++i)
-            d->rule_of[i] = &rule_unknown;
+        memset(d->facts + old, 0, (d->capfacts - old) * sizeof *d->facts);
     }
-    if (d->rule_of[id] == &rule_unknown) {
-        const trim_rule *r = bsearch(c->sig->name, trim_rules, trim_rule_count, sizeof *trim_rules,
-                                     cmp_rule);
-        d->rule_of[id] = r ? r : &rule_none;
+    sig_facts *f = &d->facts[id];
+    if (!f->known) {
+        f->known = true;
+        f->roles = gt_roles_lookup(c->sig->name);
+        f->rule = bsearch(c->sig->name, trim_rules, trim_rule_count, sizeof *trim_rules, cmp_rule);
     }
-    return d->rule_of[id] == &rule_none ? NULL : d->rule_of[id];
+    return f;
 }
 
 static uint64_t arg_u64(const gt_call *c, int i)
@@ -272,32 +278,22 @@ static int add_setter(trim_deps *d, const trim_rule *r, const gt_call *c, uint64
 static bool draws_to_window(const ctx_state *s) { return s->draw_fb == 0 && !s->xfb; }
 
 /* Follows what the call changes besides state slots. */
-static int track(trim_deps *d, const trim_rule *r, const gt_call *c, thread_state *t, ctx_state *s)
+static int track(trim_deps *d, gt_roles r, const gt_call *c, thread_state *t, ctx_state *s)
 {
-    switch (r->role) {
-    case TRIM_CURRENT:
-        t->ctx = arg_u64(c, r->arg);
-        t->draw = arg_u64(c, r->arg2);
+    gt_callstate_after(&t->cs, r, c);
+    if (r.bits & GT_ROLE_CURRENT) {
+        t->ctx = arg_u64(c, r.arg);
+        t->draw = arg_u64(c, r.arg2);
         return get_ctx(d, t->ctx) ? 0 : -1;
-    case TRIM_BINDFB: {
-        uint64_t target = arg_u64(c, r->arg);
+    }
+    if (r.bits & GT_ROLE_BINDFB) {
+        uint64_t target = arg_u64(c, r.arg);
         if (target == GL_FRAMEBUFFER || target == GL_DRAW_FRAMEBUFFER)
-            s->draw_fb = arg_u64(c, r->arg2);
-        return 0;
+            s->draw_fb = arg_u64(c, r.arg2);
     }
-    case TRIM_XFB: s->xfb = r->on; return 0;
-    case TRIM_BEGIN: /* block_drops: trim_deps_add */
-        if (!t->in_list) /* compiled into a list, not executed */
-            t->in_block = true;
-        return 0;
-    case TRIM_END:
-        if (!t->in_list)
-            t->in_block = false;
-        return 0;
-    case TRIM_NEWLIST: t->in_list = true; return 0;
-    case TRIM_ENDLIST: t->in_list = false; return 0;
-    default: return 0;
-    }
+    if (r.bits & (GT_ROLE_XFBON | GT_ROLE_XFBOFF))
+        s->xfb = (r.bits & GT_ROLE_XFBON) != 0;
+    return 0;
 }
 
 /* Whether what thread T draws now into the window is shown by a swap of that window
@@ -315,14 +311,14 @@ static bool window_draw_shown(const trim_deps *d, const thread_state *t, const c
 
 /* Whether a call that is not selected is dropped outright (it changes nothing the
  * selection can see). */
-static bool dropped(const trim_deps *d, const trim_rule *r, const gt_call *c, const thread_state *t,
+static bool dropped(const trim_deps *d, gt_roles r, const gt_call *c, const thread_state *t,
                     const ctx_state *s, uint64_t index)
 {
-    if (r && (r->role == TRIM_BEGIN))
+    if (r.bits & GT_ROLE_BEGIN)
         return window_draw_shown(d, t, s, index);
-    if (r && (r->role == TRIM_END || r->role == TRIM_VERTEX))
-        return t->in_block && t->block_drops;
-    if (r && r->role == TRIM_CALLLIST)
+    if (r.bits & (GT_ROLE_END | GT_ROLE_VERTEX))
+        return t->cs.in_block && t->block_drops;
+    if (r.bits & GT_ROLE_CALLLIST)
         return false;
     if (c->sig->flags & (GT_CALL_FLAG_NO_SIDE_EFFECTS | GT_CALL_FLAG_END_FRAME))
         return true;
@@ -337,24 +333,24 @@ int trim_deps_add(trim_deps *d, const gt_call *c, uint64_t index, bool selected)
         return selected ? mark(d, index) : 0;
     thread_state *t = get_thread(d, c->thread);
     ctx_state *s = t ? get_ctx(d, t->ctx) : NULL;
-    if (!s)
+    const sig_facts *f = s ? facts(d, c) : NULL;
+    if (!f)
         return -1;
-    const trim_rule *r = rule(d, c);
     int rc = 0;
-    if (t->in_list && !selected) {
+    if (t->cs.in_list && !selected) {
         rc = mark(d, index); /* compiled into a list the selection may call */
-    } else if (r && r->role == TRIM_STATE) {
-        rc = add_setter(d, r, c, index, s, selected);
+    } else if (f->rule) {
+        rc = add_setter(d, f->rule, c, index, s, selected);
         if (rc == 0 && selected)
             rc = pin_all(d);
-    } else if (selected || !dropped(d, r, c, t, s, index)) {
+    } else if (selected || !dropped(d, f->roles, c, t, s, index)) {
         rc = mark(d, index);
         if (rc == 0)
             rc = pin_all(d);
     }
-    if (rc == 0 && r && r->role == TRIM_BEGIN && !t->in_list)
+    if (rc == 0 && (f->roles.bits & GT_ROLE_BEGIN) && !t->cs.in_list)
         t->block_drops = !selected && window_draw_shown(d, t, s, index);
-    return rc == 0 && r ? track(d, r, c, t, s) : rc;
+    return rc == 0 ? track(d, f->roles, c, t, s) : rc;
 }
 
 int trim_deps_scan(trim_deps *d, const gt_call *c, uint64_t index, bool selected)
@@ -366,16 +362,16 @@ int trim_deps_scan(trim_deps *d, const gt_call *c, uint64_t index, bool selected
         return 1;
     }
     thread_state *t = get_thread(d, c->thread);
-    if (!t)
+    const sig_facts *f = t ? facts(d, c) : NULL;
+    if (!f)
         return -1;
-    const trim_rule *r = rule(d, c);
-    if (r && r->role == TRIM_CURRENT) {
-        t->draw = arg_u64(c, r->arg2);
+    if (f->roles.bits & GT_ROLE_CURRENT) {
+        t->draw = arg_u64(c, f->roles.arg2);
         return 0;
     }
     if (!(c->sig->flags & GT_CALL_FLAG_END_FRAME))
         return 0;
-    uint64_t drawable = r && r->role == TRIM_SWAP ? arg_u64(c, r->arg) : t->draw;
+    uint64_t drawable = f->roles.bits & GT_ROLE_SWAP ? arg_u64(c, f->roles.arg) : t->draw;
     for (size_t i = 0; i < d->nshown; ++i)
         if (d->shown[i].drawable == drawable) {
             d->shown[i].swap = index;
@@ -414,7 +410,7 @@ void trim_deps_free(trim_deps *d)
     free(d->slots);
     free(d->dirty);
     free(d->stack);
-    free(d->rule_of);
+    free(d->facts);
     free(d->shown);
     free(d);
 }

@@ -4,7 +4,8 @@
  * once, in the trace's order (one pass, with blobs skipped); the decisions are then
  * read back by index while the trace is read again and written.
  *
- * The functions' roles come from specs/trim.txt (trim_rules.h). Dropped: calls without
+ * The functions' roles come from specs/roles.txt (gt_roles.h), the state they set from
+ * specs/trim.txt (trim_rules.h). Dropped: calls without
  * side effects (queries), frame ends (swaps: the output's frames are the selected ones),
  * drawing into a window that a swap of that window shows before the selection (draws,
  * clears, blits, immediate mode's glBegin/glVertex/glEnd, keeping the current colour,

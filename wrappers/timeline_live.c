@@ -9,8 +9,9 @@
  *     events are exactly the trace's non-fake calls.
  *   - at the end of each frame (a call with END_FRAME in specs/callflags.txt, as
  *     dump and glretrace count frames): an instant "frame" (arg `frame`, from 0;
- *     process scope) and a counter "frame" with the series `ms` (time since the
- *     previous frame ended, or since the first call) and `calls` (calls in it).
+ *     process scope) and glretrace's frame counter (gt_timeline_frame.h): "frame"
+ *     with the series `ms` (time since the previous frame ended, or since the first
+ *     call) and `calls` (calls in it).
  *   - names: the process (basename of its executable), and each thread at its first
  *     call: "thread N" (the trace's index), "thread N (NAME)" when the OS thread name
  *     (pthread_getname_np) differs from the process's.
@@ -60,6 +61,7 @@
 #include "gt_callflags.h"
 #include "gt_model.h"
 #include "gt_outfile.h"
+#include "gt_timeline_frame.h"
 #include "gt_siglock.h"
 #include "record_status.h"
 
@@ -83,7 +85,8 @@ typedef struct live {
     char path[PATH_MAX];
     char comm[16]; /* the process's OS name: threads named otherwise get it shown */
     fn_entry *fns; /* FN_CACHE entries */
-    gt_tl_str s_gl, s_call, s_thread, s_frame, s_ms, s_calls;
+    gt_tl_str s_gl, s_call, s_thread, s_frame;
+    gt_tl_frame_strs fs; /* the frame counter's (gt_timeline_frame.h) */
     uint64_t frames, frame_calls;
     int64_t frame_start; /* -1: before the first call */
 } live;
@@ -169,11 +172,9 @@ static int intern_names(live *L)
     L->s_call = gt_tl_intern_cstr(tl, "call");
     L->s_thread = gt_tl_intern_cstr(tl, "thread");
     L->s_frame = gt_tl_intern_cstr(tl, "frame");
-    L->s_ms = gt_tl_intern_cstr(tl, "ms");
-    L->s_calls = gt_tl_intern_cstr(tl, "calls");
     gt_tl_str bad = (gt_tl_str)-1;
     return L->s_gl == bad || L->s_call == bad || L->s_thread == bad || L->s_frame == bad ||
-                   L->s_ms == bad || L->s_calls == bad
+                   gt_tl_frame_strs_init(tl, &L->fs) != 0
                ? -1
                : 0;
 }
@@ -371,12 +372,8 @@ static int frame_end(live *L, uint64_t tid, int64_t t, gt_error *err)
                       .name = L->s_frame, .scope = GT_TL_SCOPE_PROCESS, .nargs = 1, .args = &fa};
     if (gt_tl_emit(&L->sink, &L->tl, &ev, err) != 0)
         return -1;
-    gt_tl_arg ca[2] = {
-        {.name = L->s_ms, .kind = GT_TL_ARG_DOUBLE, .v.d = (double)(t - L->frame_start) / 1e6},
-        {.name = L->s_calls, .kind = GT_TL_ARG_U64, .v.u = L->frame_calls},
-    };
-    gt_tl_event c = {.kind = GT_TL_COUNTER, .ts = t, .pid = L->pid, .tid = tid, .cat = L->s_gl,
-                     .name = L->s_frame, .nargs = 2, .args = ca};
+    gt_tl_arg ca[2];
+    gt_tl_event c = gt_tl_frame_counter(&L->fs, ca, L->pid, tid, L->frame_start, t, L->frame_calls);
     if (gt_tl_emit(&L->sink, &L->tl, &c, err) != 0)
         return -1;
     L->frames++;

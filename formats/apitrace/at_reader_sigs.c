@@ -8,6 +8,7 @@
 #include "at_reader_internal.h"
 #include "gt_callflags.h"
 #include "gt_grow.h"
+#include "gt_roles.h"
 
 static void *sig_alloc(void *ctx, size_t size)
 {
@@ -80,7 +81,7 @@ int atr_parse_func_sig(at_reader *r, const gt_func_sig **out)
     if (sig->num_args > MAX_ARGS)
         return atr_fail(r, off, "function %s has %u arguments", sig->name, sig->num_args);
     sig->flags = gt_callflags_lookup(sig->name);
-    if (sig->num_args == 0 && strcmp(sig->name, "glGetError") == 0)
+    if (sig->num_args == 0 && (gt_roles_lookup(sig->name).bits & GT_ROLE_GETERROR))
         r->get_error_sig = sig;
     if (!table_put(r, &r->funcs, id, sig, off, AT_SIG_FUNCTION))
         return 0;

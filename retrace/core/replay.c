@@ -24,6 +24,7 @@
 #include "at_dump.h"
 #include "at_reader.h"
 #include "gl/retrace_gl.h"
+#include "gt_callstate.h"
 #include "gt_grow.h"
 #include "gt_progress.h"
 #include "gt_strbuf.h"
@@ -39,8 +40,6 @@ enum {
     K_NONE,    /* no replayer */
     K_WS,      /* window system */
     K_GL,
-    K_BEGIN,
-    K_END,
 };
 
 typedef struct dispatch {
@@ -50,6 +49,7 @@ typedef struct dispatch {
     bool offered;          /* ... and whether recorders offer it anyway (quiet skip) */
     const retrace_shape *shape; /* GL functions: what their calls must fit */
     unsigned char kind;
+    gt_roles roles;        /* specs/roles.txt */
     bool misfit;           /* the signature does not fit the function: calls skipped */
     bool make_current;     /* window system: may change the current context (metrics) */
     bool warned, warned_unprovided, warned_misfit;
@@ -68,7 +68,7 @@ static struct {
     double frame_start; /* when the frame being replayed started (pacing) */
     dispatch *table; /* by signature id */
     size_t n;
-    bool in_begin_end;
+    gt_callstate cs; /* glBegin/glEnd and display lists of the calls replayed */
     bool warned_nocontext;
     gt_call **held, **prev;
     size_t nheld, capheld, nprev, capprev;
@@ -118,10 +118,11 @@ static dispatch *resolve(const gt_call *c)
         return d;
     const retrace_entry *e;
     const char *name = c->sig->name;
+    d->roles = gt_roles_lookup(name);
     if ((d->fn = ws_lookup(name))) {
-        bool gl = !strncmp(name, "gl", 2) && strncmp(name, "glX", 3);
+        bool gl = (d->roles.bits & GT_ROLE_GL) != 0;
         d->kind = gl ? K_GL : K_WS;
-        d->make_current = !gl && strstr(name, "MakeCurrent") != NULL;
+        d->make_current = (d->roles.bits & GT_ROLE_CURRENT) != 0;
         if (gl && (e = retrace_gl_entry(name))) /* a GL function replayed by hand: same prototype */
             d->shape = e->shape;
     } else if ((e = retrace_gl_entry(name))) {
@@ -130,7 +131,7 @@ static dispatch *resolve(const gt_call *c)
         d->gl_index = (unsigned)(e - retrace_gl_table);
         d->offered = retrace_gl_offered(name);
         d->shape = e->shape;
-        d->kind = !strcmp(name, "glBegin") ? K_BEGIN : !strcmp(name, "glEnd") ? K_END : K_GL;
+        d->kind = K_GL;
     } else {
         d->kind = K_NONE;
     }
@@ -329,7 +330,7 @@ static void replay_call(gt_call *c)
         skip_call(c, tm);
         return;
     }
-    bool gl = d->kind == K_GL || d->kind == K_BEGIN || d->kind == K_END;
+    bool gl = d->kind == K_GL;
     if (gl && !ws_has_current()) {
         /* a trace cut by trim, or one whose context creation was lost: GL without a
          * context would crash the driver; apitrace skips such calls too */
@@ -356,11 +357,8 @@ static void replay_call(gt_call *c)
     } else {
         run_call(d, c);
     }
-    if (d->kind == K_BEGIN)
-        m.in_begin_end = true;
-    else if (d->kind == K_END)
-        m.in_begin_end = false;
-    if (gl && !m.o.benchmark && !m.in_begin_end && ws_has_current())
+    gt_callstate_after(&m.cs, d->roles, c);
+    if (gl && !m.o.benchmark && !m.cs.in_begin_end && ws_has_current())
         check_gl_error(c);
     if (!(c->flags & GT_CALL_FLAG_END_FRAME) && wants_snapshot(c))
         take_snapshot(c, true);
@@ -374,10 +372,10 @@ static void replay_call(gt_call *c)
      * glmark2 trace's replay grew to 720 MB, 160 MB with a snapshot read at every
      * frame's end, as the thumbnails' replay). */
     if ((m.o.state_server || m.o.snapshot_prefix) && (c->flags & GT_CALL_FLAG_END_FRAME) &&
-        ws_has_current() && !m.in_begin_end)
+        ws_has_current() && !m.cs.in_begin_end)
         glFinish();
     if (m.o.state_server &&
-        state_server_after(c, ws_has_current() && !m.in_begin_end, m.o.single_buffer))
+        state_server_after(c, ws_has_current() && !m.cs.in_begin_end, m.o.single_buffer))
         atomic_store(&stop_replay, true);
 }
 
@@ -387,7 +385,7 @@ static void dump_state(const gt_call *c)
 {
     m.state_done = true;
     atomic_store(&stop_replay, true);
-    if (m.in_begin_end) {
+    if (m.cs.in_begin_end) {
         gt_error_set(&m.state_err, "call %u is inside glBegin/glEnd, where GL state cannot be "
                      "read: dump a call before glBegin or after glEnd", c->no);
         return;

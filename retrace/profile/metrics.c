@@ -3,11 +3,11 @@
 #include <SDL.h>
 #include <ctype.h>
 #include <inttypes.h>
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gt_grow.h"
+#include "gt_roles.h"
 #include "metrics.h"
 #include "metrics_opengl.h"
 
@@ -87,8 +87,6 @@ struct metrics {
     size_t nkinds;
     ctx_state *ctxs;
     size_t nctx, capctx;
-    regex_t re_arrays, re_elements, re_misc;
-    bool re_ok;
 };
 
 /* ---- selection ------------------------------------------------------------------- */
@@ -99,29 +97,6 @@ metrics *metrics_new(void)
     if (!mx)
         return NULL;
     mx->passes = 1;
-    /* apitrace's glretrace.py: which GL functions are draws */
-    mx->re_ok =
-        regcomp(&mx->re_arrays, "^gl([A-Z][a-z]+)*Draw(Range)?Arrays([A-Z][a-zA-Z]*)?$",
-                REG_EXTENDED | REG_NOSUB) == 0;
-    if (mx->re_ok &&
-        regcomp(&mx->re_elements, "^gl([A-Z][a-z]+)*Draw(Range)?Elements([A-Z][a-zA-Z]*)?$",
-                REG_EXTENDED | REG_NOSUB) != 0) {
-        regfree(&mx->re_arrays);
-        mx->re_ok = false;
-    }
-    if (mx->re_ok &&
-        regcomp(&mx->re_misc,
-                "^gl(CallList|CallLists|Clear|End|DrawPixels|DrawTransformFeedback([A-Z][a-zA-Z]*)?|"
-                "BlitFramebuffer|Rect[dfis]v?|EvalMesh[0-9]+)[0-9A-Z]*$",
-                REG_EXTENDED | REG_NOSUB) != 0) {
-        regfree(&mx->re_arrays);
-        regfree(&mx->re_elements);
-        mx->re_ok = false;
-    }
-    if (!mx->re_ok) {
-        free(mx);
-        return NULL;
-    }
     return mx;
 }
 
@@ -140,9 +115,6 @@ void metrics_free(metrics *mx)
     free(mx->kinds);
     free(mx->names);
     free(mx->ctxs);
-    regfree(&mx->re_arrays);
-    regfree(&mx->re_elements);
-    regfree(&mx->re_misc);
     free(mx);
 }
 
@@ -493,27 +465,20 @@ void metrics_after_switch(metrics *mx)
 
 /* ---- calls ----------------------------------------------------------------------- */
 
-static unsigned char classify(const metrics *mx, const gt_func_sig *sig)
+/* The kind of a function, from its call flags and roles (specs/roles.txt). */
+static unsigned char classify(const gt_func_sig *sig)
 {
-    const char *n = sig->name;
-    if (strncmp(n, "gl", 2) || !strncmp(n, "glX", 3) ||
-        ((sig->flags & GT_CALL_FLAG_NO_SIDE_EFFECTS) && !(sig->flags & GT_CALL_FLAG_MARKER)) ||
-        !strcmp(n, "glStringMarkerGREMEDY") || !strcmp(n, "glFrameTerminatorGREMEDY"))
+    uint32_t r = gt_roles_lookup(sig->name).bits;
+    if (!(r & GT_ROLE_GL) || (r & GT_ROLE_UNLISTED) ||
+        ((sig->flags & GT_CALL_FLAG_NO_SIDE_EFFECTS) && !(sig->flags & GT_CALL_FLAG_MARKER)))
         return K_NONE;
-    if (!strcmp(n, "glBegin"))
-        return K_BEGIN;
-    if (!strcmp(n, "glEnd"))
-        return K_END;
-    if (!strcmp(n, "glNewList"))
-        return K_NEWLIST;
-    if (!strcmp(n, "glEndList"))
-        return K_ENDLIST;
-    if (!strcmp(n, "glUseProgram") || !strcmp(n, "glUseProgramObjectARB"))
-        return K_PROGRAM;
-    if (!regexec(&mx->re_arrays, n, 0, NULL, 0) || !regexec(&mx->re_elements, n, 0, NULL, 0) ||
-        !regexec(&mx->re_misc, n, 0, NULL, 0) || !strncmp(n, "glDispatchCompute", 17))
-        return K_DRAW;
-    return K_CALL;
+    return (r & GT_ROLE_BEGIN)     ? K_BEGIN
+           : (r & GT_ROLE_END)     ? K_END
+           : (r & GT_ROLE_NEWLIST) ? K_NEWLIST
+           : (r & GT_ROLE_ENDLIST) ? K_ENDLIST
+           : (r & GT_ROLE_PROGRAM) ? K_PROGRAM
+           : (r & GT_ROLE_DRAW)    ? K_DRAW
+                                   : K_CALL;
 }
 
 static unsigned char kind_of(metrics *mx, const gt_call *c)
@@ -532,7 +497,7 @@ static unsigned char kind_of(metrics *mx, const gt_call *c)
         mx->nkinds = n;
     }
     if (mx->kinds[id] == K_UNKNOWN)
-        mx->kinds[id] = classify(mx, c->sig);
+        mx->kinds[id] = classify(c->sig);
     return mx->kinds[id];
 }
 

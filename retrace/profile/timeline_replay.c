@@ -2,9 +2,9 @@
  * timeline events and apitrace's text profile.
  *
  * What is special about a function is worked out once per signature (sig_info) from
- * its call flags (specs/callflags.txt) and the small tables below, never by name
- * tests scattered through the code. The FXT and JSON writers run on a thread of their
- * own (tl_async, below), off the replay's path. */
+ * its call flags (specs/callflags.txt) and roles (specs/roles.txt), never by name
+ * tests in the code. The FXT and JSON writers (timeline_replay_out.h) run on a thread
+ * of their own, off the replay's path. */
 #include <SDL.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -17,55 +17,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "chrome_writer.h"
-#include "fxt_writer.h"
+#include "gt_callstate.h"
 #include "gt_grow.h"
-#include "gt_outfile.h"
+#include "gt_roles.h"
 #include "gt_timeline.h"
+#include "gt_timeline_frame.h"
 #include "profile_text.h"
-#include "timeline_async.h"
 #include "timeline_replay.h"
+#include "timeline_replay_out.h"
+#include "timeline_replay_stacks.h"
 #include "timing.h"
-
-/* ---- tables --------------------------------------------------------------------- */
-
-/* GPU work beyond the calls flagged render: prefixes of function names. */
-static const char *const gpu_prefixes[] = {
-    "glBegin", "glDispatchCompute", "glBlitNamedFramebuffer", "glClearBuffer",
-    "glClearNamedFramebuffer", "glClearTex", "glGenerateMipmap", "glGenerateTextureMipmap",
-};
-
-/* Scalar arguments of GPU work that go into its events' args. */
-static const char *const draw_args[] = {
-    "mode", "first", "count", "type", "instancecount", "primcount", "drawcount",
-    "basevertex", "baseinstance", "start", "end", "mask", "filter", "list", "n",
-    "num_groups_x", "num_groups_y", "num_groups_z", "width", "height",
-};
-
-/* Arguments holding a marker's text, and its length (-1/0: NUL-terminated). */
-static const char *const marker_text_args[] = {"message", "marker", "buf", "string"};
-static const char *const marker_len_args[] = {"length", "len"};
-
-/* Functions the text profile and the per-context state care about. */
-enum { F_OTHER, F_BEGIN, F_END, F_NEWLIST, F_ENDLIST, F_USEPROGRAM, F_MAKECURRENT, F_UNLISTED };
-static const struct {
-    const char *name;
-    int what;
-} special[] = {
-    {"glBegin", F_BEGIN},
-    {"glEnd", F_END},
-    {"glNewList", F_NEWLIST},
-    {"glEndList", F_ENDLIST},
-    {"glUseProgram", F_USEPROGRAM},
-    {"glUseProgramObjectARB", F_USEPROGRAM},
-    {"glXMakeCurrent", F_MAKECURRENT},
-    {"glXMakeContextCurrent", F_MAKECURRENT},
-    {"glXMakeCurrentReadSGI", F_MAKECURRENT},
-    {"eglMakeCurrent", F_MAKECURRENT},
-    /* apitrace's replayers return before profiling these */
-    {"glStringMarkerGREMEDY", F_UNLISTED},
-    {"glFrameTerminatorGREMEDY", F_UNLISTED},
-};
 
 #define MAX_DRAW_ARGS 8
 #define MAX_ARGS (2 + MAX_DRAW_ARGS)
@@ -83,7 +44,7 @@ typedef struct sig_info {
     bool gl;  /* a GL function with side effects or a debug marker (not GLX/EGL/fake
                * memcpy): what apitrace replays, and so lists in the text profile */
     bool gpu; /* GPU work */
-    uint8_t what;
+    gt_roles roles;
     uint8_t marker; /* 0, 1 push, 2 pop, 3 instant */
     int8_t text_arg, len_arg;
     uint8_t ndraw;
@@ -94,8 +55,7 @@ typedef struct sig_info {
 
 typedef struct ctx_state {
     void *key;
-    bool in_list, in_begin_end;
-    uint32_t program;
+    gt_callstate cs;
     int begin_handle; /* GPU query of glBegin, ended at glEnd */
     uint64_t begin_tag, begin_rec;
     int64_t begin_t0;
@@ -111,28 +71,15 @@ typedef struct gpu_pending {
     bool done;
 } gpu_pending;
 
-typedef struct stack_node {
-    uint64_t parent;
-    uint32_t frame_id;
-    uint32_t id;
-} stack_node;
-
 static struct {
     bool on, failed;
     tlr_options o;
     gt_timeline tl;
-    gt_fxt_writer *fxt;
-    gt_chrome_writer *chrome;
-    /* the files behind them: temporary files renamed over the targets only when
-     * the whole timeline is written (gt_outfile.h); "-" has none */
-    gt_outfile fxt_file, chrome_file;
-    bool has_fxt_file, has_chrome_file;
-    gt_tl_sink fxt_sink, chrome_sink, tee_sink, async_sink, *sink;
-    gt_tl_tee tee;
-    tl_async async; /* the writers' thread, when they have one */
+    tlr_out out; /* the writers (timeline_replay_out.h) */
     gt_error err;
     int64_t base;
-    gt_tl_str s_gl, s_gpu, s_marker, s_call, s_frame, s_frametime, s_calls, s_ms, s_ncalls;
+    gt_tl_frame_strs fs; /* the frame counter's strings (gt_timeline_frame.h) */
+    gt_tl_str s_gl, s_gpu, s_marker, s_call, s_frame;
     sig_info *sigs;
     size_t nsigs;
     ctx_state *ctxs;
@@ -149,15 +96,13 @@ static struct {
     int64_t frame_start;
     bool frame_started;
     int64_t last_ts;
+    uint64_t last_tid; /* the track of the latest call */
     /* GPU results waiting: FIFO indexed by tag - first_tag */
     gpu_pending *gp;
     size_t gp_head, gp_n, gp_cap;
     uint64_t gp_first;
     int64_t gpu_last_end;
-    /* stack frames: open-addressing table of (parent, frame id) -> node id */
-    stack_node *nodes;
-    size_t nnodes, capnodes;
-    uint32_t next_node;
+    tlr_stacks stacks;
     uint64_t events;
 } t;
 
@@ -165,10 +110,10 @@ static struct {
 
 static void emit(gt_tl_event *ev)
 {
-    if (t.failed || !t.sink)
+    if (t.failed || !t.out.sink)
         return;
     ev->pid = ev->pid ? ev->pid : TLR_PID;
-    if (gt_tl_emit(t.sink, &t.tl, ev, &t.err) != 0)
+    if (gt_tl_emit(t.out.sink, &t.tl, ev, &t.err) != 0)
         t.failed = true;
     t.events++;
 }
@@ -196,46 +141,30 @@ static void name_track(gt_tl_kind kind, uint64_t tid, const char *name)
 
 /* ---- per-signature facts --------------------------------------------------------- */
 
-static int find_arg(const gt_func_sig *sig, const char *const *names, size_t n)
-{
-    for (uint32_t i = 0; i < sig->num_args && i < 127; ++i)
-        for (size_t k = 0; k < n; ++k)
-            if (sig->arg_names[i] && !strcmp(sig->arg_names[i], names[k]))
-                return (int)i;
-    return -1;
-}
-
 static void classify(sig_info *s, const gt_func_sig *sig)
 {
-    const char *name = sig->name;
     s->init = true;
-    s->name = cstr(name);
-    s->gl = !strncmp(name, "gl", 2) && strncmp(name, "glX", 3) &&
+    s->name = cstr(sig->name);
+    s->roles = gt_roles_lookup(sig->name);
+    uint32_t roles = s->roles.bits;
+    /* apitrace's replayers return before profiling the unlisted */
+    s->gl = (roles & GT_ROLE_GL) && !(roles & GT_ROLE_UNLISTED) &&
             (!(sig->flags & GT_CALL_FLAG_NO_SIDE_EFFECTS) || (sig->flags & GT_CALL_FLAG_MARKER));
-    s->gpu = (sig->flags & (GT_CALL_FLAG_RENDER | GT_CALL_FLAG_END_FRAME)) != 0;
-    for (size_t i = 0; i < sizeof gpu_prefixes / sizeof *gpu_prefixes; ++i)
-        if (!strncmp(name, gpu_prefixes[i], strlen(gpu_prefixes[i])))
-            s->gpu = true;
-    for (size_t i = 0; i < sizeof special / sizeof *special; ++i)
-        if (!strcmp(name, special[i].name))
-            s->what = (uint8_t)special[i].what;
-    if (s->what == F_END)
-        s->gpu = false; /* glBegin's query spans to glEnd */
-    if (s->what == F_UNLISTED)
-        s->gl = false;
+    s->gpu = ((sig->flags & (GT_CALL_FLAG_RENDER | GT_CALL_FLAG_END_FRAME)) || (roles & GT_ROLE_GPU)) &&
+             !(roles & GT_ROLE_END); /* glBegin's query spans to glEnd */
     if (sig->flags & GT_CALL_FLAG_MARKER)
         s->marker = (sig->flags & GT_CALL_FLAG_MARKER_PUSH)  ? 1
                     : (sig->flags & GT_CALL_FLAG_MARKER_POP) ? 2
                                                              : 3;
-    s->text_arg = (int8_t)find_arg(sig, marker_text_args, sizeof marker_text_args / sizeof(char *));
-    s->len_arg = (int8_t)find_arg(sig, marker_len_args, sizeof marker_len_args / sizeof(char *));
+    s->text_arg = (int8_t)gt_roles_find_arg(sig, gt_roles_marker_text_args);
+    s->len_arg = (int8_t)gt_roles_find_arg(sig, gt_roles_marker_length_args);
     if (!s->gpu)
         return;
     for (uint32_t i = 0; i < sig->num_args && i < 127 && s->ndraw < MAX_DRAW_ARGS; ++i)
-        for (size_t k = 0; k < sizeof draw_args / sizeof *draw_args; ++k)
-            if (sig->arg_names[i] && !strcmp(sig->arg_names[i], draw_args[k])) {
+        for (const char *const *n = gt_roles_draw_args; *n; ++n)
+            if (sig->arg_names && sig->arg_names[i] && !strcmp(sig->arg_names[i], *n)) {
                 s->draw_idx[s->ndraw] = (uint8_t)i;
-                s->draw_name[s->ndraw++] = cstr(draw_args[k]);
+                s->draw_name[s->ndraw++] = cstr(*n);
                 break;
             }
 }
@@ -303,80 +232,6 @@ void tlr_context_destroyed(void *ctx)
             t.ctxs[i] = t.ctxs[--t.nctx];
             break;
         }
-}
-
-/* ---- stack frames ------------------------------------------------------------------ */
-
-static uint64_t node_hash(uint64_t parent, uint32_t frame)
-{
-    return (parent * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)frame * 0xc2b2ae3d27d4eb4full);
-}
-
-static int grow_nodes(void)
-{
-    size_t n = t.capnodes ? t.capnodes * 2 : 1024;
-    stack_node *a = calloc(n, sizeof *a);
-    if (!a)
-        return 0;
-    for (size_t i = 0; i < t.capnodes; ++i) {
-        stack_node *o = &t.nodes[i];
-        if (!o->id)
-            continue;
-        size_t k = node_hash(o->parent, o->frame_id) & (n - 1);
-        while (a[k].id)
-            k = (k + 1) & (n - 1);
-        a[k] = *o;
-    }
-    free(t.nodes);
-    t.nodes = a;
-    t.capnodes = n;
-    return 1;
-}
-
-static void emit_frame(uint32_t id, uint64_t parent, const gt_frame *f)
-{
-    char buf[512];
-    const char *fn = f->function ? f->function : "?";
-    if (f->filename && f->line >= 0)
-        snprintf(buf, sizeof buf, "%s (%s:%lld)", fn, f->filename, (long long)f->line);
-    else if (f->offset >= 0) /* as apitrace dump: function+0xoffset, or module+0xoffset */
-        snprintf(buf, sizeof buf, "%s+0x%llx", f->function ? fn : f->module ? f->module : "?",
-                 (unsigned long long)f->offset);
-    else
-        snprintf(buf, sizeof buf, "%s", fn);
-    gt_tl_event ev = {.kind = GT_TL_STACK_FRAME, .id = id, .parent = parent, .name = cstr(buf),
-                      .cat = f->module ? cstr(f->module) : 0};
-    emit(&ev);
-}
-
-/* The node of frame f called from node parent, made (and emitted) once. */
-static uint32_t stack_node_of(uint64_t parent, const gt_frame *f)
-{
-    if ((t.nnodes + 1) * 2 > t.capnodes && !grow_nodes())
-        return 0;
-    size_t k = node_hash(parent, f->id) & (t.capnodes - 1);
-    while (t.nodes[k].id) {
-        if (t.nodes[k].parent == parent && t.nodes[k].frame_id == f->id)
-            return t.nodes[k].id;
-        k = (k + 1) & (t.capnodes - 1);
-    }
-    stack_node *n = &t.nodes[k];
-    n->parent = parent;
-    n->frame_id = f->id;
-    n->id = ++t.next_node;
-    t.nnodes++;
-    emit_frame(n->id, parent, f);
-    return n->id;
-}
-
-/* Leaf node of a call's backtrace (frames[0] is the innermost), 0 without one. */
-static uint32_t call_stack(const gt_call *c)
-{
-    uint64_t node = 0;
-    for (uint32_t i = c->num_frames; i-- > 0;)
-        if (c->frames[i])
-            node = stack_node_of(node, c->frames[i]);
-    return (uint32_t)node;
 }
 
 /* ---- events of a call -------------------------------------------------------------- */
@@ -470,16 +325,10 @@ static void frame_instant(int64_t ts)
     t.frame_calls = 0;
 }
 
-static void frame_counters(int64_t end)
+static void frame_counter(int64_t end, uint64_t tid)
 {
-    gt_tl_arg ms = {.name = t.s_ms, .kind = GT_TL_ARG_DOUBLE,
-                    .v.d = (double)(end - t.frame_start) / 1e6};
-    gt_tl_event ev = {.kind = GT_TL_COUNTER, .ts = t.frame_start, .name = t.s_frametime,
-                      .nargs = 1, .args = &ms};
-    emit(&ev);
-    gt_tl_arg n = {.name = t.s_ncalls, .kind = GT_TL_ARG_U64, .v.u = t.frame_calls};
-    ev.name = t.s_calls;
-    ev.args = &n;
+    gt_tl_arg a[2];
+    gt_tl_event ev = gt_tl_frame_counter(&t.fs, a, TLR_PID, tid, t.frame_start, end, t.frame_calls);
     emit(&ev);
 }
 
@@ -592,14 +441,14 @@ void tlr_before(const gt_call *c, bool replayed)
     t.cctx = NULL;
     if (s && (replayed || s->marker) && s->gl && (t.o.text || t.o.pgpu))
         t.cctx = current_ctx();
-    if (s && s->what == F_MAKECURRENT) {
+    if (s && (s->roles.bits & GT_ROLE_CURRENT)) {
         if (t.o.pgpu) /* read while current: a wait per MakeCurrent, not per call */
             timing_gpu_drain_current();
         if (t.o.text) /* apitrace flushes its queries there too */
             profile_text_commit();
     }
     ctx_state *cc = t.cctx;
-    if (s && replayed && t.o.pgpu && s->gpu && (!cc || (!cc->in_list && !cc->in_begin_end)))
+    if (s && replayed && t.o.pgpu && s->gpu && (!cc || (!cc->cs.in_list && !cc->cs.in_begin_end)))
         t.gpu_handle = timing_gpu_begin();
     t.t0 = timing_now_ns();
     if (!t.frame_started)
@@ -613,36 +462,21 @@ static uint64_t text_record(const gt_call *c, const sig_info *s, ctx_state *cc, 
 {
     if (!t.o.text || !cc || !s->gl || (!t.replayed && !s->marker))
         return UINT64_MAX; /* markers apitrace replays and we need not (no side effects) */
-    if (s->what == F_END && cc->begin_rec != UINT64_MAX) {
+    uint32_t roles = s->roles.bits;
+    if ((roles & GT_ROLE_END) && cc->begin_rec != UINT64_MAX) {
         profile_text_set_cpu(cc->begin_rec, t1 - cc->begin_t0);
         cc->begin_rec = UINT64_MAX;
         return UINT64_MAX;
     }
-    if (s->what == F_ENDLIST)
-        cc->in_list = false; /* glEndList is listed, glNewList is not */
-    if (cc->in_list || cc->in_begin_end || s->what == F_NEWLIST || s->what == F_END)
+    bool in_list = cc->cs.in_list && !(roles & GT_ROLE_ENDLIST); /* glEndList is listed, */
+    if (in_list || cc->cs.in_begin_end || (roles & (GT_ROLE_NEWLIST | GT_ROLE_END))) /* glNewList not */
         return UINT64_MAX;
-    return profile_text_call(c->no, c->sig->name, cc->program, t.t0, t1 - t.t0, gpu);
-}
-
-static void update_ctx(const gt_call *c, const sig_info *s, ctx_state *cc)
-{
-    switch (s->what) {
-    case F_NEWLIST: cc->in_list = true; break;
-    case F_ENDLIST: cc->in_list = false; break;
-    case F_BEGIN: cc->in_begin_end = true; break;
-    case F_END: cc->in_begin_end = false; break;
-    case F_USEPROGRAM:
-        if (c->num_args >= 1)
-            cc->program = (uint32_t)(c->args[0].kind == GT_SINT ? (uint64_t)c->args[0].i : c->args[0].u);
-        break;
-    default: break;
-    }
+    return profile_text_call(c->no, c->sig->name, cc->cs.program, t.t0, t1 - t.t0, gpu);
 }
 
 static void call_gpu_end(const gt_call *c, const sig_info *s, ctx_state *cc, uint64_t rec)
 {
-    if (s->what == F_END && cc && cc->begin_handle >= 0) {
+    if ((s->roles.bits & GT_ROLE_END) && cc && cc->begin_handle >= 0) {
         timing_gpu_end(cc->begin_handle, cc->begin_tag);
         cc->begin_handle = -1;
         return;
@@ -650,7 +484,7 @@ static void call_gpu_end(const gt_call *c, const sig_info *s, ctx_state *cc, uin
     if (t.gpu_handle < 0)
         return;
     uint64_t tag = gp_add(c, s, t.t0, rec);
-    if (s->what == F_BEGIN && cc) { /* ended after glEnd */
+    if ((s->roles.bits & GT_ROLE_BEGIN) && cc) { /* ended after glEnd */
         cc->begin_handle = t.gpu_handle;
         cc->begin_tag = tag;
         return;
@@ -658,16 +492,18 @@ static void call_gpu_end(const gt_call *c, const sig_info *s, ctx_state *cc, uin
     timing_gpu_end(t.gpu_handle, tag);
 }
 
-static void end_frame(int64_t t1)
+static void end_frame(int64_t t1, uint64_t tid)
 {
     if (t.o.pgpu)
         timing_gpu_poll();
     if (t.o.text)
         profile_text_frame_end(t.o.frame_times ? timing_finished_ns() : 0);
-    frame_counters(t1 - t.base);
+    frame_counter(t1 - t.base, tid);
     t.frame++;
     frame_instant(t1 - t.base);
 }
+
+static const tlr_stack_out stack_out = {emit, cstr};
 
 void tlr_after(const gt_call *c)
 {
@@ -678,16 +514,17 @@ void tlr_after(const gt_call *c)
     if (!s)
         return;
     ctx_state *cc = t.cctx;
-    if (cc && s->what == F_BEGIN) {
+    bool begin = (s->roles.bits & GT_ROLE_BEGIN) != 0;
+    if (cc && begin) {
         cc->begin_t0 = t.t0;
         cc->begin_rec = UINT64_MAX;
     }
     uint64_t rec = text_record(c, s, cc, t1, t.gpu_handle >= 0);
-    if (cc && s->what == F_BEGIN)
+    if (cc && begin)
         cc->begin_rec = rec;
     call_gpu_end(c, s, cc, rec);
     if (cc)
-        update_ctx(c, s, cc);
+        gt_callstate_after(&cc->cs, s->roles, c);
 
     int64_t ts = t.t0 - t.base;
     if (s->marker)
@@ -695,101 +532,31 @@ void tlr_after(const gt_call *c)
     gt_tl_arg a[MAX_ARGS];
     gt_tl_event ev = {.kind = GT_TL_COMPLETE, .ts = ts, .dur = t1 - t.t0,
                       .tid = thread_tid(c->thread), .cat = t.s_gl, .name = s->name,
-                      .stack = c->num_frames ? call_stack(c) : 0, .args = a};
+                      .stack = c->num_frames ? tlr_stacks_of_call(&t.stacks, c, &stack_out) : 0, .args = a};
     ev.nargs = call_args(c, s, a, s->gpu);
     emit(&ev);
     if (s->marker)
         emit_marker(c, s, ts, false);
     t.last_ts = t1 - t.base;
+    t.last_tid = thread_tid(c->thread);
     t.frame_calls++;
     if (c->flags & GT_CALL_FLAG_END_FRAME)
-        end_frame(t1);
+        end_frame(t1, t.last_tid);
 }
 
 /* ---- start and finish ------------------------------------------------------------ */
 
-/* Where a writer writes path: "-" itself, else the file gt_outfile_begin prepares
- * (refusing the trace and the other timeline output as it). NULL with err set. */
-static const char *begin_file(const char *path, const char *other, gt_outfile *f, bool *has,
-                              gt_error *err)
-{
-    if (!strcmp(path, "-"))
-        return path;
-    if (other && (!strcmp(path, other) || gt_same_file(path, other))) {
-        gt_error_set(err, "%s: --fxt and --chrome name the same file", path);
-        return NULL;
-    }
-    if (gt_outfile_begin(f, path, &t.o.input_path, 1, err) != 0)
-        return NULL;
-    *has = true;
-    return f->path;
-}
-
-static int open_outputs(gt_error *err)
-{
-    gt_tl_sink *a = NULL, *b = NULL;
-    if (t.o.fxt_path) {
-        const char *path = begin_file(t.o.fxt_path, t.o.chrome_path, &t.fxt_file, &t.has_fxt_file, err);
-        t.fxt = path ? gt_fxt_writer_open(path, "glretrace", err) : NULL;
-        if (!t.fxt)
-            return 0;
-        t.fxt_sink = gt_fxt_writer_sink(t.fxt);
-        a = &t.fxt_sink;
-    }
-    if (t.o.chrome_path) {
-        const char *path = begin_file(t.o.chrome_path, NULL, &t.chrome_file, &t.has_chrome_file, err);
-        t.chrome = path ? gt_chrome_writer_open(path, err) : NULL;
-        if (!t.chrome)
-            return 0;
-        t.chrome_sink = gt_chrome_writer_sink(t.chrome);
-        b = &t.chrome_sink;
-    }
-    if (a && b) {
-        t.tee = (gt_tl_tee){.a = a, .b = b};
-        t.tee_sink = gt_tl_tee_sink(&t.tee);
-        t.sink = &t.tee_sink;
-    } else {
-        t.sink = a ? a : b;
-    }
-    return 1;
-}
-
-/* Closes the writers; with commit, puts their files in place (0 with err set when
- * that fails), else removes their temporary files (the targets stay as they were). */
-static int close_outputs(bool commit, gt_error *err)
-{
-    tla_free(&t.async); /* first: its thread may be writing */
-    if (t.fxt)
-        gt_fxt_writer_free(t.fxt);
-    if (t.chrome)
-        gt_chrome_writer_free(t.chrome);
-    t.fxt = NULL;
-    t.chrome = NULL;
-    t.sink = NULL;
-    int ok = 1;
-    if (t.has_fxt_file && commit)
-        ok = gt_outfile_commit(&t.fxt_file, err) == 0;
-    else if (t.has_fxt_file)
-        gt_outfile_abort(&t.fxt_file);
-    if (t.has_chrome_file && commit && ok)
-        ok = gt_outfile_commit(&t.chrome_file, err) == 0;
-    else if (t.has_chrome_file)
-        gt_outfile_abort(&t.chrome_file);
-    t.has_fxt_file = t.has_chrome_file = false;
-    return ok;
-}
-
 static void intern_names(void)
 {
-    t.s_gl = cstr("gl");
+    if (gt_tl_frame_strs_init(&t.tl, &t.fs) != 0) {
+        gt_error_set(&t.err, "out of memory");
+        t.failed = true;
+    }
+    t.s_gl = t.fs.gl;
+    t.s_frame = t.fs.frame;
     t.s_gpu = cstr("gpu");
     t.s_marker = cstr("marker");
     t.s_call = cstr("call");
-    t.s_frame = cstr("frame");
-    t.s_frametime = cstr("frame time");
-    t.s_calls = cstr("calls per frame");
-    t.s_ms = cstr("ms");
-    t.s_ncalls = cstr("calls");
 }
 
 int tlr_start(const tlr_options *o, gt_error *err)
@@ -801,18 +568,10 @@ int tlr_start(const tlr_options *o, gt_error *err)
         return -1;
     }
     gt_error_clear(&t.err);
-    if (!open_outputs(err)) {
-        close_outputs(false, err);
+    if (tlr_out_open(&t.out, o, &t.tl, err) != 0) {
         gt_timeline_free(&t.tl);
         return -1;
     }
-    /* stdout is shared with the text profile and -v: written in order, from here */
-    bool std = (o->fxt_path && !strcmp(o->fxt_path, "-")) ||
-               (o->chrome_path && !strcmp(o->chrome_path, "-"));
-    if (t.sink && !std && tla_start(&t.async, t.sink, &t.tl) == 0) {
-        t.async_sink = tla_sink(&t.async);
-        t.sink = &t.async_sink;
-    } /* else, or when the thread cannot start, the replay writes itself */
     t.base = timing_now_ns();
     /* No wall-clock anchor: a replay runs at another time than the program did, so
      * `gltrace convert` must not line it up with the program's own logs by wall
@@ -844,7 +603,7 @@ int tlr_finish(gt_error *err)
         gp_pop_done(true);
     }
     if (t.frame_calls) /* the calls after the last frame end make a frame of their own */
-        frame_counters(t.last_ts);
+        frame_counter(t.last_ts, t.last_tid);
     for (size_t i = 0; i < replay_thread_count(); ++i) { /* close open debug groups */
         replay_thread *th = replay_thread_at(i);
         for (; th->depth; th->depth--) {
@@ -855,7 +614,7 @@ int tlr_finish(gt_error *err)
     }
     if (t.o.text)
         profile_text_finish();
-    if (t.sink && !t.failed && gt_tl_finish(t.sink, &t.tl, &t.err) != 0)
+    if (t.out.sink && !t.failed && gt_tl_finish(t.out.sink, &t.tl, &t.err) != 0)
         t.failed = true;
     int ok = !t.failed;
     if (!ok)
@@ -870,13 +629,13 @@ int tlr_finish(gt_error *err)
                 (unsigned long long)t.events, (unsigned long long)done, (unsigned long long)lost,
                 (long long)window);
     }
-    if (!close_outputs(ok, err))
+    if (tlr_out_close(&t.out, ok, err) != 0)
         ok = 0;
     gt_timeline_free(&t.tl);
     free(t.sigs);
     free(t.ctxs);
     free(t.gp);
-    free(t.nodes);
+    tlr_stacks_free(&t.stacks);
     memset(&t, 0, sizeof t);
     return ok ? 0 : -1;
 }

@@ -7,7 +7,7 @@
  *  - process name: the trace's process.name property, else the trace's file name;
  *  - one COMPLETE per call (cat "gl", name = the function, CPU ts/dur), args `call`
  *    (call number), `frame` (frame index) and, for GPU work, the call's scalar
- *    arguments named in draw_args[] (mode, count, instancecount, ...); `stack` when
+ *    arguments named in specs/roles.txt (mode, count, instancecount, ...); `stack` when
  *    the call carries a backtrace. Calls not replayed (no replayer, no context) get
  *    theirs too, as short as doing nothing takes;
  *  - with --pgpu, a COMPLETE (cat "gpu") on the GPU track for each call doing GPU work
@@ -15,8 +15,9 @@
  *    with the same name, `call` and `frame`, once its queries are read (frames later);
  *  - an INSTANT "frame" (process scope, tid 0, arg `frame` = k) where frame k starts:
  *    at the first call, then at the end of each frame-ending call;
- *  - COUNTERs at each frame's start, emitted when it ends: "frame time" (ms) and
- *    "calls per frame" (calls);
+ *  - the frame counter the recorder's live timeline writes too (gt_timeline_frame.h):
+ *    a COUNTER "frame" with `ms` and `calls` at each frame's end, on its thread's
+ *    track (the calls after the last frame's end make one more, at the last call);
  *  - glPushDebugGroup/glPushGroupMarkerEXT .. pops: BEGIN/END (cat "marker", name = the
  *    message) around the push and pop calls; glDebugMessageInsert,
  *    glStringMarkerGREMEDY, glInsertEventMarkerEXT: INSTANT (thread scope);
