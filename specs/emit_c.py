@@ -3,7 +3,7 @@
 Each wrapper writes the call's enter event (inputs), calls the real function
 outside the writer lock, then writes the leave event (outputs, return value).
 The value-writing helpers (gtw_*) are hand-written in wrappers/gtw_values.h and
-the size helpers (gtsz_*) in wrappers/size_helpers.c.
+the size helpers (gtsz_*) in common/glfacts/size_helpers.c.
 """
 import os
 import re

@@ -63,6 +63,6 @@ target_link_options(gltrace_runtime INTERFACE
   "LINKER:--undefined=glXGetProcAddress"
   "LINKER:--undefined=glXGetProcAddressARB"
   "LINKER:--undefined=eglGetProcAddress"
-  "LINKER:--exclude-libs=libgltrace_apitrace.a:libgltrace_util.a:libgltrace_model.a:libgltrace_fxt.a"
+  "LINKER:--exclude-libs=libgltrace_apitrace.a:libgltrace_util.a:libgltrace_model.a:libgltrace_fxt.a:libgltrace_glfacts.a"
   "LINKER:--wrap=at_writer_begin_enter,--wrap=at_writer_end_enter"
   "LINKER:--wrap=at_writer_begin_leave,--wrap=at_writer_end_leave")
