@@ -19,10 +19,8 @@
 #include <string.h>
 
 #include "gltrace_runtime.h"
+#include "runtime_private.h"
 
-
-/* Shared with runtime.c (declared there too). */
-int gltrace_first_time(const char *what, const char *name);
 /* wrapper_table.gen.c: the functions we offer even where the driver has none
  * (`provide`/`nodriver` in specs/annotations.txt: apitrace's marker and debug ones). */
 int gltrace_provided(const char *name);

@@ -1,6 +1,8 @@
 # The recording runtime of libgltrace.so (included from wrappers/CMakeLists.txt):
-# the trace writer's lifetime, thread numbers and real-function lookup (runtime.c)
-# and the hand-written entry points (override_*.c: dlopen, the exec family,
+# the trace writer's lifetime (runtime_writer.c), which file it writes (runtime_file.c),
+# _exit and _Exit (runtime_exit.c), thread numbers (runtime_threads.c), one-time
+# warnings (runtime_warn.c) and the real-function lookup (runtime_real.c), which share
+# runtime_private.h; and the hand-written entry points (override_*.c: dlopen, the exec family,
 # glXGetProcAddress[ARB], eglGetProcAddress). Link it into the shared library with
 # the generated wrappers:
 #   target_link_libraries(<libgltrace> PRIVATE gltrace_runtime)
@@ -8,9 +10,10 @@
 # Everything is compiled -fPIC -fvisibility=hidden; only the interposed entry points
 # are marked visibility("default") in the sources. Two interface link options make a
 # plain STATIC archive safe to link into the shared library:
-#   --undefined=...   the override objects define entry points nothing else in the
-#                     library references, so the linker would otherwise leave them
-#                     out of the archive silently (and the program would bypass us);
+#   --undefined=...   the override objects and runtime_exit.c define entry points
+#                     nothing else in the library references, so the linker would
+#                     otherwise leave them out of the archive silently (and the
+#                     program would bypass us);
 #   --exclude-libs=   the writer and common archives are built with default
 #                     visibility; this keeps their symbols (at_writer_*, gt_*) out
 #                     of libgltrace.so's exports, where a program's own symbols of
@@ -31,7 +34,12 @@ set_target_properties(gltrace_launch PROPERTIES
   C_VISIBILITY_PRESET hidden)
 
 add_library(gltrace_runtime STATIC
-  ${CMAKE_CURRENT_LIST_DIR}/runtime.c
+  ${CMAKE_CURRENT_LIST_DIR}/runtime_writer.c
+  ${CMAKE_CURRENT_LIST_DIR}/runtime_file.c
+  ${CMAKE_CURRENT_LIST_DIR}/runtime_exit.c
+  ${CMAKE_CURRENT_LIST_DIR}/runtime_threads.c
+  ${CMAKE_CURRENT_LIST_DIR}/runtime_warn.c
+  ${CMAKE_CURRENT_LIST_DIR}/runtime_real.c
   ${CMAKE_CURRENT_LIST_DIR}/runtime_safety.c
   ${CMAKE_CURRENT_LIST_DIR}/backtrace.c
   ${CMAKE_CURRENT_LIST_DIR}/timeline_live.c
@@ -60,6 +68,7 @@ endif()
 target_link_options(gltrace_runtime INTERFACE
   "LINKER:--undefined=dlopen"
   "LINKER:--undefined=execve"
+  "LINKER:--undefined=_exit"
   "LINKER:--undefined=glXGetProcAddress"
   "LINKER:--undefined=glXGetProcAddressARB"
   "LINKER:--undefined=eglGetProcAddress"

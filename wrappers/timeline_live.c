@@ -31,7 +31,7 @@
  * prefix of each thread's calls in its trace. Flushes that must not wait (signal
  * handlers, the flusher thread) skip the timeline when the trace's lock is busy.
  *
- * Files, as the trace (runtime.c): GLTRACE_TIMELINE names the timeline (the
+ * Files, as the trace (runtime_file.c): GLTRACE_TIMELINE names the timeline (the
  * launcher creates it empty and sets GLTRACE_TIMELINE_READY=1). The process that
  * writes the main trace claims it, under flock, while it is still empty; every other
  * process (forked children, other programs the first one started) writes
@@ -585,7 +585,7 @@ void gltrace_timeline_finish(void)
 
 /* The forked child: the inherited writer is the parent's (its buffered records, its
  * file, perhaps its lock held by a thread that does not exist here): dropped
- * untouched and leaked, as runtime.c does with the trace writer. */
+ * untouched and leaked, as runtime_writer.c does with the trace writer. */
 static void child_after_fork(void)
 {
     live *L = g_live;
