@@ -346,17 +346,17 @@ def wrapper(cmd, plans, fid, groups, override, hook, prehook, invoke=None, nodri
     hook_args = ", ".join(["gt_w"] + [p.name for p in cmd.params])
     for fn in prehook or ():  # hand-written code that may write fake calls before this one
         out.append(f"    {fn}({hook_args});")
-    out += [f"    uint32_t gt_no = at_writer_begin_enter(gt_w, &gtfn_{n}, gltrace_thread_no(), 0);"]
+    out += [f"    uint32_t gt_no = gltrace_begin_enter(gt_w, &gtfn_{n}, 0);"]
     for i, (p, plan) in enumerate(zip(cmd.params, params)):
         if plan.output:
             continue
         out.append(f"    at_writer_begin_arg(gt_w, {i});")
         out += ["    " + s for s in value_write(plan, p.name, p, groups, p.ctype)]
     out += [f"    gltrace_backtrace(gt_w, gtfn_{n}.id, \"{n}\");",
-            "    at_writer_end_enter(gt_w);",
+            "    gltrace_end_enter(gt_w);",
             "    if (gt_real)",
             f"        {invoke}"]
-    out += ["    at_writer_begin_leave(gt_w, gt_no);"]
+    out += ["    gltrace_begin_leave(gt_w, gt_no);"]
     for i, (p, plan) in enumerate(zip(cmd.params, params)):
         if not plan.output:
             continue
@@ -365,7 +365,7 @@ def wrapper(cmd, plans, fid, groups, override, hook, prehook, invoke=None, nodri
     if has_ret:
         out.append("    at_writer_begin_return(gt_w);")
         out += ["    " + s for s in value_write(ret_plan, "gt_ret", None, groups, cmd.ret)]
-    out += ["    at_writer_end_leave(gt_w);"]
+    out += ["    gltrace_end_leave(gt_w);"]
     for fn in hook or ():  # hand-written code run after the call, with its result
         out.append(f"    {fn}({hook_args}{', gt_ret' if has_ret else ''});")
     if has_ret:

@@ -66,13 +66,13 @@ static proc_fn get_proc(const gt_func_sig *sig, _Atomic(getproc_fn) *real_slot,
     at_writer *w = gltrace_writer();
     uint32_t no = 0;
     if (w) {
-        no = at_writer_begin_enter(w, sig, gltrace_thread_no(), 0);
+        no = gltrace_begin_enter(w, sig, 0);
         at_writer_begin_arg(w, 0);
         if (name)
             at_writer_cstring(w, name);
         else
             at_writer_null(w);
-        at_writer_end_enter(w);
+        gltrace_end_enter(w);
     }
     proc_fn tool = name ? gtw_tool_proc(name) : NULL;
     proc_fn result = tool ? tool : real ? real(name) : NULL;
@@ -88,10 +88,10 @@ static proc_fn get_proc(const gt_func_sig *sig, _Atomic(getproc_fn) *real_slot,
         }
     }
     if (w) {
-        at_writer_begin_leave(w, no);
+        gltrace_begin_leave(w, no);
         at_writer_begin_return(w);
         at_writer_pointer(w, (uint64_t)(uintptr_t)result);
-        at_writer_end_leave(w);
+        gltrace_end_leave(w);
     }
     return result;
 }

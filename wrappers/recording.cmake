@@ -2,7 +2,8 @@
 # the trace writer's lifetime (runtime_writer.c), which file it writes (runtime_file.c),
 # _exit and _Exit (runtime_exit.c), thread numbers (runtime_threads.c), one-time
 # warnings (runtime_warn.c) and the real-function lookup (runtime_real.c), which share
-# runtime_private.h; and the hand-written entry points (override_*.c: dlopen, the exec family,
+# runtime_private.h; a recorded call's events, to the writer and the live timeline
+# (record_call.c); and the hand-written entry points (override_*.c: dlopen, the exec family,
 # glXGetProcAddress[ARB], eglGetProcAddress). Link it into the shared library with
 # the generated wrappers:
 #   target_link_libraries(<libgltrace> PRIVATE gltrace_runtime)
@@ -18,10 +19,6 @@
 #                     visibility; this keeps their symbols (at_writer_*, gt_*) out
 #                     of libgltrace.so's exports, where a program's own symbols of
 #                     the same name could interpose them.
-#   --wrap=at_writer_{begin,end}_{enter,leave}
-#                     every recorded call, generated or hand-written, passes through
-#                     the live timeline (timeline_live.c: `gltrace --timeline`), which
-#                     times the real call between the enter and the leave event.
 # What the launcher (cli/cmd_record.c) and the recording library share: the check of
 # --backtrace call sets (backtrace_set.c) and the status pipe's protocol (record_status.c).
 add_library(gltrace_launch STATIC
@@ -40,6 +37,7 @@ add_library(gltrace_runtime STATIC
   ${CMAKE_CURRENT_LIST_DIR}/runtime_threads.c
   ${CMAKE_CURRENT_LIST_DIR}/runtime_warn.c
   ${CMAKE_CURRENT_LIST_DIR}/runtime_real.c
+  ${CMAKE_CURRENT_LIST_DIR}/record_call.c
   ${CMAKE_CURRENT_LIST_DIR}/runtime_safety.c
   ${CMAKE_CURRENT_LIST_DIR}/backtrace.c
   ${CMAKE_CURRENT_LIST_DIR}/timeline_live.c
@@ -72,6 +70,4 @@ target_link_options(gltrace_runtime INTERFACE
   "LINKER:--undefined=glXGetProcAddress"
   "LINKER:--undefined=glXGetProcAddressARB"
   "LINKER:--undefined=eglGetProcAddress"
-  "LINKER:--exclude-libs=libgltrace_apitrace.a:libgltrace_util.a:libgltrace_model.a:libgltrace_fxt.a:libgltrace_glfacts.a"
-  "LINKER:--wrap=at_writer_begin_enter,--wrap=at_writer_end_enter"
-  "LINKER:--wrap=at_writer_begin_leave,--wrap=at_writer_end_leave")
+  "LINKER:--exclude-libs=libgltrace_apitrace.a:libgltrace_util.a:libgltrace_model.a:libgltrace_fxt.a:libgltrace_glfacts.a")
