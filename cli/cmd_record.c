@@ -58,6 +58,7 @@
 #include "gltrace_cmds.h"
 #include "lib_path.h"
 #include "gt_outfile.h"
+#include "record_kept.h"
 #include "record_status.h"
 
 static void record_usage(FILE *f)
