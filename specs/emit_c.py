@@ -407,7 +407,7 @@ def write_all(out, reg, ann, plans, reg_dir):
                              ann.invokes.get(name), name in ann.nodriver, traced_names,
                              ann.adjusts.get(name, ()))
         _write(out, f"wrappers_{stem}{part}.gen.c", "\n".join(lines))
-    write_table(out, plans, ann.provided)
+    write_table(out, plans, ann.provided, ann.tools)
     write_sig_header(out, plans)
     write_enum_header(out, reg)
 
@@ -446,11 +446,14 @@ def wrapper_files(reg, plans):
             yield stem, (f"_{i}" if parts > 1 else ""), names[i * size:(i + 1) * size]
 
 
-def write_table(out, plans, provided=()):
+def write_table(out, plans, provided=(), tools=None):
     names = sorted(plans)
-    lines = [BANNER.format(src="the registries"), "#include <stdlib.h>", "#include <string.h>", "",
-             '#include "gltrace_runtime.h"', "",
-             "/* Declared with a dummy type: only their addresses are taken here. */"]
+    tools = tools or {}
+    lines = [BANNER.format(src="the registries"), "#include <stddef.h>", "#include <stdint.h>",
+             "#include <stdlib.h>", "#include <string.h>", "",
+             '#include "gltrace_runtime.h"']
+    lines += [f'#include "{h}"' for h in hook_headers()] + [""]
+    lines += ["/* Declared with a dummy type: only their addresses are taken here. */"]
     lines += [f"extern void {n}(void);" for n in names]
     lines += ["", "static const struct {", "    const char *name;", "    void (*fn)(void);",
               "} table[] = {"]
@@ -471,7 +474,22 @@ def write_table(out, plans, provided=()):
               "int gltrace_provided(const char *name)", "{",
               "    return bsearch(name, provided, sizeof provided / sizeof *provided - 1,",
               "                   sizeof *provided, cmp_name) != NULL;", "}", ""]
+    lines += tool_table(tools)
     _write(out, "wrapper_table.gen.c", "\n".join(lines))
+
+
+def tool_table(tools):
+    """`tool` annotations: the functions of apitrace's own extensions, in no registry,
+    as GetProcAddress gives them (gltrace_tool), sorted by name."""
+    lines = ["/* `tool` annotations: hand-written functions in no registry. Sorted. */",
+             "static const struct {", "    const char *name;", "    void (*fn)(void);",
+             "} tools[] = {"]
+    lines += [f'    {{"{n}", (void (*)(void)){fn}}},' for n, fn in sorted(tools.items())]
+    lines += ["    {NULL, NULL}", "};", "",
+              "void (*gltrace_tool(const char *name))(void)", "{",
+              "    const void *e = bsearch(name, tools, sizeof tools / sizeof *tools - 1, sizeof *tools, cmp);",
+              "    return e ? ((const __typeof__(tools[0]) *)e)->fn : NULL;", "}", ""]
+    return lines
 
 
 def _write(out, name, text):

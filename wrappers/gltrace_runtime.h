@@ -69,4 +69,13 @@ void *gltrace_real(const char *name);
 /* Our wrapper for a GL/GLX/EGL function name (generated sorted table), or NULL. */
 void *gltrace_wrapper(const char *name);
 
+/* Whether GetProcAddress gives our wrapper for name even where the driver has none
+ * (`provide`/`nodriver` in specs/annotations.txt: apitrace's marker and debug ones). */
+int gltrace_provided(const char *name);
+
+/* Our function of apitrace's own extensions (none in the registries: `tool` in
+ * specs/annotations.txt) for a GetProcAddress name, given whatever the driver says;
+ * NULL for any other name. */
+void (*gltrace_tool(const char *name))(void);
+
 #endif

@@ -5,7 +5,7 @@
  * through the pointer are traced. When the real function returns NULL we return NULL
  * too (the program must see a missing extension as missing), except for the
  * functions we provide ourselves, as apitrace does (annotations `provide`), and
- * apitrace's own extension functions (gtw_tool_proc), never asked of the driver. A name we have no
+ * apitrace's own extension functions (`tool` annotations), never asked of the driver. A name we have no
  * wrapper for gets the real pointer and a loud one-time warning: its calls will be a
  * hole in the trace.
  *
@@ -20,17 +20,7 @@
 
 #include "gltrace_runtime.h"
 #include "runtime_private.h"
-
-/* wrapper_table.gen.c: the functions we offer even where the driver has none
- * (`provide`/`nodriver` in specs/annotations.txt: apitrace's marker and debug ones). */
-int gltrace_provided(const char *name);
-/* hook_mapbuffer_vmwx.c: our functions of apitrace's own extensions (none in the
- * registries: glNotifyMappedBufferRangeVMWX), given whatever the driver says. */
-void (*gtw_tool_proc(const char *name))(void);
-
-/* From the generated wrappers_glx.gen.c and wrappers_egl.gen.c. */
-extern const gt_func_sig gtfn_glXGetProcAddress, gtfn_glXGetProcAddressARB,
-    gtfn_eglGetProcAddress;
+#include "wrappers.gen.h" /* the signatures gtfn_NAME */
 
 typedef void (*proc_fn)(void);
 typedef proc_fn (*getproc_fn)(const char *);
@@ -74,7 +64,7 @@ static proc_fn get_proc(const gt_func_sig *sig, _Atomic(getproc_fn) *real_slot,
             at_writer_null(w);
         gltrace_end_enter(w);
     }
-    proc_fn tool = name ? gtw_tool_proc(name) : NULL;
+    proc_fn tool = name ? gltrace_tool(name) : NULL;
     proc_fn result = tool ? tool : real ? real(name) : NULL;
     if (!result && name && gltrace_provided(name))
         result = our_wrapper(name); /* recorded, never passed to the driver */

@@ -3,8 +3,8 @@
 # _exit and _Exit (runtime_exit.c), thread numbers (runtime_threads.c), one-time
 # warnings (runtime_warn.c) and the real-function lookup (runtime_real.c), which share
 # runtime_private.h; a recorded call's events, to the writer and the live timeline
-# (record_call.c); and the hand-written entry points (override_*.c: dlopen, the exec family,
-# glXGetProcAddress[ARB], eglGetProcAddress). Link it into the shared library with
+# (record_call.c); and the hand-written entry points dlopen and the exec family
+# (override_dlopen.c, override_exec.c). Link it into the shared library with
 # the generated wrappers:
 #   target_link_libraries(<libgltrace> PRIVATE gltrace_runtime)
 #
@@ -44,8 +44,7 @@ add_library(gltrace_runtime STATIC
   ${CMAKE_CURRENT_LIST_DIR}/timeline_live_file.c
   ${CMAKE_CURRENT_LIST_DIR}/derived_file.c
   ${CMAKE_CURRENT_LIST_DIR}/override_dlopen.c
-  ${CMAKE_CURRENT_LIST_DIR}/override_exec.c
-  ${CMAKE_CURRENT_LIST_DIR}/override_getprocaddress.c)
+  ${CMAKE_CURRENT_LIST_DIR}/override_exec.c)
 target_include_directories(gltrace_runtime PUBLIC ${CMAKE_CURRENT_LIST_DIR})
 set_target_properties(gltrace_runtime PROPERTIES
   POSITION_INDEPENDENT_CODE ON
@@ -67,7 +66,4 @@ target_link_options(gltrace_runtime INTERFACE
   "LINKER:--undefined=dlopen"
   "LINKER:--undefined=execve"
   "LINKER:--undefined=_exit"
-  "LINKER:--undefined=glXGetProcAddress"
-  "LINKER:--undefined=glXGetProcAddressARB"
-  "LINKER:--undefined=eglGetProcAddress"
   "LINKER:--exclude-libs=libgltrace_apitrace.a:libgltrace_util.a:libgltrace_model.a:libgltrace_fxt.a:libgltrace_glfacts.a")
