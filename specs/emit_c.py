@@ -391,6 +391,9 @@ def write_all(out, reg, ann, plans, reg_dir):
     for name in ann.adjusts:
         if name not in plans or name in ann.overrides:
             raise SystemExit(f"annotations: adjust {name}: not a generated wrapper")
+    for name in ann.tools:
+        if name in reg.commands:
+            raise SystemExit(f"annotations: tool {name}: a registry command (wrap it instead)")
     preludes = {"gl": gl_types(os.path.join(reg_dir, "gl.xml")),
                 "glx": gl_types(os.path.join(reg_dir, "gl.xml")) + glx_types(os.path.join(reg_dir, "glx.xml")),
                 "egl": EGL_TYPES}

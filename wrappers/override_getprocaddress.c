@@ -5,9 +5,9 @@
  * through the pointer are traced. When the real function returns NULL we return NULL
  * too (the program must see a missing extension as missing), except for the
  * functions we provide ourselves, as apitrace does (annotations `provide`), and
- * apitrace's own extension functions (`tool` annotations), never asked of the driver. A name we have no
- * wrapper for gets the real pointer and a loud one-time warning: its calls will be a
- * hole in the trace.
+ * apitrace's own extension functions (`tool` annotations), never asked of the driver.
+ * A name we have no wrapper for gets the real pointer and a loud one-time warning: its
+ * calls will be a hole in the trace.
  *
  * Signatures: the generator (specs/emit_c.py) numbers every command, overridden ones
  * included, and emits their gt_func_sig as the non-static gtfn_NAME (argument names
