@@ -13,7 +13,7 @@
  *     GLTRACE_OUTPUT, and GLTRACE_OUTPUT_READY=1 says the file is prepared. The
  *     first process that records claims it while it is still empty; every other
  *     process (a forked child, an exec'd program, a sibling started by a script)
- *     writes its own "X.<pid>.trace" beside "X.trace" (wrappers/runtime.c). All the
+ *     writes its own "X.<pid>.trace" beside "X.trace" (wrappers/runtime_file.c). All the
  *     traces written are reported; when nothing was recorded into the main file the
  *     empty file is removed, but only when it is still the file we created.
  *   - Outputs are never destroyed. The trace must be readable at its final
@@ -58,6 +58,7 @@
 #include "gltrace_cmds.h"
 #include "lib_path.h"
 #include "gt_outfile.h"
+#include "record_kept.h"
 #include "record_status.h"
 
 static void record_usage(FILE *f)
@@ -238,7 +239,7 @@ static int absolute(const char *path, char *out, size_t size)
     return snprintf(out, size, "%s/%s", cwd, path) < (int)size;
 }
 
-/* Whether name is main's derived name "STEM.<pid>[.<n>]EXT" (wrappers/runtime.c,
+/* Whether name is main's derived name "STEM.<pid>[.<n>]EXT" (wrappers/runtime_file.c,
  * timeline_live.c: EXT is suffix when main ends so, else none). */
 static int derived_name(const char *name, const char *main_base, const char *suffix)
 {

@@ -1,10 +1,11 @@
-/* What a recording whose trace could not be fully written kept (cmd_record.c). */
+/* What a recording whose trace could not be fully written kept (record_kept.h). */
+#include "record_kept.h"
+
 #include <stdio.h>
 #include <sys/stat.h>
 
 #include "at_reader.h"
 #include "gltrace_cmds.h"
-#include "record_status.h"
 
 int gltrace_trace_kept(const char *path, char *out, size_t size)
 {

@@ -17,6 +17,7 @@ class Annotations:
     invokes: dict = field(default_factory=dict)    # func -> C function that makes the real call
     provided: set = field(default_factory=set)     # GetProcAddress gives our wrapper anyway
     nodriver: set = field(default_factory=set)     # recorded only, never passed to the driver
+    tools: dict = field(default_factory=dict)      # func in no registry -> C function: see `tool`
     adjusts: dict = field(default_factory=dict)    # func -> [(param, C function)]: see `adjust`
     flag_values: dict = field(default_factory=dict) # bitmask flag name -> value: see `flag`
     retrace: dict = field(default_factory=dict)    # func or func.param -> [[what, args...]] (replay
@@ -100,6 +101,8 @@ def load(path):
             elif word == "adjust" and len(rest) == 2 and "." in rest[0]:
                 func, _, param = rest[0].partition(".")
                 ann.adjusts.setdefault(func, []).append((param, rest[1]))
+            elif word == "tool" and len(rest) == 2:
+                ann.tools[rest[0]] = rest[1]
             elif word == "nodriver" and len(rest) == 1:
                 ann.nodriver.add(rest[0])
                 ann.provided.add(rest[0])

@@ -3,7 +3,7 @@
 Each wrapper writes the call's enter event (inputs), calls the real function
 outside the writer lock, then writes the leave event (outputs, return value).
 The value-writing helpers (gtw_*) are hand-written in wrappers/gtw_values.h and
-the size helpers (gtsz_*) in wrappers/size_helpers.c.
+the size helpers (gtsz_*) in common/glfacts/size_helpers.c.
 """
 import os
 import re
@@ -346,17 +346,17 @@ def wrapper(cmd, plans, fid, groups, override, hook, prehook, invoke=None, nodri
     hook_args = ", ".join(["gt_w"] + [p.name for p in cmd.params])
     for fn in prehook or ():  # hand-written code that may write fake calls before this one
         out.append(f"    {fn}({hook_args});")
-    out += [f"    uint32_t gt_no = at_writer_begin_enter(gt_w, &gtfn_{n}, gltrace_thread_no(), 0);"]
+    out += [f"    uint32_t gt_no = gltrace_begin_enter(gt_w, &gtfn_{n}, 0);"]
     for i, (p, plan) in enumerate(zip(cmd.params, params)):
         if plan.output:
             continue
         out.append(f"    at_writer_begin_arg(gt_w, {i});")
         out += ["    " + s for s in value_write(plan, p.name, p, groups, p.ctype)]
     out += [f"    gltrace_backtrace(gt_w, gtfn_{n}.id, \"{n}\");",
-            "    at_writer_end_enter(gt_w);",
+            "    gltrace_end_enter(gt_w);",
             "    if (gt_real)",
             f"        {invoke}"]
-    out += ["    at_writer_begin_leave(gt_w, gt_no);"]
+    out += ["    gltrace_begin_leave(gt_w, gt_no);"]
     for i, (p, plan) in enumerate(zip(cmd.params, params)):
         if not plan.output:
             continue
@@ -365,7 +365,7 @@ def wrapper(cmd, plans, fid, groups, override, hook, prehook, invoke=None, nodri
     if has_ret:
         out.append("    at_writer_begin_return(gt_w);")
         out += ["    " + s for s in value_write(ret_plan, "gt_ret", None, groups, cmd.ret)]
-    out += ["    at_writer_end_leave(gt_w);"]
+    out += ["    gltrace_end_leave(gt_w);"]
     for fn in hook or ():  # hand-written code run after the call, with its result
         out.append(f"    {fn}({hook_args}{', gt_ret' if has_ret else ''});")
     if has_ret:
@@ -391,6 +391,9 @@ def write_all(out, reg, ann, plans, reg_dir):
     for name in ann.adjusts:
         if name not in plans or name in ann.overrides:
             raise SystemExit(f"annotations: adjust {name}: not a generated wrapper")
+    for name in ann.tools:
+        if name in reg.commands:
+            raise SystemExit(f"annotations: tool {name}: a registry command (wrap it instead)")
     preludes = {"gl": gl_types(os.path.join(reg_dir, "gl.xml")),
                 "glx": gl_types(os.path.join(reg_dir, "gl.xml")) + glx_types(os.path.join(reg_dir, "glx.xml")),
                 "egl": EGL_TYPES}
@@ -407,7 +410,7 @@ def write_all(out, reg, ann, plans, reg_dir):
                              ann.invokes.get(name), name in ann.nodriver, traced_names,
                              ann.adjusts.get(name, ()))
         _write(out, f"wrappers_{stem}{part}.gen.c", "\n".join(lines))
-    write_table(out, plans, ann.provided)
+    write_table(out, plans, ann.provided, ann.tools)
     write_sig_header(out, plans)
     write_enum_header(out, reg)
 
@@ -446,11 +449,14 @@ def wrapper_files(reg, plans):
             yield stem, (f"_{i}" if parts > 1 else ""), names[i * size:(i + 1) * size]
 
 
-def write_table(out, plans, provided=()):
+def write_table(out, plans, provided=(), tools=None):
     names = sorted(plans)
-    lines = [BANNER.format(src="the registries"), "#include <stdlib.h>", "#include <string.h>", "",
-             '#include "gltrace_runtime.h"', "",
-             "/* Declared with a dummy type: only their addresses are taken here. */"]
+    tools = tools or {}
+    lines = [BANNER.format(src="the registries"), "#include <stddef.h>", "#include <stdint.h>",
+             "#include <stdlib.h>", "#include <string.h>", "",
+             '#include "gltrace_runtime.h"']
+    lines += [f'#include "{h}"' for h in hook_headers()] + [""]
+    lines += ["/* Declared with a dummy type: only their addresses are taken here. */"]
     lines += [f"extern void {n}(void);" for n in names]
     lines += ["", "static const struct {", "    const char *name;", "    void (*fn)(void);",
               "} table[] = {"]
@@ -471,7 +477,22 @@ def write_table(out, plans, provided=()):
               "int gltrace_provided(const char *name)", "{",
               "    return bsearch(name, provided, sizeof provided / sizeof *provided - 1,",
               "                   sizeof *provided, cmp_name) != NULL;", "}", ""]
+    lines += tool_table(tools)
     _write(out, "wrapper_table.gen.c", "\n".join(lines))
+
+
+def tool_table(tools):
+    """`tool` annotations: the functions of apitrace's own extensions, in no registry,
+    as GetProcAddress gives them (gltrace_tool), sorted by name."""
+    lines = ["/* `tool` annotations: hand-written functions in no registry. Sorted. */",
+             "static const struct {", "    const char *name;", "    void (*fn)(void);",
+             "} tools[] = {"]
+    lines += [f'    {{"{n}", (void (*)(void)){fn}}},' for n, fn in sorted(tools.items())]
+    lines += ["    {NULL, NULL}", "};", "",
+              "void (*gltrace_tool(const char *name))(void)", "{",
+              "    const void *e = bsearch(name, tools, sizeof tools / sizeof *tools - 1, sizeof *tools, cmp);",
+              "    return e ? ((const __typeof__(tools[0]) *)e)->fn : NULL;", "}", ""]
+    return lines
 
 
 def _write(out, name, text):

@@ -185,7 +185,7 @@ OFFSET_BINDING = {"blob_elements": ("GL_ELEMENT_ARRAY_BUFFER_BINDING", "false"),
 
 def traced_expr(expr, cmd):
     """A length expression of specs/classify.py (C over the parameter names, size
-    helpers of wrappers/size_helpers.c) over the traced arguments instead; None when
+    helpers of common/glfacts/size_helpers.c) over the traced arguments instead; None when
     it reads through a pointer parameter (the trace has no such value to trust)."""
     names = {p.name: i for i, p in enumerate(cmd.params)}
     pointer = []

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate glretrace's state-dump tables (state_params.gen.c) from specs/state.txt, or
 with --counts the value counts of pnames (pname_counts.gen.h) that the recorder's and
-replayer's size helpers read (wrappers/size_helpers.c).
+replayer's size helpers read (common/glfacts/size_helpers.c).
 
 Usage: gen_state.py [--counts] STATE.txt OUT GL.xml
 Each section of state.txt becomes a `struct state_list` named state_SECTION (a

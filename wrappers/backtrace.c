@@ -62,6 +62,7 @@
  * this; the wrappers call us inside the enter event). */
 #define _GNU_SOURCE
 #include "gltrace_runtime.h"
+#include "runtime_private.h"
 
 #include "backtrace_set.h"
 #include "gt_grow.h"
@@ -81,7 +82,6 @@
 #include <elfutils/libdwfl.h>
 #endif
 
-void *gltrace_real_dlopen(const char *file, int flags); /* override_dlopen.c */
 
 #define DEFAULT_SET                                                                    \
     "glDraw*,glMultiDraw*,glDispatchCompute*,glBegin,glCallList,glCallLists,glClear,"  \

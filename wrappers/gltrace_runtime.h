@@ -7,12 +7,12 @@
  *   at_writer *gt_w = gltrace_writer();                   -- NULL while not recording
  *   if (!gt_w) { if (gt_real) gt_real(mask); return; }
  *   ...prehooks: hand-written, may write fake calls before this one...
- *   uint32_t gt_no = at_writer_begin_enter(gt_w, &gtfn_glClear, gltrace_thread_no(), 0);
+ *   uint32_t gt_no = gltrace_begin_enter(gt_w, &gtfn_glClear, 0);
  *   ...arguments...
  *   gltrace_backtrace(gt_w, gtfn_glClear.id, "glClear");
- *   at_writer_end_enter(gt_w);
+ *   gltrace_end_enter(gt_w);
  *   if (gt_real) gt_real(mask);                           -- never under the writer lock
- *   at_writer_begin_leave(gt_w, gt_no); ...outputs, return... at_writer_end_leave(gt_w);
+ *   gltrace_begin_leave(gt_w, gt_no); ...outputs, return... gltrace_end_leave(gt_w);
  *   ...hooks...
  * A function the driver lacks (gt_real NULL) is recorded and answers zeroes.
  */
@@ -48,6 +48,15 @@ void gltrace_safety_start(void);
  * with --backtrace / GLTRACE_BACKTRACE (backtrace.c). Cheap when it was not. */
 void gltrace_backtrace(at_writer *w, uint32_t fid, const char *name);
 
+/* A recorded call's events, in this order around the real call (record_call.c): the
+ * trace writer's at_writer_{begin,end}_{enter,leave} with the caller's thread number,
+ * and the live timeline's hooks (timeline_live.h). Hand-written wrappers and fake
+ * calls use these too, never the writer's directly. flags: AT_WRITER_FAKE or 0. */
+uint32_t gltrace_begin_enter(at_writer *w, const gt_func_sig *sig, unsigned flags);
+void gltrace_end_enter(at_writer *w);
+void gltrace_begin_leave(at_writer *w, uint32_t call_no);
+void gltrace_end_leave(at_writer *w);
+
 /* Small per-process thread number, 0 for the first thread that made a GL call. */
 uint32_t gltrace_thread_no(void);
 
@@ -59,5 +68,14 @@ void *gltrace_real(const char *name);
 
 /* Our wrapper for a GL/GLX/EGL function name (generated sorted table), or NULL. */
 void *gltrace_wrapper(const char *name);
+
+/* Whether GetProcAddress gives our wrapper for name even where the driver has none
+ * (`provide`/`nodriver` in specs/annotations.txt: apitrace's marker and debug ones). */
+int gltrace_provided(const char *name);
+
+/* Our function of apitrace's own extensions (none in the registries: `tool` in
+ * specs/annotations.txt) for a GetProcAddress name, given whatever the driver says;
+ * NULL for any other name. */
+void (*gltrace_tool(const char *name))(void);
 
 #endif

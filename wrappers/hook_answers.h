@@ -24,8 +24,8 @@ void gth_invoke_program_binary(gth_proc real, unsigned program, unsigned binary_
 const unsigned char *gth_invoke_get_string(gth_proc real, unsigned name);
 const unsigned char *gth_invoke_get_stringi(gth_proc real, unsigned name, unsigned index);
 
-/* The value of a count pname as the program sees it (size_helpers.c sizes the lists it
- * counts with this, so a list is recorded with the length the program was told). */
+/* The value of a count pname as the program sees it: the GL facts' query
+ * (hook_gl_facts.c), so a list is recorded with the length the program was told. */
 int gth_answer_count(unsigned pname);
 
 #endif

@@ -204,14 +204,14 @@ typedef struct draw {
 
 static uint32_t fake_begin(at_writer *w, const gt_func_sig *sig)
 {
-    return at_writer_begin_enter(w, sig, gltrace_thread_no(), AT_WRITER_FAKE);
+    return gltrace_begin_enter(w, sig, AT_WRITER_FAKE);
 }
 
 static void fake_end(at_writer *w, uint32_t no)
 {
-    at_writer_end_enter(w);
-    at_writer_begin_leave(w, no);
-    at_writer_end_leave(w);
+    gltrace_end_enter(w);
+    gltrace_begin_leave(w, no);
+    gltrace_end_leave(w);
 }
 
 static void fake_bind_array_buffer(at_writer *w, int buffer)

@@ -52,7 +52,7 @@ static pcall pcall_begin(const gt_func_sig *sig, const char *kinds, const int64_
     if (!c.writer || !array_buffer_bound())
         return c;
     c.w = c.writer;
-    c.no = at_writer_begin_enter(c.w, sig, gltrace_thread_no(), 0);
+    c.no = gltrace_begin_enter(c.w, sig, 0);
     uint32_t i = 0;
     for (; kinds[i]; ++i) {
         at_writer_begin_arg(c.w, i);
@@ -67,7 +67,7 @@ static pcall pcall_begin(const gt_func_sig *sig, const char *kinds, const int64_
     at_writer_begin_arg(c.w, i);
     at_writer_pointer(c.w, (uint64_t)(uintptr_t)pointer);
     gltrace_backtrace(c.w, sig->id, sig->name);
-    at_writer_end_enter(c.w);
+    gltrace_end_enter(c.w);
     return c;
 }
 
@@ -75,8 +75,8 @@ static pcall pcall_begin(const gt_func_sig *sig, const char *kinds, const int64_
 static void pcall_end(const pcall *c, int generic, const void *pointer)
 {
     if (c->w) {
-        at_writer_begin_leave(c->w, c->no);
-        at_writer_end_leave(c->w);
+        gltrace_begin_leave(c->w, c->no);
+        gltrace_end_leave(c->w);
     }
     if (c->writer && !c->w)
         gth_note_client_pointer(generic, pointer);
@@ -171,12 +171,12 @@ static unsigned interleaved_arrays(unsigned format)
 static void fake_client_state(at_writer *w, unsigned array, int enable)
 {
     const gt_func_sig *sig = enable ? &gtfn_glEnableClientState : &gtfn_glDisableClientState;
-    uint32_t no = at_writer_begin_enter(w, sig, gltrace_thread_no(), AT_WRITER_FAKE);
+    uint32_t no = gltrace_begin_enter(w, sig, AT_WRITER_FAKE);
     at_writer_begin_arg(w, 0);
     at_writer_enum(w, &gtsig_GLenum, array);
-    at_writer_end_enter(w);
-    at_writer_begin_leave(w, no);
-    at_writer_end_leave(w);
+    gltrace_end_enter(w);
+    gltrace_begin_leave(w, no);
+    gltrace_end_leave(w);
 }
 
 /* apitrace's order: secondary colour, fog coordinate, edge flag, texture coordinates,

@@ -136,16 +136,16 @@ static size_t buffer_size(unsigned target, unsigned buffer, const char *named_ge
 
 void gtw_fake_memcpy(at_writer *w, const void *dest, const void *src, size_t n)
 {
-    uint32_t no = at_writer_begin_enter(w, &memcpy_sig, gltrace_thread_no(), AT_WRITER_FAKE);
+    uint32_t no = gltrace_begin_enter(w, &memcpy_sig, AT_WRITER_FAKE);
     at_writer_begin_arg(w, 0);
     at_writer_pointer(w, (uint64_t)(uintptr_t)dest);
     at_writer_begin_arg(w, 1);
     at_writer_blob(w, src, n);
     at_writer_begin_arg(w, 2);
     at_writer_uint(w, n);
-    at_writer_end_enter(w);
-    at_writer_begin_leave(w, no);
-    at_writer_end_leave(w);
+    gltrace_end_enter(w);
+    gltrace_begin_leave(w, no);
+    gltrace_end_leave(w);
 }
 
 /* ---- the table (callers hold g_lock) ------------------------------------------------ */

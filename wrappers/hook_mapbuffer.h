@@ -77,7 +77,9 @@ _Bool gtw_map_notify_explicit(void);
 int gtw_mapped_range_live(const void *p, size_t n);
 /* The fake call memcpy(dest, blob of the n bytes at src, n). */
 void gtw_fake_memcpy(at_writer *w, const void *dest, const void *src, size_t n);
-/* Our functions of apitrace's own extensions for a GetProcAddress name, or NULL. */
-void (*gtw_tool_proc(const char *name))(void);
+/* glNotifyMappedBufferRangeVMWX (`tool` annotation): not exported, since no registry
+ * holds it (the library exports exactly the registries' commands: wrapper_count
+ * checks it); programs find it through GetProcAddress. */
+void gtw_notify_mapped_buffer_range_vmwx(const void *start, intptr_t length);
 
 #endif

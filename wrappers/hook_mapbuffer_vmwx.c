@@ -10,7 +10,7 @@
  *   - each notification is recorded as a fake memcpy(start, blob of the bytes, length)
  *     and nothing else (glNotifyMappedBufferRangeVMWX itself is not a call of the trace);
  *   - glXGetProcAddress* and eglGetProcAddress give our function for its name, whatever
- *     the driver says (override_getprocaddress.c).
+ *     the driver says (a `tool` annotation: the generated gltrace_tool table).
  * A map that had the bit and is not coherent is recorded through the notifications only
  * (hook_mapbuffer.c gives it no shadow); a coherent one is followed as any other coherent
  * map too, as apitrace follows it.
@@ -19,7 +19,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "gltrace_runtime.h"
 #include "hook_mapbuffer.h"
@@ -49,9 +48,7 @@ bool gtw_map_notify_explicit(void)
     return notify;
 }
 
-/* Not exported: no registry holds it, and programs find it only through GetProcAddress
- * (the library exports exactly the registries' commands: wrapper_count checks it). */
-static void notify_mapped_buffer_range(const void *start, intptr_t length)
+void gtw_notify_mapped_buffer_range_vmwx(const void *start, intptr_t length)
 {
     at_writer *w = gltrace_writer();
     if (!w || !start || length <= 0)
@@ -67,11 +64,4 @@ static void notify_mapped_buffer_range(const void *start, intptr_t length)
         return;
     }
     gtw_fake_memcpy(w, start, start, (size_t)length);
-}
-
-void (*gtw_tool_proc(const char *name))(void)
-{
-    if (name && !strcmp(name, "glNotifyMappedBufferRangeVMWX"))
-        return (void (*)(void))notify_mapped_buffer_range;
-    return NULL;
 }

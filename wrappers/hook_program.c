@@ -49,16 +49,16 @@ static attrib_api arb_api = {"glIsProgram", "glGetObjectParameterivARB", "glGetA
 static void write_bind(at_writer *w, const gt_func_sig *sig, unsigned program, int location,
                        const char *name)
 {
-    uint32_t no = at_writer_begin_enter(w, sig, gltrace_thread_no(), AT_WRITER_FAKE);
+    uint32_t no = gltrace_begin_enter(w, sig, AT_WRITER_FAKE);
     at_writer_begin_arg(w, 0);
     at_writer_uint(w, program);
     at_writer_begin_arg(w, 1);
     at_writer_uint(w, (uint64_t)location);
     at_writer_begin_arg(w, 2);
     at_writer_cstring(w, name);
-    at_writer_end_enter(w);
-    at_writer_begin_leave(w, no);
-    at_writer_end_leave(w);
+    gltrace_end_enter(w);
+    gltrace_begin_leave(w, no);
+    gltrace_end_leave(w);
 }
 
 /* The fake glBindAttribLocation[ARB] calls for the program just linked. */
@@ -117,13 +117,13 @@ static void traced_link(const char *fname, link_fn *real, const gt_func_sig *sig
     if (!w)
         return;
     fake_binds(w, api, bind_sig, program);
-    uint32_t no = at_writer_begin_enter(w, sig, gltrace_thread_no(), 0);
+    uint32_t no = gltrace_begin_enter(w, sig, 0);
     at_writer_begin_arg(w, 0);
     at_writer_uint(w, program);
     gltrace_backtrace(w, sig->id, fname);
-    at_writer_end_enter(w);
-    at_writer_begin_leave(w, no);
-    at_writer_end_leave(w);
+    gltrace_end_enter(w);
+    gltrace_begin_leave(w, no);
+    gltrace_end_leave(w);
 }
 
 GLTRACE_EXPORT void glLinkProgram(unsigned program);

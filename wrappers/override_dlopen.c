@@ -22,12 +22,7 @@
 #include <stdio.h>
 
 #include "gltrace_runtime.h"
-
-/* Shared with runtime.c (declared there too). */
-int gltrace_gl_library(const char *file);
-void gltrace_note_library(int lib, void *real_handle);
-int gltrace_first_time(const char *what, const char *name);
-void *gltrace_real_dlopen(const char *file, int flags);
+#include "runtime_private.h"
 
 typedef void *(*dlopen_fn)(const char *, int);
 

@@ -3,7 +3,7 @@
  * every exec-family call the timeline and the trace are flushed, and the trace's
  * lock is kept across the real call, so no other thread adds an event the new
  * image would drop; when the exec fails the lock is released and recording goes on.
- * The new image, preloaded again, writes its own derived trace (runtime.c).
+ * The new image, preloaded again, writes its own derived trace (runtime_file.c).
  *
  * Covered: execve, execv, execvp, execvpe, execl, execlp, execle, fexecve, execveat
  * (the variadic ones build their argv on the stack, as glibc's do, and go through

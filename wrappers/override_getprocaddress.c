@@ -5,9 +5,9 @@
  * through the pointer are traced. When the real function returns NULL we return NULL
  * too (the program must see a missing extension as missing), except for the
  * functions we provide ourselves, as apitrace does (annotations `provide`), and
- * apitrace's own extension functions (gtw_tool_proc), never asked of the driver. A name we have no
- * wrapper for gets the real pointer and a loud one-time warning: its calls will be a
- * hole in the trace.
+ * apitrace's own extension functions (`tool` annotations), never asked of the driver.
+ * A name we have no wrapper for gets the real pointer and a loud one-time warning: its
+ * calls will be a hole in the trace.
  *
  * Signatures: the generator (specs/emit_c.py) numbers every command, overridden ones
  * included, and emits their gt_func_sig as the non-static gtfn_NAME (argument names
@@ -19,20 +19,8 @@
 #include <string.h>
 
 #include "gltrace_runtime.h"
-
-
-/* Shared with runtime.c (declared there too). */
-int gltrace_first_time(const char *what, const char *name);
-/* wrapper_table.gen.c: the functions we offer even where the driver has none
- * (`provide`/`nodriver` in specs/annotations.txt: apitrace's marker and debug ones). */
-int gltrace_provided(const char *name);
-/* hook_mapbuffer_vmwx.c: our functions of apitrace's own extensions (none in the
- * registries: glNotifyMappedBufferRangeVMWX), given whatever the driver says. */
-void (*gtw_tool_proc(const char *name))(void);
-
-/* From the generated wrappers_glx.gen.c and wrappers_egl.gen.c. */
-extern const gt_func_sig gtfn_glXGetProcAddress, gtfn_glXGetProcAddressARB,
-    gtfn_eglGetProcAddress;
+#include "runtime_private.h"
+#include "wrappers.gen.h" /* the signatures gtfn_NAME */
 
 typedef void (*proc_fn)(void);
 typedef proc_fn (*getproc_fn)(const char *);
@@ -68,15 +56,15 @@ static proc_fn get_proc(const gt_func_sig *sig, _Atomic(getproc_fn) *real_slot,
     at_writer *w = gltrace_writer();
     uint32_t no = 0;
     if (w) {
-        no = at_writer_begin_enter(w, sig, gltrace_thread_no(), 0);
+        no = gltrace_begin_enter(w, sig, 0);
         at_writer_begin_arg(w, 0);
         if (name)
             at_writer_cstring(w, name);
         else
             at_writer_null(w);
-        at_writer_end_enter(w);
+        gltrace_end_enter(w);
     }
-    proc_fn tool = name ? gtw_tool_proc(name) : NULL;
+    proc_fn tool = name ? gltrace_tool(name) : NULL;
     proc_fn result = tool ? tool : real ? real(name) : NULL;
     if (!result && name && gltrace_provided(name))
         result = our_wrapper(name); /* recorded, never passed to the driver */
@@ -90,10 +78,10 @@ static proc_fn get_proc(const gt_func_sig *sig, _Atomic(getproc_fn) *real_slot,
         }
     }
     if (w) {
-        at_writer_begin_leave(w, no);
+        gltrace_begin_leave(w, no);
         at_writer_begin_return(w);
         at_writer_pointer(w, (uint64_t)(uintptr_t)result);
-        at_writer_end_leave(w);
+        gltrace_end_leave(w);
     }
     return result;
 }

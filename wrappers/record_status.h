@@ -23,8 +23,4 @@ size_t gltrace_status_read(int fd, char *out, size_t size);
  * closed it and given its number to a file of its own. Async-signal-unsafe. */
 void gltrace_status_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Launcher: "N calls, M frames (B bytes)" of the trace at path, as far as it reads
- * (record_kept.c). Returns 0 when path is not a regular file. */
-int gltrace_trace_kept(const char *path, char *out, size_t size);
-
 #endif

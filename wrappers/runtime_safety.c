@@ -74,7 +74,7 @@ static const int flush_first[] = {SIGSEGV, SIGBUS, SIGFPE,  SIGILL,  SIGABRT,
 static struct sigaction previous[NSIG];
 static unsigned char g_flush_first[NSIG];
 static atomic_int g_flushing_tid; /* the thread flushing from a handler, 0: none */
-/* gltrace_safety_start runs under runtime.c's lock that opens the writer. */
+/* gltrace_safety_start runs under runtime_writer.c's lock that opens the writer. */
 static int g_handlers_installed; /* per image: inherited across fork */
 static pid_t g_flusher_pid;      /* the process whose flusher runs */
 

@@ -32,7 +32,7 @@
  * prefix of each thread's calls in its trace. Flushes that must not wait (signal
  * handlers, the flusher thread) skip the timeline when the trace's lock is busy.
  *
- * Files, as the trace (runtime.c): GLTRACE_TIMELINE names the timeline (the
+ * Files, as the trace (runtime_file.c): GLTRACE_TIMELINE names the timeline (the
  * launcher creates it empty and sets GLTRACE_TIMELINE_READY=1). The process that
  * writes the main trace claims it, under flock, while it is still empty; every other
  * process (forked children, other programs the first one started) writes
@@ -65,7 +65,6 @@
 #include "gt_siglock.h"
 #include "record_status.h"
 
-enum { TL_UNINIT, TL_ON, TL_OFF };
 enum { FN_CACHE = 8192, STACK_DEPTH = 8 };
 
 /* Per function id: its interned name and whether it ends a frame. */
@@ -91,7 +90,7 @@ typedef struct live {
     int64_t frame_start; /* -1: before the first call */
 } live;
 
-static _Atomic int g_state = TL_UNINIT;
+_Atomic int gltrace_timeline_state = GLTRACE_TL_UNINIT;
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER; /* g_live and all it holds */
 static live *g_live;
 static uint64_t g_gen;   /* under g_lock */
@@ -282,16 +281,16 @@ static int open_live(void)
 {
     const char *env = getenv("GLTRACE_TIMELINE");
     if (!env || !*env)
-        return TL_OFF;
+        return GLTRACE_TL_OFF;
     if (strlen(env) >= PATH_MAX - 32) {
         fprintf(stderr, "gltrace: GLTRACE_TIMELINE is too long; no timeline\n");
-        return TL_OFF;
+        return GLTRACE_TL_OFF;
     }
     char path[PATH_MAX];
     int locked;
     int fd = gltrace_timeline_open_file(env, g_forked, g_parent, path, sizeof path, &locked);
     if (fd < 0)
-        return TL_OFF;
+        return GLTRACE_TL_OFF;
     gt_error err;
     gt_error_clear(&err);
     live *L = new_live(fd, path, &err); /* writes the header before the flock goes */
@@ -300,20 +299,20 @@ static int open_live(void)
     if (!L) {
         fprintf(stderr, "gltrace: timeline: %s; no timeline\n", err.msg);
         gltrace_status_report("timeline: not written: %s", err.msg);
-        return TL_OFF;
+        return GLTRACE_TL_OFF;
     }
     L->gen = ++g_gen;
     g_live = L;
-    return TL_ON;
+    return GLTRACE_TL_ON;
 }
 
 static int open_slow(void)
 {
     pthread_mutex_lock(&g_lock);
-    int st = atomic_load(&g_state);
-    if (st == TL_UNINIT) {
+    int st = atomic_load(&gltrace_timeline_state);
+    if (st == GLTRACE_TL_UNINIT) {
         st = open_live();
-        atomic_store(&g_state, st);
+        atomic_store(&gltrace_timeline_state, st);
     }
     pthread_mutex_unlock(&g_lock);
     return st;
@@ -326,7 +325,7 @@ static void stop_locked(live *L, const gt_error *err)
 {
     fprintf(stderr, "gltrace: timeline %s: %s; the timeline stops here\n", L->path, err->msg);
     gltrace_status_report("timeline: %s (it keeps the events written before)", err->msg);
-    atomic_store(&g_state, TL_OFF);
+    atomic_store(&gltrace_timeline_state, GLTRACE_TL_OFF);
     g_live = NULL;
     free_live(L);
 }
@@ -421,28 +420,20 @@ static void emit_call(const pending *p)
     pthread_mutex_unlock(&g_lock);
 }
 
-/* ---- the trace writer's calls, wrapped (ld --wrap, recording.cmake) ------------------- */
+/* ---- a recorded call's events (record_call.c, while the timeline is not off) ---------- */
 
-uint32_t __real_at_writer_begin_enter(at_writer *w, const gt_func_sig *sig, uint32_t thread,
-                                      unsigned flags);
-void __real_at_writer_end_enter(at_writer *w);
-void __real_at_writer_begin_leave(at_writer *w, uint32_t call_no);
-void __real_at_writer_end_leave(at_writer *w);
-uint32_t __wrap_at_writer_begin_enter(at_writer *w, const gt_func_sig *sig, uint32_t thread,
-                                      unsigned flags);
-void __wrap_at_writer_end_enter(at_writer *w);
-void __wrap_at_writer_begin_leave(at_writer *w, uint32_t call_no);
-void __wrap_at_writer_end_leave(at_writer *w);
-
-uint32_t __wrap_at_writer_begin_enter(at_writer *w, const gt_func_sig *sig, uint32_t thread,
-                                      unsigned flags)
+int gltrace_timeline_ready(void)
 {
-    int st = atomic_load_explicit(&g_state, memory_order_relaxed);
-    if (__builtin_expect(st == TL_UNINIT, 0))
+    int st = atomic_load_explicit(&gltrace_timeline_state, memory_order_relaxed);
+    if (__builtin_expect(st == GLTRACE_TL_UNINIT, 0))
         st = open_slow(); /* before the writer's lock: opening takes a while */
-    uint32_t no = __real_at_writer_begin_enter(w, sig, thread, flags);
+    return st == GLTRACE_TL_ON;
+}
+
+void gltrace_timeline_entered(const gt_func_sig *sig, uint32_t no, uint32_t thread, int timed)
+{
     t_entering = 0;
-    if (st == TL_ON && !(flags & AT_WRITER_FAKE)) {
+    if (timed) {
         if (t_depth == STACK_DEPTH) { /* calls left by longjmp fill it: drop the oldest */
             memmove(t_stack, t_stack + 1, (STACK_DEPTH - 1) * sizeof *t_stack);
             --t_depth;
@@ -450,19 +441,17 @@ uint32_t __wrap_at_writer_begin_enter(at_writer *w, const gt_func_sig *sig, uint
         t_stack[t_depth++] = (pending){sig, no, thread, -1, -1};
         t_entering = 1;
     }
-    return no;
 }
 
-void __wrap_at_writer_end_enter(at_writer *w)
+void gltrace_timeline_started(void)
 {
-    __real_at_writer_end_enter(w);
     if (t_entering) {
         t_entering = 0;
         t_stack[t_depth - 1].t0 = now_ns(); /* the real call starts now */
     }
 }
 
-void __wrap_at_writer_begin_leave(at_writer *w, uint32_t call_no)
+void gltrace_timeline_returned(uint32_t call_no)
 {
     /* The real call has returned: read the clock before waiting for the lock. */
     for (unsigned i = t_depth; i-- > 0;) {
@@ -472,12 +461,10 @@ void __wrap_at_writer_begin_leave(at_writer *w, uint32_t call_no)
             break;
         }
     }
-    __real_at_writer_begin_leave(w, call_no);
 }
 
-void __wrap_at_writer_end_leave(at_writer *w)
+void gltrace_timeline_left(void)
 {
-    __real_at_writer_end_leave(w);
     if (t_depth && t_stack[t_depth - 1].t1 >= 0) {
         pending p = t_stack[--t_depth];
         emit_call(&p);
@@ -503,7 +490,7 @@ static int trace_synced_in_signal(void)
 
 static void flush_after(int (*synced)(void))
 {
-    if (atomic_load(&g_state) != TL_ON || pthread_mutex_trylock(&g_lock) != 0)
+    if (atomic_load(&gltrace_timeline_state) != GLTRACE_TL_ON || pthread_mutex_trylock(&g_lock) != 0)
         return; /* a thread is inside an event: the next flush catches up */
     live *L = g_live;
     /* a vfork()ed or raw-cloned child never writes its parent's file */
@@ -530,7 +517,7 @@ void gltrace_timeline_flush_in_signal(void)
 
 int gltrace_timeline_hold_dying(void)
 {
-    if (atomic_load(&g_state) != TL_ON || gt_mutex_held_by_caller(&g_lock))
+    if (atomic_load(&gltrace_timeline_state) != GLTRACE_TL_ON || gt_mutex_held_by_caller(&g_lock))
         return 0;
     return gt_mutex_lock_bounded(&g_lock, 500);
 }
@@ -549,7 +536,7 @@ void gltrace_timeline_flush_held(void)
 
 void gltrace_timeline_finish(void)
 {
-    if (atomic_load(&g_state) != TL_ON)
+    if (atomic_load(&gltrace_timeline_state) != GLTRACE_TL_ON)
         return;
     for (int i = 0; i < 200; ++i) { /* the caller may have interrupted an event */
         if (pthread_mutex_trylock(&g_lock) == 0) {
@@ -560,7 +547,7 @@ void gltrace_timeline_finish(void)
             }
             if (trace_synced()) {
                 g_live = NULL;
-                atomic_store(&g_state, TL_OFF);
+                atomic_store(&gltrace_timeline_state, GLTRACE_TL_OFF);
                 gt_error err;
                 gt_error_clear(&err);
                 g_trace_synced = 1;
@@ -582,7 +569,7 @@ void gltrace_timeline_finish(void)
 
 /* The forked child: the inherited writer is the parent's (its buffered records, its
  * file, perhaps its lock held by a thread that does not exist here): dropped
- * untouched and leaked, as runtime.c does with the trace writer. */
+ * untouched and leaked, as runtime_writer.c does with the trace writer. */
 static void child_after_fork(void)
 {
     live *L = g_live;
@@ -594,7 +581,7 @@ static void child_after_fork(void)
     t_tid = 0;
     if (L) {
         snprintf(g_parent, sizeof g_parent, "%s", L->path);
-        atomic_store(&g_state, TL_UNINIT); /* our own file at our next recorded call */
+        atomic_store(&gltrace_timeline_state, GLTRACE_TL_UNINIT); /* our own file at our next recorded call */
     }
 }
 

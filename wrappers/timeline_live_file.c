@@ -1,5 +1,5 @@
 /* Which file a process's live timeline goes to (wrappers/timeline_live.c), as
- * runtime.c chooses the trace's: GLTRACE_TIMELINE ("X.fxt") is claimed, under flock
+ * runtime_file.c chooses the trace's: GLTRACE_TIMELINE ("X.fxt") is claimed, under flock
  * while it is still empty, by the process that writes the main trace; every other
  * process (forked children, other programs of the run) writes "X.<pid>.fxt"
  * ("X.<pid>.<n>.fxt" when taken; no ".fxt" in X: "X.<pid>"), created exclusively. */

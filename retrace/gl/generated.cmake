@@ -1,7 +1,7 @@
 # The generated GL replayers of glretrace (specs/gen_retrace.py) and their hand-written
 # runtime; included by retrace/CMakeLists.txt. Defines:
 #   RETRACE_GEN_C      the generated C files (retrace_gl_[0-3].gen.c, retrace_gl_table.gen.c)
-#   RETRACE_RUNTIME_C  the hand-written runtime they call (retrace_gen.h) and the
+#   RETRACE_RUNTIME_C  the hand-written runtime they call (gl/retrace_gl.h) and the
 #                      replayers written by hand (`retrace F override` annotations)
 #   RETRACE_GEN_DIR    where they are generated (retrace_skipped.gen.txt lists, with the
 #                      reason, every GL command not replayed)
@@ -13,8 +13,7 @@ set(RETRACE_GEN_C
 set(RETRACE_RUNTIME_C
   ${PROJECT_SOURCE_DIR}/retrace/gl/retrace_values.c ${PROJECT_SOURCE_DIR}/retrace/gl/retrace_memcpy.c
   ${PROJECT_SOURCE_DIR}/retrace/gl/retrace_override.c ${PROJECT_SOURCE_DIR}/retrace/gl/retrace_check.c
-  ${PROJECT_SOURCE_DIR}/retrace/gl/retrace_programs.c
-  ${PROJECT_SOURCE_DIR}/wrappers/size_helpers.c)
+  ${PROJECT_SOURCE_DIR}/retrace/gl/retrace_programs.c)
 # The replayers call GL through libepoxy with its own prototypes: only what it declares.
 find_path(RETRACE_EPOXY_INCLUDE_DIR epoxy/gl_generated.h HINTS ${EPOXY_INCLUDE_DIRS})
 if(NOT RETRACE_EPOXY_INCLUDE_DIR)

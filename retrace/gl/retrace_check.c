@@ -4,18 +4,16 @@
  * shorter than its image) nor get an enum outside the closed groups the annotations
  * name. A failed check warns and the call is skipped, as apitrace goes on.
  *
- * Sizes come from the recorder's own size facts: the COMPSIZE helpers of
- * wrappers/size_helpers.c are compiled into glretrace, with gltrace_real() below
- * standing for the recorder's lookup of the real GL, and the pixel-store hook told
- * of each replayed glPixelStore*, so the unpack state is read exactly when the
- * recorder would read it.
+ * Sizes come from the GL facts the recorder sizes with (common/glfacts: the COMPSIZE
+ * helpers), asking this process's GL through the query below, and told of each
+ * replayed glPixelStore*, so the unpack state is read exactly when the recorder would
+ * read it.
  *
  * Before any of that, each call must fit its function (retrace_call_fits): as many
  * arguments as it has parameters, each value of a kind the parameter takes (an enum
  * where an array belongs would have the GL read its value as an address). */
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 
 #include <epoxy/gl.h>
 
@@ -199,27 +197,25 @@ bool retrace_check_bound(const gt_call *call, unsigned arg, unsigned binding, bo
 void retrace_hook_pixel_store(const gt_call *call, void *ret)
 {
     (void)ret;
-    gtw_hook_pixel_store(NULL, (unsigned)retrace_uint(&call->args[0]),
-                         retrace_sint(&call->args[1]));
+    gtsz_note_pixel_store((unsigned)retrace_uint(&call->args[0]));
 }
 
-/* The size helpers' way to the GL (their only use: glGetIntegerv of counts and of the
- * unpack state), here through libepoxy. */
-void *gltrace_real(const char *name)
-{
-    if (!strcmp(name, "glGetIntegerv"))
-        return (void *)epoxy_glGetIntegerv;
-    return NULL;
-}
-
-/* The counts the size helpers size lists with (wrappers/hook_answers.c's in the
- * recorder): the program was told GL_NUM_PROGRAM_BINARY_FORMATS = 0 (binaries hidden),
- * so the traced lists it counts are empty; the rest are the driver's. */
-int gth_answer_count(unsigned pname)
+/* The size helpers' query, as the recorder's answers it (wrappers/hook_answers.c): the
+ * program was told GL_NUM_PROGRAM_BINARY_FORMATS = 0 (binaries hidden), so the traced
+ * lists it counts are empty; the rest are the driver's. */
+static int told_integer(unsigned pname)
 {
     if (pname == GL_NUM_PROGRAM_BINARY_FORMATS)
         return 0;
     GLint v = 0;
     glGetIntegerv(pname, &v);
     return v;
+}
+
+static const gtsz_gl replay_gl = {.get_integer = told_integer};
+
+/* Before any call is replayed. */
+__attribute__((constructor)) static void use_replay_gl(void)
+{
+    gtsz_use_gl(&replay_gl);
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # crash_safety: traces survive the ways a program ends, and every process writes its
-# own trace (wrappers/runtime.c, wrappers/runtime_safety.c).
+# own trace (wrappers/runtime_writer.c, wrappers/runtime_safety.c).
 #   usage: crash_safety.sh BIN_DIR
 # Small GLX programs are compiled here (cc, -lGL -lX11) and recorded by `gltrace -o`
 # under our own Xvfb (Mesa llvmpipe):

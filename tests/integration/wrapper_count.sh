@@ -31,7 +31,7 @@ else
   fail "libgltrace.so exports $exported GL/GLX/EGL functions, the registries hold $total"
 fi
 # besides the GL entry points: dlopen (override_dlopen.c), _exit/_Exit, which flush
-# the trace (they skip atexit handlers; wrappers/runtime.c), and the exec family, which
+# the trace (they skip atexit handlers; wrappers/runtime_exit.c), and the exec family, which
 # flush before the process image is replaced (override_exec.c)
 others=$(nm -D --defined-only "$lib" | awk '$2 == "T" && $3 !~ /^(gl|egl)/ { print $3 }' |
   LC_ALL=C sort | tr '\n' ' ')

@@ -184,7 +184,7 @@ class Mini(unittest.TestCase):
         text = "\n".join(emit_c.wrapper(c, plans, 7, set(), None, None, None))
         self.assertIn('const gt_func_sig gtfn_glGenBuffers = {7, "glGenBuffers", 2', text)
         # the output array is written after the real call, in the leave event
-        self.assertLess(text.index("gt_real(n, buffers);\n    at_writer_begin_leave"),
+        self.assertLess(text.index("gt_real(n, buffers);\n    gltrace_begin_leave"),
                         text.index("at_writer_begin_arg(gt_w, 1);"))
 
     def test_adjust_rewrites_the_parameter_before_anything(self):

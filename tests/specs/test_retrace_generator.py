@@ -257,7 +257,7 @@ class Real(unittest.TestCase):
             self.assertEqual(len(files), gen_retrace.GL_PARTS + 1)
             r = subprocess.run(["cc", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
                                 "-I", os.path.join(ROOT, "retrace"), "-I", os.path.join(ROOT, "common", "model"), "-I", os.path.join(ROOT, "common", "util"),
-                                "-I", os.path.join(ROOT, "wrappers"),
+                                "-I", os.path.join(ROOT, "common", "glfacts"),
                                 "-I", os.path.join(ROOT, "formats", "apitrace")]
                                + files, capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stderr[:4000])

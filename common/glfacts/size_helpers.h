@@ -1,9 +1,29 @@
 /* Sizes of arrays and blobs that depend on enums or GL state: one helper per
  * COMPSIZE form named in specs/annotations.txt. Each returns an element count
  * (arrays) or a byte count (blobs); an unknown enum gives a small safe size,
- * never more than the call can have passed. */
+ * never more than the call can have passed.
+ *
+ * The recorder sizes what it writes with them and the replayer checks what it reads
+ * with the same facts. The GL state a size depends on (list counts, the unpack state)
+ * comes through the query the user gives once, before the first size is asked. */
 #ifndef SIZE_HELPERS_H
 #define SIZE_HELPERS_H
+
+/* How the helpers read the GL state. */
+typedef struct gtsz_gl {
+    /* glGetIntegerv of one value, as the traced program was told it (a list is sized
+     * with the length the program saw: the recorder hides program binary formats). */
+    int (*get_integer)(unsigned pname);
+} gtsz_gl;
+
+/* Makes gl the helpers' query (kept, not copied). Until a query is given, every GL
+ * value reads 0. */
+void gtsz_use_gl(const gtsz_gl *gl);
+
+/* Notes that the program set a pixel-store parameter (glPixelStore*): the image sizes
+ * query only those set, the others are at their defaults (and a GLES2 context would
+ * reject queries of most of them). */
+void gtsz_note_pixel_store(unsigned pname);
 
 /* Values taken or returned for a pname (glGetFloatv, glLightfv, glTexParameteriv...). */
 long long gtsz_pname(unsigned pname);
@@ -36,10 +56,5 @@ long long gtsz_map2(unsigned target, long long ustride, long long uorder, long l
                     long long vorder);
 /* Entries of a pixel map (glGetPixelMap*), from the map's size query. */
 long long gtsz_pixel_map(unsigned map);
-
-/* Hook (specs/annotations.txt): notes which pixel-store parameters the program set,
- * so only those are ever queried. */
-struct at_writer;
-void gtw_hook_pixel_store(struct at_writer *w, unsigned pname, long long param);
 
 #endif

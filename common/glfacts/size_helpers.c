@@ -1,9 +1,6 @@
 #include "size_helpers.h"
-#include "hook_answers.h"
 
 #include <stdatomic.h>
-
-#include "gltrace_runtime.h"
 
 /* ---- pname counts --------------------------------------------------------------- */
 
@@ -12,11 +9,19 @@
  * state dump writes with the same counts. */
 #include "pname_counts.gen.h"
 
-/* The count as the program was told it (hook_answers.c: hidden program binary formats
- * read 0), so a list is recorded with the length the program's buffer has. */
+static const gtsz_gl *_Atomic g_gl;
+
+void gtsz_use_gl(const gtsz_gl *gl)
+{
+    atomic_store_explicit(&g_gl, gl, memory_order_release);
+}
+
+/* The value as the program was told it, so a list is sized with the length the
+ * program's buffer has. */
 static int get_integer(unsigned pname)
 {
-    return gth_answer_count(pname);
+    const gtsz_gl *gl = atomic_load_explicit(&g_gl, memory_order_acquire);
+    return gl && gl->get_integer ? gl->get_integer(pname) : 0;
 }
 
 long long gtsz_pname(unsigned pname)
@@ -135,11 +140,9 @@ static int store_index(unsigned pname)
     }
 }
 
-void gtw_hook_pixel_store(struct at_writer *w, unsigned pname, long long param)
+void gtsz_note_pixel_store(unsigned pname)
 {
-    (void)w;
     int i = store_index(pname);
-    (void)param;
     if (i >= 0)
         atomic_fetch_or_explicit(&set_mask, 1u << i, memory_order_relaxed);
 }

@@ -1,0 +1,176 @@
+/* The process's trace writer (gltrace_runtime.h): opened at the first recorded call
+ * (runtime_file.c says which file), dropped in a forked child, finished at exit.
+ *
+ * Hot path: gltrace_writer() is one atomic load and a compare once the writer is
+ * open; everything slow (opening the file) happens once.
+ *
+ * A forked child (fork() without exec, pthread_atfork handler below) drops the
+ * inherited writer WITHOUT flushing, closing or freeing it: its pending bytes are the
+ * parent's (the parent writes them), its file descriptor is the parent's file, and its
+ * lock may have been held by another thread of the parent at the moment of the fork
+ * (only the forking thread exists in the child), so even free() of it could act on
+ * state that is not ours. Its memory (two chunk buffers, ~2.2 MiB, copy-on-write and
+ * never touched again) is leaked on purpose; the inherited descriptor is
+ * close-on-exec. The child opens its own file on its next GL call.
+ *
+ * When the trace is written (with runtime_safety.c and runtime_exit.c): chunks of
+ * 1 MiB as the stream fills them; every second by a flusher thread (so SIGKILL loses
+ * at most about a second of calls); on fatal and terminating signals; at exit by an
+ * atexit handler registered from our constructor, so it runs after the handlers the
+ * program registers in main() (their GL calls are recorded), and by our destructor as
+ * a fallback (library unloaded, odd exits); and in _exit/_Exit, which we interpose
+ * (they skip atexit handlers). When other threads are still running at exit the
+ * writer is flushed but not freed, so a thread still inside a wrapper cannot touch
+ * freed memory. Before an exec (override_exec.c) the trace is flushed and its lock
+ * held across the exec, so the image that execs loses nothing; the new image writes
+ * a derived name. Not covered: children created by raw clone syscalls without fork
+ * handlers (the exit paths check the pid, so such a child at least never flushes
+ * into its parent's file). */
+#define _GNU_SOURCE
+#include "gltrace_runtime.h"
+#include "record_status.h"
+#include "runtime_private.h"
+#include "timeline_live.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { STATE_UNINIT, STATE_ON, STATE_OFF };
+
+static at_writer *_Atomic g_writer;        /* non-NULL while recording */
+static _Atomic int g_state = STATE_UNINIT; /* STATE_OFF: never (again) recording */
+static pthread_mutex_t g_open_lock = PTHREAD_MUTEX_INITIALIZER; /* opening g_writer */
+static _Atomic pid_t g_owner_pid;          /* process that opened g_writer */
+static char g_path[PATH_MAX];              /* the writer keeps a pointer to it */
+static int g_forked;                       /* a fork()ed copy of a recording process */
+static char g_parent_path[PATH_MAX];       /* the parent's trace, when forked */
+
+static void open_writer(void)
+{
+    at_writer *w = gltrace_open_trace(g_forked, g_parent_path, g_path, sizeof g_path);
+    if (!w) {
+        atomic_store(&g_state, STATE_OFF);
+        return;
+    }
+    atomic_store(&g_owner_pid, getpid());
+    atomic_store(&g_writer, w);
+    atomic_store(&g_state, STATE_ON);
+    gltrace_safety_start();
+}
+
+static void child_after_fork(void)
+{
+    /* Drop the parent's writer untouched (see the top of the file). */
+    at_writer *w = atomic_exchange(&g_writer, NULL);
+    g_forked = 1;
+    if (w) {
+        memcpy(g_parent_path, g_path, sizeof g_path);
+        atomic_store(&g_state, STATE_UNINIT); /* our own file at our next GL call */
+    } else if (atomic_load(&g_state) == STATE_ON) {
+        atomic_store(&g_state, STATE_OFF); /* the parent had finished its trace */
+    }
+    atomic_store(&g_owner_pid, 0);
+    /* Another thread may have held it at the fork; only this thread exists now. */
+    pthread_mutex_init(&g_open_lock, NULL);
+}
+
+static at_writer *writer_slow(void)
+{
+    if (atomic_load_explicit(&g_state, memory_order_relaxed) == STATE_OFF)
+        return NULL;
+    pthread_mutex_lock(&g_open_lock);
+    if (atomic_load(&g_state) == STATE_UNINIT)
+        open_writer();
+    pthread_mutex_unlock(&g_open_lock);
+    return atomic_load_explicit(&g_writer, memory_order_acquire);
+}
+
+at_writer *gltrace_writer_if_open(void)
+{
+    at_writer *w = atomic_load_explicit(&g_writer, memory_order_acquire);
+    /* A child made by a raw clone (no fork handlers) sees its parent's writer. */
+    if (w && getpid() != atomic_load_explicit(&g_owner_pid, memory_order_relaxed))
+        return NULL;
+    return w;
+}
+
+const char *gltrace_trace_path(void) { return g_path; }
+
+at_writer *gltrace_writer(void)
+{
+    at_writer *w = atomic_load_explicit(&g_writer, memory_order_acquire);
+    if (__builtin_expect(w != NULL, 1))
+        return w;
+    return writer_slow();
+}
+
+/* Whether a thread other than the caller still exists (from /proc/self/stat). */
+static int other_threads(void)
+{
+    size_t len = 0;
+    char *stat = gltrace_read_proc("/proc/self/stat", &len);
+    if (!stat)
+        return 1; /* unknown: assume so, and do not free */
+    long threads = 1;
+    char *p = strrchr(stat, ')'); /* the command name may hold spaces and parentheses */
+    if (p) {
+        /* fields after the name: 3 state ... 20 num_threads */
+        int field = 2;
+        for (++p; *p && field < 20; ++p)
+            if (*p == ' ')
+                ++field;
+        if (field == 20)
+            threads = strtol(p, NULL, 10);
+    }
+    free(stat);
+    return threads > 1;
+}
+
+/* The trace could not be written (a full disk, EIO): the file keeps what was
+ * written before; the launcher is told (record_status.h) and exits non-zero. */
+static void write_failed(const char *msg)
+{
+    fprintf(stderr, "gltrace: %s; the trace keeps the calls written before\n", msg);
+    gltrace_status_report("trace: %s", msg);
+}
+
+static void finish_trace(void)
+{
+    if (!atomic_load(&g_writer) || getpid() != atomic_load(&g_owner_pid))
+        return;
+    at_writer *w = atomic_exchange(&g_writer, NULL);
+    atomic_store(&g_state, STATE_OFF); /* calls from later exit handlers go unrecorded */
+    if (!w)
+        return;
+    gt_error err;
+    gt_error_clear(&err);
+    if (other_threads()) {
+        /* Another thread may be inside a wrapper with w in hand: keep w alive. */
+        if (!at_writer_flush(w))
+            gt_error_set(&err, "%s", at_writer_error(w) ? at_writer_error(w) : "write failed");
+    } else {
+        at_writer_close(w, &err);
+    }
+    if (err.set)
+        write_failed(err.msg);
+}
+
+/* The timeline goes after the trace: every call it holds is in the trace on disk. */
+static void finish(void)
+{
+    finish_trace();
+    gltrace_timeline_finish();
+}
+
+__attribute__((constructor)) static void writer_init(void)
+{
+    pthread_atfork(NULL, NULL, child_after_fork);
+    atexit(finish);
+}
+
+__attribute__((destructor)) static void writer_fini(void) { finish(); }
