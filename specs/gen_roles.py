@@ -18,7 +18,10 @@ import registry  # noqa: E402
 ROLES = {"current": 2, "swap": 1, "bindfb": 2, "xfbon": 0, "xfboff": 0, "begin": 0, "end": 0,
          "vertex": 0, "newlist": 0, "endlist": 0, "calllist": 0, "program": 1, "gpu": 0, "draw": 0,
          "unlisted": 0, "geterror": 0}
-FAMILIES = ("gl", "ws")
+# a family's bits: GL, or a window system (of desktop GL: GLX, WGL, CGL; or EGL), or
+# Direct3D (apitrace's `info` names a trace's API by its first call's family)
+FAMILIES = {"gl": "GT_ROLE_GL", "glx": "GT_ROLE_WS | GT_ROLE_GLX", "egl": "GT_ROLE_WS | GT_ROLE_EGL",
+            "d3d": "GT_ROLE_D3D"}
 ARG_LISTS = ("draw", "marker-text", "marker-length")
 
 
@@ -108,7 +111,7 @@ def emit(roles, src, out):
               "/* longest first: the first match is the longest */",
               "const gt_roles_prefix gt_roles_prefixes[] = {"]
     for p in sorted(roles.prefixes, key=lambda p: (-len(p), p)):
-        lines.append(f'    {{"{p}", {len(p)}, GT_ROLE_{roles.prefixes[p].upper()}}},')
+        lines.append(f'    {{"{p}", {len(p)}, {FAMILIES[roles.prefixes[p]]}}},')
     lines += ["};", f"const unsigned gt_roles_num_prefixes = {len(roles.prefixes)};", ""]
     lines += c_list("gt_roles_draw_args", roles.args["draw"])
     lines += c_list("gt_roles_marker_text_args", roles.args["marker-text"])

@@ -4,6 +4,7 @@
  * Slow, and done once per function: the callers cache what it finds. */
 #define _GNU_SOURCE
 #include "gltrace_runtime.h"
+#include "gt_roles.h"
 #include "runtime_private.h"
 
 #include <dlfcn.h>
@@ -151,7 +152,8 @@ void *gltrace_real(const char *name)
     if (!name)
         return NULL;
     int order[4], n = 0;
-    int is_egl = !strncmp(name, "egl", 3), is_glx = !strncmp(name, "glX", 3);
+    uint32_t family = gt_roles_lookup(name).bits;
+    int is_egl = (family & GT_ROLE_EGL) != 0, is_glx = (family & GT_ROLE_GLX) != 0;
     if (is_egl) {
         order[n++] = LIB_EGL;
     } else if (is_glx) {

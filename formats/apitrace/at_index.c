@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "at_index.h"
+#include "gt_roles.h"
 #include "gt_input.h"
 #include "gt_md5.h"
 #include "gt_outfile.h"
@@ -40,14 +41,12 @@ static const char *const apis[] = {"Unknown", "OpenGL + GLX/WGL/CGL",
 
 const char *at_index_api_name(const char *n)
 {
-    if (!n)
-        return apis[0];
-    if (!strncmp(n, "glX", 3) || !strncmp(n, "CGL", 3) ||
-        (!strncmp(n, "wgl", 3) && n[3] >= 'A' && n[3] <= 'Z'))
+    uint32_t family = n ? gt_roles_lookup(n).bits : 0;
+    if (family & GT_ROLE_GLX)
         return apis[1];
-    if (!strncmp(n, "egl", 3) && n[3] >= 'A' && n[3] <= 'Z')
+    if (family & GT_ROLE_EGL)
         return apis[2];
-    if (!strncmp(n, "Direct", 6) || !strncmp(n, "D3D", 3) || !strncmp(n, "Create", 6))
+    if (family & GT_ROLE_D3D)
         return apis[3];
     return apis[0];
 }

@@ -205,6 +205,7 @@ void retrace_values_free(void);
 void retrace_hook_map_buffer(const gt_call *call, void *ret);
 void retrace_hook_map_buffer_range(const gt_call *call, void *ret);
 void retrace_hook_map_named_buffer(const gt_call *call, void *ret);
+void retrace_hook_map_named_buffer_ext(const gt_call *call, void *ret);
 void retrace_hook_map_named_buffer_range(const gt_call *call, void *ret);
 void retrace_hook_unmap_buffer(const gt_call *call, void *ret);
 void retrace_hook_unmap_named_buffer(const gt_call *call, void *ret);

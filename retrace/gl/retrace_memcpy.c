@@ -110,18 +110,27 @@ static uint64_t named_buffer(const gt_call *call)
     return retrace_map_get("buffer", retrace_uint(&call->args[0]));
 }
 
-void retrace_hook_map_named_buffer(const gt_call *call, void *ret)
+typedef void (*get_named_buffer_iv)(GLuint, GLenum, GLint *);
+
+/* glMapNamedBuffer and its EXT form: the size comes from the same family's query, which
+ * the context has when it has the map call */
+static void map_named_buffer(const gt_call *call, void *ret, get_named_buffer_iv get)
 {
     GLuint buffer = (GLuint)named_buffer(call);
     GLint size = 0;
-    if (ret) {
-        size_t len = strlen(call->sig->name);
-        if (len > 3 && !strcmp(call->sig->name + len - 3, "EXT"))
-            glGetNamedBufferParameterivEXT(buffer, GL_BUFFER_SIZE, &size);
-        else
-            glGetNamedBufferParameteriv(buffer, GL_BUFFER_SIZE, &size);
-    }
+    if (ret)
+        get(buffer, GL_BUFFER_SIZE, &size);
     register_map(call, ret, (uint64_t)(size > 0 ? size : 0), buffer);
+}
+
+void retrace_hook_map_named_buffer(const gt_call *call, void *ret)
+{
+    map_named_buffer(call, ret, epoxy_glGetNamedBufferParameteriv);
+}
+
+void retrace_hook_map_named_buffer_ext(const gt_call *call, void *ret)
+{
+    map_named_buffer(call, ret, epoxy_glGetNamedBufferParameterivEXT);
 }
 
 void retrace_hook_map_named_buffer_range(const gt_call *call, void *ret)

@@ -59,8 +59,11 @@ void retrace_glReadPixels(const gt_call *call)
                  dest);
 }
 
-/* glReadnPixels*(x, y, width, height, format, type, bufSize, data) */
-void retrace_glReadnPixels(const gt_call *call)
+/* glReadnPixels*(x, y, width, height, format, type, bufSize, data): each variant is
+ * replayed by its own entry point, since libepoxy aborts on one the context lacks. */
+typedef void (*readn_fn)(GLint, GLint, GLsizei, GLsizei, GLenum, GLenum, GLsizei, void *);
+
+static void read_n_pixels(const gt_call *call, readn_fn readn)
 {
     retrace_scratch_reset();
     if (call->num_args < 8) {
@@ -71,20 +74,15 @@ void retrace_glReadnPixels(const gt_call *call)
     int64_t size = retrace_sint(&a[6]);
     void *dest = pack_destination(call, &a[7], retrace_sint(&a[2]), retrace_sint(&a[3]),
                                   size > 0 ? size : 0);
-    GLint x = (GLint)retrace_sint(&a[0]), y = (GLint)retrace_sint(&a[1]);
-    GLsizei w = (GLsizei)retrace_sint(&a[2]), h = (GLsizei)retrace_sint(&a[3]);
-    GLenum format = (GLenum)retrace_uint(&a[4]), type = (GLenum)retrace_uint(&a[5]);
-    const char *name = call->sig->name; /* the variant the program called: libepoxy aborts
-                                            on one the context lacks */
-    if (!strcmp(name, "glReadnPixelsARB"))
-        glReadnPixelsARB(x, y, w, h, format, type, (GLsizei)size, dest);
-    else if (!strcmp(name, "glReadnPixelsEXT"))
-        glReadnPixelsEXT(x, y, w, h, format, type, (GLsizei)size, dest);
-    else if (!strcmp(name, "glReadnPixelsKHR"))
-        glReadnPixelsKHR(x, y, w, h, format, type, (GLsizei)size, dest);
-    else
-        glReadnPixels(x, y, w, h, format, type, (GLsizei)size, dest);
+    readn((GLint)retrace_sint(&a[0]), (GLint)retrace_sint(&a[1]), (GLsizei)retrace_sint(&a[2]),
+          (GLsizei)retrace_sint(&a[3]), (GLenum)retrace_uint(&a[4]), (GLenum)retrace_uint(&a[5]),
+          (GLsizei)size, dest);
 }
+
+void retrace_glReadnPixels(const gt_call *call) { read_n_pixels(call, epoxy_glReadnPixels); }
+void retrace_glReadnPixelsARB(const gt_call *call) { read_n_pixels(call, epoxy_glReadnPixelsARB); }
+void retrace_glReadnPixelsEXT(const gt_call *call) { read_n_pixels(call, epoxy_glReadnPixelsEXT); }
+void retrace_glReadnPixelsKHR(const gt_call *call) { read_n_pixels(call, epoxy_glReadnPixelsKHR); }
 
 /* The name map of the objects of a KHR_debug identifier (GL_BUFFER, GL_TEXTURE, ...);
  * kinds the replayer does not map keep their traced names (retrace_map_get). */

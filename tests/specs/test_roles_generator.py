@@ -34,7 +34,8 @@ class RolesGenerator(unittest.TestCase):
         self.assertIn("unlisted", e["glStringMarkerGREMEDY"][0])
         self.assertIn("glVertex3fv", e)
         self.assertNotIn("glVertexAttrib3fv", e)
-        self.assertEqual(roles.prefixes["glX"], "ws")
+        self.assertEqual(roles.prefixes["glX"], "glx")
+        self.assertEqual(roles.prefixes["egl"], "egl")
         self.assertEqual(roles.prefixes["gl"], "gl")
         self.assertIn("instancecount", roles.args["draw"])
         self.assertEqual(roles.args["marker-length"], ["length", "len"])
@@ -58,7 +59,7 @@ class RolesGenerator(unittest.TestCase):
             self.assertIn(why, str(cm.exception), text)
 
     def test_emit(self):
-        roles = roles_of("end glEnd\nbegin glBegin\nfamily ws glX\nfamily gl gl\nargs draw mode\n")
+        roles = roles_of("end glEnd\nbegin glBegin\nfamily glx glX\nfamily gl gl\nargs draw mode\n")
         text = fx.emitted(gen_roles.emit, roles, "roles.txt")
         self.assertLess(text.index('"glBegin"'), text.index('"glEnd"'))  # sorted
         self.assertLess(text.index('{"glX", 3'), text.index('{"gl", 2'))  # longest first

@@ -19,16 +19,19 @@ static void test_lookup(void **state)
     gt_roles r = gt_roles_lookup("glBegin");
     assert_int_equal(r.bits, GT_ROLE_GL | GT_ROLE_BEGIN | GT_ROLE_GPU);
     r = gt_roles_lookup("glXMakeCurrent");
-    assert_int_equal(r.bits, GT_ROLE_WS | GT_ROLE_CURRENT);
+    assert_int_equal(r.bits, GT_ROLE_WS | GT_ROLE_GLX | GT_ROLE_CURRENT);
     assert_int_equal(r.arg, 2); /* ctx */
     assert_int_equal(r.arg2, 1); /* drawable */
-    assert_int_equal(gt_roles_lookup("eglSwapBuffers").bits, GT_ROLE_WS | GT_ROLE_SWAP);
+    assert_int_equal(gt_roles_lookup("eglSwapBuffers").bits, GT_ROLE_WS | GT_ROLE_EGL | GT_ROLE_SWAP);
     assert_true(gt_roles_lookup("glGetError").bits & GT_ROLE_GETERROR);
     assert_true(gt_roles_lookup("glDrawElementsInstanced").bits & GT_ROLE_DRAW);
     assert_true(gt_roles_lookup("glStringMarkerGREMEDY").bits & GT_ROLE_UNLISTED);
     /* outside the registry: the family by prefix only */
     assert_int_equal(gt_roles_lookup("glNoSuchFunctionXYZ").bits, GT_ROLE_GL);
-    assert_int_equal(gt_roles_lookup("glXNoSuchFunction").bits, GT_ROLE_WS);
+    assert_int_equal(gt_roles_lookup("glXNoSuchFunction").bits, GT_ROLE_WS | GT_ROLE_GLX);
+    assert_int_equal(gt_roles_lookup("eglNoSuchFunction").bits, GT_ROLE_WS | GT_ROLE_EGL);
+    assert_int_equal(gt_roles_lookup("D3D11CreateDevice").bits, GT_ROLE_D3D);
+    assert_int_equal(gt_roles_lookup("NoFamily").bits, 0);
     assert_int_equal(gt_roles_lookup("memcpy").bits, 0);
     assert_int_equal(gt_roles_lookup("memcpy").arg, -1);
 }
