@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "xray_runtime.h"
+
 #define XI __attribute__((xray_always_instrument, noinline))
 
 static volatile unsigned sink;
@@ -25,11 +27,6 @@ XI static void run(unsigned n)
         sink += tail(i) + middle(i);
 }
 
-int __xray_log_select_mode(const char *mode);
-int __xray_log_init_mode(const char *mode, const char *config);
-int __xray_patch(void);
-int __xray_log_finalize(void);
-int __xray_log_flushLog(void);
 
 __attribute__((xray_never_instrument)) int main(int argc, char **argv)
 {

@@ -16,12 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-/* the XRay runtime's C entry points (its headers are C++) */
-int __xray_log_select_mode(const char *mode);
-int __xray_log_init_mode(const char *mode, const char *config);
-int __xray_patch(void);
-int __xray_log_finalize(void);
-int __xray_log_flushLog(void);
+
+#include "xray_runtime.h"
 
 #define OBJECTS 4
 
