@@ -28,6 +28,9 @@ enum {
     GT_ROLE_UNLISTED = 1u << 15, /* not in apitrace's text profile */
     GT_ROLE_GETERROR = 1u << 16, /* glGetError */
     GT_ROLE_DRAW = 1u << 17,     /* a draw to --pdrawcalls (apitrace's list) */
+    GT_ROLE_GLX = 1u << 18,      /* with WS: desktop GL's window system (GLX, WGL, CGL) */
+    GT_ROLE_EGL = 1u << 19,      /* with WS: EGL */
+    GT_ROLE_D3D = 1u << 20,      /* Direct3D (only named: traces of it are not ours) */
 };
 
 typedef struct gt_roles {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gt_callstate.h"
 #include "gt_grow.h"
 #include "gt_roles.h"
 #include "metrics.h"
@@ -24,6 +25,7 @@ enum {
     K_NEWLIST,
     K_ENDLIST,
     K_PROGRAM, /* glUseProgram(ObjectARB): the program column */
+    /* K_BEGIN and after move the call state (gt_callstate.h) */
 };
 
 typedef struct mrec {
@@ -47,8 +49,7 @@ typedef struct pending {
 
 typedef struct ctx_state {
     void *key;
-    bool in_list, in_begin_end;
-    uint32_t program;
+    gt_callstate cs; /* stepped at each profiled call's end */
 } ctx_state;
 
 typedef struct spec {
@@ -530,11 +531,9 @@ void metrics_call_begin(metrics *mx, const gt_call *c)
     ctx_state *cc = k == K_NONE ? NULL : cur_ctx(mx);
     if (!cc)
         return;
-    if (k == K_NEWLIST)
-        cc->in_list = true; /* glNewList is not profiled, glEndList is */
-    else if (k == K_ENDLIST)
-        cc->in_list = false;
-    if (k == K_END || cc->in_list || cc->in_begin_end)
+    /* glNewList is not profiled, glEndList is: in the list as the call leaves it */
+    bool in_list = k == K_NEWLIST || (cc->cs.in_list && k != K_ENDLIST);
+    if (k == K_END || in_list || cc->cs.in_begin_end)
         return;
     bool draw = k == K_DRAW || k == K_BEGIN;
     unsigned mask = (mx->on[METRICS_CALL] ? mask_of(mx, METRICS_CALL) : 0) |
@@ -551,7 +550,7 @@ void metrics_call_begin(metrics *mx, const gt_call *c)
                 mx->names[id] = strdup(c->sig->name);
             r->name = mx->names[id] ? mx->names[id] : "?"; /* "?": out of memory */
             r->no = c->no;
-            r->program = cc->program;
+            r->program = cc->cs.program;
             r->draw = draw;
             r->committed = true;
         }
@@ -575,15 +574,13 @@ void metrics_call_end(metrics *mx, const gt_call *c)
     ctx_state *cc = k == K_NONE ? NULL : cur_ctx(mx);
     if (!cc)
         return;
-    if (k == K_PROGRAM && c->num_args >= 1)
-        cc->program = (uint32_t)(c->args[0].kind == GT_SINT ? (uint64_t)c->args[0].i : c->args[0].u);
+    if (k >= K_BEGIN) /* the kinds that move the call state (the enum's last ones) */
+        gt_callstate_after(&cc->cs, gt_roles_lookup(c->sig->name), c);
     if (k == K_BEGIN && mx->call_open) { /* measured until glEnd */
-        cc->in_begin_end = true;
         mx->begin_open = true;
         return;
     }
     if (k == K_END) {
-        cc->in_begin_end = false;
         if (mx->begin_open)
             call_stop(mx);
         return;
