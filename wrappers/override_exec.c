@@ -150,52 +150,41 @@ static size_t count_args(const char *arg0, va_list ap)
     return n;
 }
 
-#define COLLECT_ARGS(argv, n, arg0, ap)                                                    \
-    do {                                                                               \
-        argv[0] = (char *)(arg0);                                                      \
-        for (size_t i_ = 1; i_ <= (n); ++i_)                                           \
-            argv[i_] = va_arg(ap, char *); /* the last one read is the NULL */         \
-    } while (0)
+/* The variadic exec calls' arguments as an argv array (a VLA in the caller's frame, so a
+ * macro): ARGV holds ARG0 and what follows it up to its NULL; AP is left open after the
+ * NULL (execle's environment comes next) for the caller to end. */
+#define GATHER_ARGV(argv, arg0, ap)                                                       \
+    va_start(ap, arg0);                                                                   \
+    size_t n_ = count_args(arg0, ap);                                                     \
+    va_end(ap);                                                                           \
+    char *argv[n_ + 1];                                                                   \
+    va_start(ap, arg0);                                                                   \
+    argv[0] = (char *)(arg0);                                                             \
+    for (size_t i_ = 1; i_ <= n_; ++i_)                                                   \
+        argv[i_] = va_arg(ap, char *); /* the last one read is the NULL */                \
+    argv[n_] = NULL
 
 GLTRACE_EXPORT int execl(const char *path, const char *arg0, ...)
 {
     va_list ap;
-    va_start(ap, arg0);
-    size_t n = count_args(arg0, ap);
+    GATHER_ARGV(argv, arg0, ap);
     va_end(ap);
-    char *argv[n + 1];
-    va_start(ap, arg0);
-    COLLECT_ARGS(argv, n, arg0, ap);
-    va_end(ap);
-    argv[n] = NULL;
     return execv(path, argv);
 }
 
 GLTRACE_EXPORT int execlp(const char *file, const char *arg0, ...)
 {
     va_list ap;
-    va_start(ap, arg0);
-    size_t n = count_args(arg0, ap);
+    GATHER_ARGV(argv, arg0, ap);
     va_end(ap);
-    char *argv[n + 1];
-    va_start(ap, arg0);
-    COLLECT_ARGS(argv, n, arg0, ap);
-    va_end(ap);
-    argv[n] = NULL;
     return execvp(file, argv);
 }
 
 GLTRACE_EXPORT int execle(const char *path, const char *arg0, ...)
 {
     va_list ap;
-    va_start(ap, arg0);
-    size_t n = count_args(arg0, ap);
-    va_end(ap);
-    char *argv[n + 1];
-    va_start(ap, arg0);
-    COLLECT_ARGS(argv, n, arg0, ap);
+    GATHER_ARGV(argv, arg0, ap);
     char *const *envp = va_arg(ap, char *const *); /* after the NULL */
     va_end(ap);
-    argv[n] = NULL;
     return execve(path, argv, envp);
 }

@@ -471,16 +471,9 @@ int view_api_diff(view_server *v, const char *ref_s, const char *src_s, gt_strbu
         job->ref = ref;
         job->src = src;
         job->v = v;
-        if (pthread_create(&job->thread, NULL, diff_main, job) == 0) {
-            job->has_thread = true;
-        } else {
-            job->state = JOB_FAILED;
-            snprintf(job->error, sizeof job->error, "cannot start a thread");
-        }
+        job->has_thread = vj_start_thread(job, &job->thread, diff_main, job);
     }
-    gt_strbuf_printf(out, "{\"job\": %u}\n", job->id);
-    pthread_mutex_unlock(&j->lock);
-    return 200;
+    return vj_reply_job(j, job, out);
 }
 
 int view_diff_file(view_server *v, const char *rel, int *fd, gt_strbuf *body)

@@ -165,6 +165,22 @@ view_job *vj_find_job(view_jobs *j, unsigned id)
     return id >= 1 && id <= j->njobs ? j->jobs[id - 1] : NULL;
 }
 
+bool vj_start_thread(view_job *job, pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+    if (pthread_create(thread, NULL, fn, arg) == 0)
+        return true;
+    job->state = JOB_FAILED;
+    snprintf(job->error, sizeof job->error, "cannot start a thread");
+    return false;
+}
+
+int vj_reply_job(view_jobs *j, view_job *job, gt_strbuf *out)
+{
+    gt_strbuf_printf(out, "{\"job\": %u}\n", job->id);
+    pthread_mutex_unlock(&j->lock);
+    return 200;
+}
+
 void vj_fail_job(view_server *v, view_job *job, const char *msg)
 {
     pthread_mutex_lock(&v->jobs->lock);

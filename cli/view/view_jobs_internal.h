@@ -100,6 +100,11 @@ int vj_open_log(view_server *v, const char *name, char *path, size_t size);
 view_job *vj_new_job(view_jobs *j, job_kind kind);
 view_job *vj_find_job(view_jobs *j, unsigned id);
 void vj_fail_job(view_server *v, view_job *job, const char *msg);
+/* Under the lock: runs FN(ARG) on a new thread for JOB (THREAD gets its handle); a
+ * thread that cannot start fails JOB. Whether it started. */
+bool vj_start_thread(view_job *job, pthread_t *thread, void *(*fn)(void *), void *arg);
+/* Under the lock: answers {"job": N} for JOB and unlocks; 200. */
+int vj_reply_job(view_jobs *j, view_job *job, gt_strbuf *out);
 /* api/thumb found no thumbnail for index frame f: it is made ahead of the others. */
 void vj_thumb_wanted(view_server *v, uint32_t f);
 /* view_thumbcache.c: the thumbnails' budget in bytes (256 MiB, or

@@ -196,12 +196,8 @@ void view_jobs_start_thumbs(view_server *v)
         j->thumbs_job = job->id;
         if (done)
             job->state = JOB_DONE;
-        else if (pthread_create(&j->thumbs_thread, NULL, thumbs_main, v) == 0)
-            j->thumbs_started = true;
-        else {
-            job->state = JOB_FAILED;
-            snprintf(job->error, sizeof job->error, "cannot start a thread");
-        }
+        else
+            j->thumbs_started = vj_start_thread(job, &j->thumbs_thread, thumbs_main, v);
     }
     pthread_mutex_unlock(&j->lock);
     if (!job || job->state != JOB_RUNNING)
@@ -492,16 +488,9 @@ static int start_range(view_server *v, const char *frames, gt_strbuf *out)
         job->frame_lo = (uint32_t)a;
         job->frame_hi = (uint32_t)b;
         job->v = v;
-        if (pthread_create(&job->thread, NULL, range_main, job) == 0) {
-            job->has_thread = true;
-        } else {
-            job->state = JOB_FAILED;
-            snprintf(job->error, sizeof job->error, "cannot start a thread");
-        }
+        job->has_thread = vj_start_thread(job, &job->thread, range_main, job);
     }
-    gt_strbuf_printf(out, "{\"job\": %u}\n", job->id);
-    pthread_mutex_unlock(&j->lock);
-    return 200;
+    return vj_reply_job(j, job, out);
 }
 
 int vj_no_replay(view_server *v, gt_strbuf *out)
@@ -534,16 +523,9 @@ static int start_timeline(view_server *v, int niceness, gt_strbuf *out)
         }
         j->timeline_job = job->id;
         j->timeline_nice = niceness;
-        if (pthread_create(&j->timeline_thread, NULL, timeline_main, v) == 0) {
-            j->timeline_started = true;
-        } else {
-            job->state = JOB_FAILED;
-            snprintf(job->error, sizeof job->error, "cannot start a thread");
-        }
+        j->timeline_started = vj_start_thread(job, &j->timeline_thread, timeline_main, v);
     }
-    gt_strbuf_printf(out, "{\"job\": %u}\n", job->id);
-    pthread_mutex_unlock(&j->lock);
-    return 200;
+    return vj_reply_job(j, job, out);
 }
 
 int view_api_timeline(view_server *v, const char *frames, gt_strbuf *out)

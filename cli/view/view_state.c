@@ -563,7 +563,5 @@ int view_api_state(view_server *v, const char *call_s, const char *client,
     job->asked_ns = now_ns();
     supersede(j, job, client);
     pthread_cond_broadcast(&j->cond);
-    gt_strbuf_printf(out, "{\"job\": %u}\n", job->id);
-    pthread_mutex_unlock(&j->lock);
-    return 200;
+    return vj_reply_job(j, job, out);
 }
