@@ -7,7 +7,7 @@ packages=(
   # build
   build-essential cmake pkg-config python3 clang libclang-rt-14-dev
   libsnappy-dev zlib1g-dev libbrotli-dev libunwind-dev libdw-dev libepoxy-dev libsdl2-dev
-  libcmocka-dev khronos-api libx11-dev libgl-dev libegl-dev libgles-dev libzstd-dev
+  libcmocka-dev libx11-dev libgl-dev libegl-dev libgles-dev libzstd-dev
   libmicrohttpd-dev
   # tests: real GL programs under Xvfb with Mesa llvmpipe, apitrace as the peer
   xvfb xauth x11-utils mesa-utils libgl1-mesa-dri libegl-mesa0 glmark2-x11 apitrace

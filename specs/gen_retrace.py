@@ -2,7 +2,7 @@
 """Generate glretrace's GL replayers from the same specs as the recording wrappers.
 
 Usage: gen_retrace.py --out DIR [--registry DIR] [--epoxy HEADER] [--check]
-Reads gl.xml (DIR, default /usr/share/khronos-api), specs/annotations.txt (the same
+Reads gl.xml (DIR, default specs/registry: the vendored copy), specs/annotations.txt (the same
 plans as gen_wrappers.py, plus the `retrace` lines) and specs/callflags.txt, and
 writes into the output directory:
   retrace_gl_[0-3].gen.c    one replayer per GL command with side effects
@@ -581,7 +581,7 @@ def _write(out, name, text):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out")
-    ap.add_argument("--registry", default="/usr/share/khronos-api")
+    ap.add_argument("--registry", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "registry"))
     ap.add_argument("--epoxy", default=EPOXY_HEADER)
     ap.add_argument("--check", action="store_true")
     args = ap.parse_args()

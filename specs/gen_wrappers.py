@@ -2,7 +2,7 @@
 """Generate the recording wrappers of libgltrace.so from the Khronos registries.
 
 Usage: gen_wrappers.py --out DIR [--registry DIR] [--check]
-Reads gl.xml and glx.xml (DIR, default /usr/share/khronos-api), specs/egl.xml and
+Reads gl.xml and glx.xml (DIR, default specs/registry: the vendored copy), specs/egl.xml and
 specs/annotations.txt; writes into the output directory:
   wrappers_gl_[0-3].gen.c, wrappers_glx.gen.c, wrappers_egl.gen.c  one wrapper per command
   wrapper_table.gen.c   sorted name -> wrapper table behind gltrace_wrapper()
@@ -55,7 +55,7 @@ def plan_all(reg, ann):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=False)
-    ap.add_argument("--registry", default="/usr/share/khronos-api")
+    ap.add_argument("--registry", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "registry"))
     ap.add_argument("--check", action="store_true")
     args = ap.parse_args()
     reg, ann = load(args.registry)

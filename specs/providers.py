@@ -2,7 +2,7 @@
 check before it calls a function (a function no provider of the current context
 offers makes libepoxy abort).
 
-    provs = providers.load("/usr/share/khronos-api/gl.xml")
+    provs = providers.load("specs/registry/gl.xml")
     provs["glMakeTextureHandleResidentARB"]  # ["GL_ARB_bindless_texture"]
 
 Tokens, as retrace/gl_avail.c reads them:

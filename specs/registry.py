@@ -4,7 +4,7 @@ One model for every generator in specs/: commands with typed parameters, enums
 with their groups, and which API (gl, glcore, gles1, gles2, glx, egl) each command
 belongs to. Standard library only.
 
-    reg = registry.load(["/usr/share/khronos-api/gl.xml", ...])
+    reg = registry.load(["specs/registry/gl.xml", ...])
     for cmd in reg.commands.values(): ...
 """
 import xml.etree.ElementTree as ET

@@ -16,7 +16,8 @@ sys.path.insert(0, SPECS)
 
 import registry  # noqa: E402
 
-REGISTRY_DIR = ["/usr/share/khronos-api"]  # the command line's first argument, when given
+# the vendored registry, or the command line's first argument when given
+REGISTRY_DIR = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "specs", "registry")]
 
 
 def reg():

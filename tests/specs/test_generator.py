@@ -19,7 +19,7 @@ import classify  # noqa: E402
 import emit_c  # noqa: E402
 import registry  # noqa: E402
 
-REGISTRY_DIR = "/usr/share/khronos-api"
+REGISTRY_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "specs", "registry")
 
 MINI_XML = """<registry>
   <enums namespace="GL" group="ClearBufferMask" type="bitmask">

@@ -18,7 +18,7 @@ sys.path.insert(0, SPECS)
 import classify  # noqa: E402
 import gen_wrappers  # noqa: E402
 
-REGISTRY_DIR = "/usr/share/khronos-api"
+REGISTRY_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "specs", "registry")
 
 
 def read_pairs(path):

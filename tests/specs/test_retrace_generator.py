@@ -23,7 +23,7 @@ import gen_retrace  # noqa: E402
 import providers  # noqa: E402
 import registry  # noqa: E402
 
-REGISTRY_DIR = "/usr/share/khronos-api"
+REGISTRY_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "specs", "registry")
 EPOXY_HEADER = gen_retrace.EPOXY_HEADER
 
 MINI_XML = """<registry>

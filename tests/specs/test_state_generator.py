@@ -18,7 +18,7 @@ sys.path.insert(0, SPECS)
 import gen_state  # noqa: E402
 import registry  # noqa: E402
 
-REGISTRY_DIR = "/usr/share/khronos-api"
+REGISTRY_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "specs", "registry")
 
 
 def gl_xml():
