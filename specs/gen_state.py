@@ -9,7 +9,7 @@ Each section of state.txt becomes a `struct state_list` named state_SECTION (a
 [texture_target] become tables of their own, [functions] the providers of each (a
 sorted table); the names of GL enum values, for the enum
 typed values, come from the registry as the recorder names them (emit_c.enum_values).
-See state.txt for the grammar and retrace/state_params.h for the C types.
+See state.txt for the grammar and retrace/state/state_params.h for the C types.
 """
 import os
 import sys

@@ -1,5 +1,5 @@
 /* JSON text for the Chrome writer: exact, valid output for every value the
- * timeline model holds. Strings are escaped by common/gt_json.h. Times are
+ * timeline model holds. Strings are escaped by common/util/gt_json.h. Times are
  * written in microseconds from integer nanoseconds, exactly (1234567 -> 1234.567). */
 #ifndef CHROME_TEXT_H
 #define CHROME_TEXT_H

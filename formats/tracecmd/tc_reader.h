@@ -1,5 +1,5 @@
 /* trace-cmd .dat reader (file versions 6 and 7): kernel ftrace events into the
- * timeline model (common/gt_timeline.h).
+ * timeline model (common/model/gt_timeline.h).
  *
  * sched_switch becomes a context switch; function-graph entry/exit become
  * begin/end slices named by the function (kallsyms); every other event is an
