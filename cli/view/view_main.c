@@ -1,4 +1,5 @@
 /* gltrace view TRACE: serves a trace viewer to a browser until SIGINT or SIGTERM. */
+#define _GNU_SOURCE /* environ, from unistd.h */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -15,8 +16,6 @@
 #include <unistd.h>
 
 #include "view.h"
-
-extern char **environ;
 
 static void usage(FILE *f)
 {
