@@ -501,7 +501,7 @@ static void call_done(gt_call *c, bool keep)
  * so that the main thread may bind them (GPU timings, shutdown). */
 static void stop_workers(void)
 {
-    rw_stop();
+    replay_workers_stop();
     ws_forget_current();
 }
 
@@ -520,7 +520,7 @@ static int read_calls(at_reader *r, uint64_t *ncalls, gt_error *err)
             at_reader_release(r, call);
             break;
         }
-        if (rw_push(call, false, err) != 0) {
+        if (replay_workers_push(call, false, err) != 0) {
             at_reader_release(r, call);
             rc = -1;
             break;
@@ -528,7 +528,7 @@ static int read_calls(at_reader *r, uint64_t *ncalls, gt_error *err)
         prog.frames = atomic_load_explicit(&frames_replayed, memory_order_relaxed);
         gt_progress_update(&prog, at_input_file_pos(at_reader_input(r)), ++*ncalls);
     }
-    rw_drain();
+    replay_workers_drain();
     gt_progress_end(&prog);
     return rc;
 }
@@ -568,7 +568,7 @@ static int replay_loop(gt_error *err)
         return 0;
     for (long i = 0; m.o.loop < 0 || i < m.o.loop; ++i)
         for (size_t k = 0; k < m.nprev; ++k)
-            if (rw_push(m.prev[k], true, err) != 0)
+            if (replay_workers_push(m.prev[k], true, err) != 0)
                 return -1;
     return 0;
 }
@@ -577,8 +577,8 @@ static int replay_loop(gt_error *err)
  * frame): 0, or -1 with err set when the trace could not be read to its end. */
 static int replay_trace(at_reader *r, uint64_t *ncalls, gt_error *err)
 {
-    rw_callbacks cb = {replay_call, call_done, worker_exit};
-    if (rw_start(&cb, !m.o.threads, err) != 0)
+    replay_workers_callbacks cb = {replay_call, call_done, worker_exit};
+    if (replay_workers_start(&cb, !m.o.threads, err) != 0)
         return -1;
     int rc = read_calls(r, ncalls, err);
     if (m.o.state_server && !atomic_load(&stop_replay))
@@ -587,7 +587,7 @@ static int replay_trace(at_reader *r, uint64_t *ncalls, gt_error *err)
         rc = check_end(r, err);
     if (rc == 0)
         rc = replay_loop(err);
-    rw_drain();
+    replay_workers_drain();
     if (m.o.metrics) /* the last frame, on the thread that replayed (one with metrics) */
         metrics_end_pass(m.o.metrics);
     stop_workers();

@@ -40,7 +40,7 @@ typedef struct thread_map {
 } thread_map;
 
 static struct {
-    rw_callbacks cb;
+    replay_workers_callbacks cb;
     bool single;
     gt_call *ring[RING];
     unsigned char owner[RING];
@@ -177,7 +177,7 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-int rw_start(const rw_callbacks *cb, bool single, gt_error *err)
+int replay_workers_start(const replay_workers_callbacks *cb, bool single, gt_error *err)
 {
     (void)err;
     memset(&rw, 0, sizeof rw);
@@ -262,7 +262,7 @@ static void wait_all(void)
         wait_done(h);
 }
 
-int rw_push(gt_call *c, bool keep, gt_error *err)
+int replay_workers_push(gt_call *c, bool keep, gt_error *err)
 {
     int w = worker_of(c->thread, err);
     if (w < 0)
@@ -293,15 +293,15 @@ int rw_push(gt_call *c, bool keep, gt_error *err)
     return 0;
 }
 
-void rw_drain(void)
+void replay_workers_drain(void)
 {
     wait_all();
     collect();
 }
 
-void rw_stop(void)
+void replay_workers_stop(void)
 {
-    rw_drain();
+    replay_workers_drain();
     atomic_store(&rw.finished, true);
     for (unsigned i = 0; i < rw.nw; ++i) {
         pthread_mutex_lock(&rw.mu);

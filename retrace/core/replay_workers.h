@@ -20,20 +20,20 @@
 #include "gt_error.h"
 #include "gt_model.h"
 
-typedef struct rw_callbacks {
+typedef struct replay_workers_callbacks {
     void (*run)(gt_call *c);            /* on a worker: replays c */
     void (*done)(gt_call *c, bool keep); /* on the main thread: c has run */
     void (*thread_exit)(void);          /* on each worker as it ends, one at a time */
-} rw_callbacks;
+} replay_workers_callbacks;
 
 /* 0, or -1 with err set. */
-int rw_start(const rw_callbacks *cb, bool single, gt_error *err);
+int replay_workers_start(const replay_workers_callbacks *cb, bool single, gt_error *err);
 /* Queues c for its traced thread's worker; keep is handed back to done. Blocks while
  * the ring is full. 0, or -1 with err set when no worker thread can be started. */
-int rw_push(gt_call *c, bool keep, gt_error *err);
+int replay_workers_push(gt_call *c, bool keep, gt_error *err);
 /* Waits until every queued call has run and has been handed to done. */
-void rw_drain(void);
+void replay_workers_drain(void);
 /* Drains, then ends the workers (each calls thread_exit) and joins them. */
-void rw_stop(void);
+void replay_workers_stop(void);
 
 #endif
