@@ -77,7 +77,7 @@ EOF
   else
     fail "$what: gltrace view does not serve the installed page"
   fi
-  if "$p/bin/gltrace" --help 2>&1 | grep -q 'convert'; then pass "$what: --help"; else
+  if "$p/bin/gltrace" --help 2>&1 | grep 'convert' >/dev/null; then pass "$what: --help"; else
     fail "$what: gltrace --help does not list its commands"; fi
 }
 

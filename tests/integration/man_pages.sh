@@ -25,7 +25,7 @@ render() {
   local what=$1 page=$2 name
   name=$(basename "$page" .1)
   if MANWIDTH=80 man -l -Tutf8 "$page" >"$WORK/$name.out" 2>"$WORK/$name.err" &&
-    [ ! -s "$WORK/$name.err" ] && col -b <"$WORK/$name.out" | grep -q "^NAME"; then
+    [ ! -s "$WORK/$name.err" ] && col -b <"$WORK/$name.out" | grep "^NAME" >/dev/null; then
     pass "$what: man -l renders $name.1"
   else
     fail "$what: man -l $name.1: $(grep . "$WORK/$name.err" | head -3 | tr '\n' ' ')"
