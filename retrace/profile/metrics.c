@@ -523,12 +523,19 @@ static bool profiling_calls(const metrics *mx)
     return mx->acquired && !mx->done && (mx->on[METRICS_CALL] || mx->on[METRICS_DRAWCALL]);
 }
 
-void metrics_call_begin(metrics *mx, const gt_call *c)
+/* The current context's state when call C is profiled (its kind in *K), else NULL. */
+static ctx_state *profiled_call(metrics *mx, const gt_call *c, unsigned char *k)
 {
     if (!profiling_calls(mx))
-        return;
-    unsigned char k = kind_of(mx, c);
-    ctx_state *cc = k == K_NONE ? NULL : cur_ctx(mx);
+        return NULL;
+    *k = kind_of(mx, c);
+    return *k == K_NONE ? NULL : cur_ctx(mx);
+}
+
+void metrics_call_begin(metrics *mx, const gt_call *c)
+{
+    unsigned char k = K_NONE;
+    ctx_state *cc = profiled_call(mx, c, &k);
     if (!cc)
         return;
     /* glNewList is not profiled, glEndList is: in the list as the call leaves it */
@@ -568,10 +575,8 @@ static void call_stop(metrics *mx)
 
 void metrics_call_end(metrics *mx, const gt_call *c)
 {
-    if (!profiling_calls(mx))
-        return;
-    unsigned char k = kind_of(mx, c);
-    ctx_state *cc = k == K_NONE ? NULL : cur_ctx(mx);
+    unsigned char k = K_NONE;
+    ctx_state *cc = profiled_call(mx, c, &k);
     if (!cc)
         return;
     if (k >= K_BEGIN) /* the kinds that move the call state (the enum's last ones) */
