@@ -91,18 +91,6 @@ static struct {
 static atomic_bool stop_replay;
 static atomic_uint_fast64_t frames_replayed;
 
-void retrace_warning(const gt_call *call, const char *fmt, ...)
-{
-    if (m.o.benchmark)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "%u: %s: warning: ", call->no, call->sig ? call->sig->name : "?");
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
-
 static dispatch *resolve(const gt_call *c)
 {
     uint32_t id = c->sig->id;
@@ -633,6 +621,7 @@ static int set_options(const replay_options *o, gt_error *err)
         m.o.threads = false;
     if (m.o.benchmark) /* as apitrace: -b takes no snapshots */
         m.o.snapshot_prefix = NULL;
+    retrace_set_warn(m.o.benchmark ? NULL : retrace_warn_stderr()); /* -b: no warnings */
     if (gt_callset_init_all(&m.frame_ends) != 0) {
         gt_error_set(err, "out of memory");
         return -1;

@@ -5,9 +5,8 @@
  * (retrace_values.c), mapped buffers and the fake memcpy (retrace_memcpy.c), argument
  * checks (retrace_check.c), replayers written by hand (retrace_override.c) and the
  * shader sources kept for the state dump (retrace_programs.c), and which functions the
- * current context provides (gl_avail.c). The retrace_gl library; the main loop
- * (core/replay.c) implements its retrace_warning, the fuzzer (tests/fuzz/fuzz_retrace.c)
- * its own. */
+ * current context provides (gl_avail.c), and their warnings (retrace_warn.c). The
+ * retrace_gl library. */
 #ifndef RETRACE_GL_H
 #define RETRACE_GL_H
 
@@ -42,8 +41,14 @@ double retrace_float(const gt_value *v);
  * convert each item: 'i' signed, 'u' unsigned, 'f' float, 'd' double, 'p' pointer. */
 const void *retrace_pointer(const gt_value *v, int kind, unsigned elem_size);
 
-/* Reports a problem with a call, like apitrace: "N: glFoo: warning: ..." on stderr. */
+/* Reports a problem with a call to the warning sink: by default as apitrace does,
+ * "N: glFoo: warning: ..." on stderr. */
 void retrace_warning(const gt_call *call, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Where warnings go: FN gets each one's text; NULL drops them (glretrace -b). */
+typedef void (*retrace_warn_fn)(const gt_call *call, const char *msg);
+void retrace_set_warn(retrace_warn_fn fn);
+/* The default sink, apitrace's form on stderr. */
+retrace_warn_fn retrace_warn_stderr(void);
 
 /* The value kinds a parameter takes, as a set of (1u << gt_kind) (specs/gen_retrace.py's
  * value_kinds, from the parameter's plan): scalars (sync handles included) are any
