@@ -15,6 +15,10 @@ typedef struct {
     uint64_t produced;
 } brotli_state;
 
+#define NOT_A_TRACE                                                                    \
+    "not an apitrace trace: unknown container (expected Snappy 'at', gzip 1f 8b, or "   \
+    "Brotli data)"
+
 static int brotli_refill(at_input *in)
 {
     brotli_state *s = in->impl;
@@ -29,7 +33,12 @@ static int brotli_refill(at_input *in)
     in->src_pos = in->src_size - avail_in;
     size_t got = OUT_SIZE - avail_out;
     s->produced += got;
-    if (r == BROTLI_DECODER_RESULT_SUCCESS)
+    if (r == BROTLI_DECODER_RESULT_SUCCESS && s->produced == 0 && avail_in > 0) {
+        /* random bytes decode as an empty Brotli stream now and then (about one file in
+         * thirteen): an empty stream followed by more data is no Brotli trace either */
+        gt_error_at(&in->err, in->path, 0, NOT_A_TRACE);
+        in->status = AT_INPUT_ERROR;
+    } else if (r == BROTLI_DECODER_RESULT_SUCCESS)
         in->status = AT_INPUT_END;
     else if (r == BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT)
         in->status = AT_INPUT_TRUNCATED;
@@ -38,9 +47,7 @@ static int brotli_refill(at_input *in)
          * Brotli at all; one that fails later is a damaged Brotli trace,
          * whether or not the decoder let out any bytes before the failure. */
         if (s->produced == 0 && in->src_pos <= BROTLI_NOT_A_STREAM)
-            gt_error_at(&in->err, in->path, 0,
-                        "not an apitrace trace: unknown container (expected Snappy 'at', "
-                        "gzip 1f 8b, or Brotli data)");
+            gt_error_at(&in->err, in->path, 0, NOT_A_TRACE);
         else
             gt_error_at(&in->err, in->path, in->src_pos, "corrupt Brotli data (%s)",
                         BrotliDecoderErrorString(BrotliDecoderGetErrorCode(s->dec)));
