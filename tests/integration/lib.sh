@@ -73,6 +73,55 @@ fail() {
   return 0
 }
 
+# run_py_checker WHAT SECONDS SCRIPT ARGS...: runs a Python checker of ours that ends
+# with "N passed, M failed"; its other lines are shown, its counts added to ours (its
+# failures as one entry, "WHAT: M checks"), a missing summary or an exit status without
+# a failure fails
+run_py_checker() {
+  local what=$1 seconds=$2 out rc counts f
+  shift 2
+  set +e
+  out=$(timeout "$seconds" python3 "$@" 2>&1)
+  rc=$?
+  set -e
+  printf '%s\n' "$out" | grep -v -E '^[0-9]+ passed, [0-9]+ failed$' || true
+  counts=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -1)
+  if [ -z "$counts" ]; then
+    fail "$what: $(basename "$1") exits $rc without a summary"
+    return 0
+  fi
+  IT_PASSED=$((IT_PASSED + ${counts%% passed*}))
+  f=${counts#*, }
+  f=${f%% failed*}
+  if [ "$f" -gt 0 ]; then
+    IT_FAILED=$((IT_FAILED + f))
+    IT_FAILURES+=("$what: $f checks")
+  elif [ "$rc" -ne 0 ]; then
+    fail "$what: $(basename "$1") exits $rc"
+  fi
+  return 0
+}
+
+# browser_python: sets PY to a Python that has selenium, with chromium and chromedriver
+# found; else the test is skipped (exit 77, ctest's SKIP_RETURN_CODE)
+browser_python() {
+  local p
+  browser_skip() {
+    echo "$IT_NAME: SKIP: $* (scripts/install-deps.sh installs chromium, chromium-driver and python3-selenium)"
+    exit 77
+  }
+  command -v chromium >/dev/null 2>&1 || browser_skip "chromium not found"
+  [ -x /usr/bin/chromedriver ] || command -v chromedriver >/dev/null 2>&1 ||
+    browser_skip "chromedriver not found"
+  # Debian's python3-selenium is in /usr/bin/python3's path; a python3 earlier in PATH
+  # (pyenv, a virtual environment) may lack it
+  PY=
+  for p in /usr/bin/python3 python3; do
+    if "$p" -c 'import selenium' >/dev/null 2>&1; then PY=$p; break; fi
+  done
+  [ -n "$PY" ] || browser_skip "Python's selenium module not found"
+}
+
 # swap_stop N: sets SWAP_STOP to a command prefix that runs the command after it with
 # tests/apps/swap_stop.c's module first in LD_PRELOAD (ahead of a recorder's library,
 # which the recorder put there) and SWAP_STOP_AFTER=N: the program gets SIGTERM after

@@ -23,19 +23,7 @@ artifacts=$3
 require_file "$bin/gltrace" "build gltrace first"
 require_file "$bin/glretrace" "build glretrace first"
 
-skip() {
-  echo "view_browser: SKIP: $* (scripts/install-deps.sh installs chromium, chromium-driver and python3-selenium)"
-  exit 77
-}
-command -v chromium >/dev/null 2>&1 || skip "chromium not found"
-[ -x /usr/bin/chromedriver ] || command -v chromedriver >/dev/null 2>&1 || skip "chromedriver not found"
-# Debian's python3-selenium is in /usr/bin/python3's path; a python3 earlier in PATH
-# (pyenv, a virtual environment) may lack it
-py=
-for p in /usr/bin/python3 python3; do
-  if "$p" -c 'import selenium' >/dev/null 2>&1; then py=$p; break; fi
-done
-[ -n "$py" ] || skip "Python's selenium module not found"
+browser_python
 
 # two traces: glxgears (fixed function, 919 frames) and glmark2_texture (shaders,
 # uniforms, mipmapped textures); the server writes its index and thumbnail cache beside
@@ -49,7 +37,7 @@ for t in $traces; do
   echo "view_browser: $t"
   cp "$corpus/$t.trace" "$WORK/$t.trace"
   set +e
-  timeout -k 10 400 "$py" "$here/view_browser.py" --gltrace "$bin/gltrace" --glretrace "$bin/glretrace" \
+  timeout -k 10 400 "$PY" "$here/view_browser.py" --gltrace "$bin/gltrace" --glretrace "$bin/glretrace" \
     --trace "$WORK/$t.trace" --artifacts "$artifacts/$t"
   rc=$?
   set -e

@@ -18,17 +18,7 @@ artifacts=$2
 require_file "$bin/gltrace" "build gltrace first"
 require_file "$bin/demo_trace" "build demo_trace first"
 require_file "$bin/trace_edit" "build trace_edit first"
-skip() {
-  echo "view_long: SKIP: $* (scripts/install-deps.sh installs chromium, chromium-driver and python3-selenium)"
-  exit 77
-}
-command -v chromium >/dev/null 2>&1 || skip "chromium not found"
-[ -x /usr/bin/chromedriver ] || command -v chromedriver >/dev/null 2>&1 || skip "chromedriver not found"
-py=
-for p in /usr/bin/python3 python3; do
-  if "$p" -c 'import selenium' >/dev/null 2>&1; then py=$p; break; fi
-done
-[ -n "$py" ] || skip "Python's selenium module not found"
+browser_python
 mkdir -p "$artifacts"
 artifacts=$(cd "$artifacts" && pwd)
 cd "$WORK"
@@ -45,7 +35,7 @@ for i in $(seq 1 18); do
 done
 export XDG_CACHE_HOME="$WORK/cache"
 set +e
-timeout -k 10 280 "$py" "$here/view_long.py" --gltrace "$bin/gltrace" --trace "$WORK/long.trace" \
+timeout -k 10 280 "$PY" "$here/view_long.py" --gltrace "$bin/gltrace" --trace "$WORK/long.trace" \
   --big-frame "$WORK/$cur" --artifacts "$artifacts"
 rc=$?
 set -e

@@ -21,20 +21,5 @@ require_tool python3 timeout
 require_file "$corpus/tri.trace"
 export XDG_CACHE_HOME="$WORK/cache"
 
-set +e
-out=$(timeout 600 python3 "$here/view_safety.py" "$bin" "$corpus/tri.trace" "$WORK" 2>&1)
-rc=$?
-set -e
-printf '%s\n' "$out" | grep -v -E '^[0-9]+ passed, [0-9]+ failed$' || true
-counts=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -1)
-if [ -z "$counts" ]; then
-  fail "view_safety.py exits $rc without a summary"
-else
-  IT_PASSED=$((IT_PASSED + ${counts%% passed*}))
-  f=${counts#*, }
-  f=${f%% failed*}
-  IT_FAILED=$((IT_FAILED + f))
-  [ "$f" -eq 0 ] || IT_FAILURES+=("view_safety.py: $f checks")
-  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then fail "view_safety.py exits $rc"; fi
-fi
+run_py_checker view_safety 600 "$here/view_safety.py" "$bin" "$corpus/tri.trace" "$WORK"
 it_finish

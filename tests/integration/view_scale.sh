@@ -20,23 +20,5 @@ export XDG_CACHE_HOME="$WORK/cache"
 name=glmark2_desktop.trace
 [ -f "$corpus/$name" ] || die "corpus trace $name missing"
 cp "$corpus/$name" "$WORK/$name"
-set +e
-out=$(timeout 900 python3 "$here/view_scale.py" "$bin" "$WORK/$name" 2>&1)
-rc=$?
-set -e
-printf '%s\n' "$out" | grep -v -E '^[0-9]+ passed, [0-9]+ failed$' || true
-counts=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -1)
-if [ -z "$counts" ]; then
-  fail "view_scale.py exits $rc without a summary"
-else
-  IT_PASSED=$((IT_PASSED + ${counts%% passed*}))
-  f=${counts#*, }
-  f=${f%% failed*}
-  if [ "$f" -gt 0 ]; then
-    IT_FAILED=$((IT_FAILED + f))
-    IT_FAILURES+=("$name: $f checks")
-  elif [ "$rc" -ne 0 ]; then
-    fail "view_scale.py exits $rc"
-  fi
-fi
+run_py_checker "$name" 900 "$here/view_scale.py" "$bin" "$WORK/$name"
 it_finish
