@@ -300,7 +300,7 @@ def arg_names(reg, plans):
 
 
 def wrapper(cmd, plans, fid, groups, override, hook, prehook, invoke=None, nodriver=False,
-            traced_names=None, adjust=()):
+            traced_names=None, adjust=(), late=False):
     params, ret_plan = plans
     args = ", ".join(_decl(p) for p in cmd.params) or "void"
     call_args = ", ".join(p.name for p in cmd.params)
@@ -346,15 +346,21 @@ def wrapper(cmd, plans, fid, groups, override, hook, prehook, invoke=None, nodri
     hook_args = ", ".join(["gt_w"] + [p.name for p in cmd.params])
     for fn in prehook or ():  # hand-written code that may write fake calls before this one
         out.append(f"    {fn}({hook_args});")
-    out += [f"    uint32_t gt_no = gltrace_begin_enter(gt_w, &gtfn_{n}, 0);"]
+    if late:  # recorded after the real call (gltrace_runtime.h)
+        out += ["    unsigned gt_late = gltrace_record_late();",
+                "    if (gt_late && gt_real)",
+                f"        {invoke}",
+                f"    gltrace_begin_enter(gt_w, &gtfn_{n}, gt_late);"]
+    else:
+        out += [f"    gltrace_begin_enter(gt_w, &gtfn_{n}, 0);"]
     for i, (p, plan) in enumerate(zip(cmd.params, params)):
         if plan.output:
             continue
         out.append(f"    at_writer_begin_arg(gt_w, {i});")
         out += ["    " + s for s in value_write(plan, p.name, p, groups, p.ctype)]
     out += [f"    gltrace_backtrace(gt_w, gtfn_{n}.id, \"{n}\");",
-            "    gltrace_end_enter(gt_w);",
-            "    if (gt_real)",
+            "    uint32_t gt_no = gltrace_end_enter(gt_w);",
+            "    if (!gt_late && gt_real)" if late else "    if (gt_real)",
             f"        {invoke}"]
     out += ["    gltrace_begin_leave(gt_w, gt_no);"]
     for i, (p, plan) in enumerate(zip(cmd.params, params)):
@@ -374,6 +380,31 @@ def wrapper(cmd, plans, fid, groups, override, hook, prehook, invoke=None, nodri
     return out
 
 
+# Roles of calls that must be in the trace before they run: they draw, start GPU work,
+# wait, show a frame or bind a context, so a driver crash or hang inside one is where a
+# user looks first (specs/roles.txt).
+EAGER_ROLES = {"draw", "gpu", "waits", "swap", "current", "calllist", "begin", "end"}
+
+
+def late_functions(reg, ann, plans, roles):
+    """The functions recorded after their real call (their enter and leave events
+    written together, one lock): GL functions whose arguments and result are all
+    plain values (nothing the driver reads through a pointer or writes back), with no
+    role in EAGER_ROLES and no hand-written code before or around the real call."""
+    special = (set(ann.prehooks) | set(ann.invokes) | set(ann.nodriver) | set(ann.adjusts)
+               | set(ann.overrides))
+    late = set()
+    for name, (params, ret_plan) in plans.items():
+        if reg.commands[name].registry != "gl" or name in special:
+            continue
+        if roles.entries.get(name, [set()])[0] & EAGER_ROLES:
+            continue
+        if all(p.kind in ("scalar", "symbolic") and not p.output for p in params) and (
+                ret_plan is None or ret_plan.kind == "scalar"):
+            late.add(name)
+    return late
+
+
 def hook_headers():
     """The headers of the hand-written hooks (wrappers/hook_*.h), which declare the
     functions named by `prehook`/`hook` annotations: every wrapper file includes them."""
@@ -381,7 +412,7 @@ def hook_headers():
     return sorted(f for f in os.listdir(wrappers) if f.startswith("hook_") and f.endswith(".h"))
 
 
-def write_all(out, reg, ann, plans, reg_dir):
+def write_all(out, reg, ann, plans, reg_dir, roles):
     for name in ann.flag_values:
         if name not in reg.enums or not reg.enums[name].bitmask:
             raise SystemExit(f"annotations: flag {name}: not a bitmask value of the registry")
@@ -397,6 +428,7 @@ def write_all(out, reg, ann, plans, reg_dir):
     preludes = {"gl": gl_types(os.path.join(reg_dir, "gl.xml")),
                 "glx": gl_types(os.path.join(reg_dir, "gl.xml")) + glx_types(os.path.join(reg_dir, "glx.xml")),
                 "egl": EGL_TYPES}
+    late = late_functions(reg, ann, plans, roles)
     for stem, part, names in wrapper_files(reg, plans):
         lines = [BANNER.format(src=f"{stem}.xml"),
                  "#include <stddef.h>", "#include <stdint.h>", "",
@@ -408,7 +440,7 @@ def write_all(out, reg, ann, plans, reg_dir):
             lines += wrapper(reg.commands[name], plans[name], ids[name], groups,
                              ann.overrides.get(name), ann.hooks.get(name), ann.prehooks.get(name),
                              ann.invokes.get(name), name in ann.nodriver, traced_names,
-                             ann.adjusts.get(name, ()))
+                             ann.adjusts.get(name, ()), name in late)
         _write(out, f"wrappers_{stem}{part}.gen.c", "\n".join(lines))
     write_table(out, plans, ann.provided, ann.tools)
     write_sig_header(out, plans)

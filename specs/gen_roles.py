@@ -17,7 +17,7 @@ import registry  # noqa: E402
 # role -> the number of argument names it takes
 ROLES = {"current": 2, "swap": 1, "bindfb": 2, "xfbon": 0, "xfboff": 0, "begin": 0, "end": 0,
          "vertex": 0, "newlist": 0, "endlist": 0, "calllist": 0, "program": 1, "gpu": 0, "draw": 0,
-         "unlisted": 0, "geterror": 0}
+         "unlisted": 0, "geterror": 0, "waits": 0}
 # a family's bits: GL, or a window system (of desktop GL: GLX, WGL, CGL; or EGL), or
 # Direct3D (apitrace's `info` names a trace's API by its first call's family)
 FAMILIES = {"gl": "GT_ROLE_GL", "glx": "GT_ROLE_WS | GT_ROLE_GLX", "egl": "GT_ROLE_WS | GT_ROLE_EGL",

@@ -2,8 +2,8 @@
 """Generate the recording wrappers of libgltrace.so from the Khronos registries.
 
 Usage: gen_wrappers.py --out DIR [--registry DIR] [--check]
-Reads gl.xml and glx.xml (DIR, default specs/registry: the vendored copy), specs/egl.xml and
-specs/annotations.txt; writes into the output directory:
+Reads gl.xml and glx.xml (DIR, default specs/registry: the vendored copy), specs/egl.xml,
+specs/annotations.txt and specs/roles.txt (which calls are recorded before they run); writes into the output directory:
   wrappers_gl_[0-3].gen.c, wrappers_glx.gen.c, wrappers_egl.gen.c  one wrapper per command
   wrapper_table.gen.c   sorted name -> wrapper table behind gltrace_wrapper()
   signatures.gen.c      enum and bitmask signatures shared by the wrappers
@@ -21,6 +21,7 @@ sys.path.insert(0, HERE)
 import annotations  # noqa: E402
 import classify  # noqa: E402
 import emit_c  # noqa: E402
+import gen_roles  # noqa: E402
 import registry  # noqa: E402
 
 
@@ -69,7 +70,8 @@ def main():
     if args.check:
         return
     os.makedirs(args.out, exist_ok=True)
-    emit_c.write_all(args.out, reg, ann, plans, args.registry)
+    roles = gen_roles.read_roles(os.path.join(HERE, "roles.txt"), reg)
+    emit_c.write_all(args.out, reg, ann, plans, args.registry, roles)
     with open(os.path.join(args.out, "wrapped.gen.txt"), "w") as f:
         for k in ("gl", "glx", "egl"):
             f.write(f"{k} {counts.get(k, 0)}\n")

@@ -7,14 +7,25 @@
  *   at_writer *gt_w = gltrace_writer();                   -- NULL while not recording
  *   if (!gt_w) { if (gt_real) gt_real(mask); return; }
  *   ...prehooks: hand-written, may write fake calls before this one...
- *   uint32_t gt_no = gltrace_begin_enter(gt_w, &gtfn_glClear, 0);
+ *   gltrace_begin_enter(gt_w, &gtfn_glClear, 0);
  *   ...arguments...
  *   gltrace_backtrace(gt_w, gtfn_glClear.id, "glClear");
- *   gltrace_end_enter(gt_w);
+ *   uint32_t gt_no = gltrace_end_enter(gt_w);           -- placed in the stream: numbered
  *   if (gt_real) gt_real(mask);                           -- never under the writer lock
  *   gltrace_begin_leave(gt_w, gt_no); ...outputs, return... gltrace_end_leave(gt_w);
  *   ...hooks...
  * A function the driver lacks (gt_real NULL) is recorded and answers zeroes.
+ *
+ * A late function (specs/emit_c.py says which: scalar arguments only, no drawing,
+ * GPU work or waiting) is recorded after its real call while gltrace_record_late()
+ * says so: its events then go into the trace together (AT_WRITER_LATE, one lock):
+ *
+ *   unsigned gt_late = gltrace_record_late();
+ *   if (gt_late && gt_real) gt_real(x, y, z);
+ *   gltrace_begin_enter(gt_w, &gtfn_glVertex3f, gt_late); ...as above, then
+ *   if (!gt_late && gt_real) gt_real(x, y, z); ...
+ * The others are written before they run, so a call that crashes or hangs the driver
+ * is in the trace.
  */
 #ifndef GLTRACE_RUNTIME_H
 #define GLTRACE_RUNTIME_H
@@ -22,6 +33,7 @@
 #include <stdint.h>
 
 #include "at_writer.h"
+#include "timeline_live.h"
 
 /* The library is built with hidden visibility: only what carries this is exported (the
  * wrappers, the overrides of dlopen, exec* and GetProcAddress). */
@@ -51,11 +63,19 @@ void gltrace_backtrace(at_writer *w, uint32_t fid, const char *name);
 /* A recorded call's events, in this order around the real call (record_call.c): the
  * trace writer's at_writer_{begin,end}_{enter,leave} with the caller's thread number,
  * and the live timeline's hooks (timeline_live.h). Hand-written wrappers and fake
- * calls use these too, never the writer's directly. flags: AT_WRITER_FAKE or 0. */
-uint32_t gltrace_begin_enter(at_writer *w, const gt_func_sig *sig, unsigned flags);
-void gltrace_end_enter(at_writer *w);
+ * calls use these too, never the writer's directly. flags: AT_WRITER_FAKE,
+ * AT_WRITER_LATE (from gltrace_record_late) or 0. end_enter gives the call number. */
+void gltrace_begin_enter(at_writer *w, const gt_func_sig *sig, unsigned flags);
+uint32_t gltrace_end_enter(at_writer *w);
 void gltrace_begin_leave(at_writer *w, uint32_t call_no);
 void gltrace_end_leave(at_writer *w);
+
+/* AT_WRITER_LATE when a late function may be recorded after its real call: always,
+ * except while the live timeline may time calls (it needs the enter event first). */
+static inline unsigned gltrace_record_late(void)
+{
+    return gltrace_timeline_off() ? AT_WRITER_LATE : 0;
+}
 
 /* Small per-process thread number, 0 for the first thread that made a GL call. */
 uint32_t gltrace_thread_no(void);

@@ -202,26 +202,25 @@ typedef struct draw {
     int unbound;
 } draw;
 
-static uint32_t fake_begin(at_writer *w, const gt_func_sig *sig)
+static void fake_begin(at_writer *w, const gt_func_sig *sig)
 {
-    return gltrace_begin_enter(w, sig, AT_WRITER_FAKE);
+    gltrace_begin_enter(w, sig, AT_WRITER_FAKE);
 }
 
-static void fake_end(at_writer *w, uint32_t no)
+static void fake_end(at_writer *w)
 {
-    gltrace_end_enter(w);
-    gltrace_begin_leave(w, no);
+    gltrace_begin_leave(w, gltrace_end_enter(w));
     gltrace_end_leave(w);
 }
 
 static void fake_bind_array_buffer(at_writer *w, int buffer)
 {
-    uint32_t no = fake_begin(w, &gtfn_glBindBuffer);
+    fake_begin(w, &gtfn_glBindBuffer);
     at_writer_begin_arg(w, 0);
     at_writer_enum(w, &gtsig_GLenum, GL_ARRAY_BUFFER);
     at_writer_begin_arg(w, 1);
     at_writer_uint(w, (uint64_t)buffer);
-    fake_end(w, no);
+    fake_end(w);
 }
 
 /* Before the first fake pointer call: glretrace must read the pointer as memory. */
@@ -235,10 +234,10 @@ static void unbind(at_writer *w, draw *d)
 
 static void fake_client_active_texture(at_writer *w, int texture)
 {
-    uint32_t no = fake_begin(w, &gtfn_glClientActiveTexture);
+    fake_begin(w, &gtfn_glClientActiveTexture);
     at_writer_begin_arg(w, 0);
     at_writer_enum(w, &gtsig_GLenum, texture);
-    fake_end(w, no);
+    fake_end(w);
 }
 
 /* A conventional array: glXPointer([size,] type, stride, pointer) // fake. */
@@ -260,7 +259,7 @@ static void fake_fixed(at_writer *w, draw *d, const fixed_array *a)
     void *pointer = NULL;
     gl.get_pointerv(a->pointer, &pointer);
     unbind(w, d);
-    uint32_t no = fake_begin(w, a->sig);
+    fake_begin(w, a->sig);
     uint32_t arg = 0;
     if (a->size) {
         at_writer_begin_arg(w, arg++);
@@ -277,7 +276,7 @@ static void fake_fixed(at_writer *w, draw *d, const fixed_array *a)
     at_writer_sint(w, stride);
     at_writer_begin_arg(w, arg);
     at_writer_blob(w, pointer, pointer ? array_bytes(size, type, stride, d->vertices) : 0);
-    fake_end(w, no);
+    fake_end(w);
 }
 
 static void fake_fixed_arrays(at_writer *w, draw *d, const caps *c)
@@ -368,8 +367,7 @@ static void fake_generic_arrays(at_writer *w, draw *d, const caps *c)
         if (divisor > 0)
             n = d->instances ? d->baseinstance + (d->instances - 1) / (unsigned)divisor + 1 : 0;
         unbind(w, d);
-        uint32_t no = fake_begin(w, integer ? &gtfn_glVertexAttribIPointer
-                                           : &gtfn_glVertexAttribPointer);
+        fake_begin(w, integer ? &gtfn_glVertexAttribIPointer : &gtfn_glVertexAttribPointer);
         uint32_t arg = 0;
         at_writer_begin_arg(w, arg++);
         at_writer_uint(w, index);
@@ -389,7 +387,7 @@ static void fake_generic_arrays(at_writer *w, draw *d, const caps *c)
         at_writer_begin_arg(w, arg);
         at_writer_blob(w, pointer,
                        pointer ? array_bytes(size, (unsigned)type, stride, n) : 0);
-        fake_end(w, no);
+        fake_end(w);
     }
 }
 

@@ -52,7 +52,7 @@ static pcall pcall_begin(const gt_func_sig *sig, const char *kinds, const int64_
     if (!c.writer || !array_buffer_bound())
         return c;
     c.w = c.writer;
-    c.no = gltrace_begin_enter(c.w, sig, 0);
+    gltrace_begin_enter(c.w, sig, 0);
     uint32_t i = 0;
     for (; kinds[i]; ++i) {
         at_writer_begin_arg(c.w, i);
@@ -67,7 +67,7 @@ static pcall pcall_begin(const gt_func_sig *sig, const char *kinds, const int64_
     at_writer_begin_arg(c.w, i);
     at_writer_pointer(c.w, (uint64_t)(uintptr_t)pointer);
     gltrace_backtrace(c.w, sig->id, sig->name);
-    gltrace_end_enter(c.w);
+    c.no = gltrace_end_enter(c.w);
     return c;
 }
 
@@ -171,11 +171,10 @@ static unsigned interleaved_arrays(unsigned format)
 static void fake_client_state(at_writer *w, unsigned array, int enable)
 {
     const gt_func_sig *sig = enable ? &gtfn_glEnableClientState : &gtfn_glDisableClientState;
-    uint32_t no = gltrace_begin_enter(w, sig, AT_WRITER_FAKE);
+    gltrace_begin_enter(w, sig, AT_WRITER_FAKE);
     at_writer_begin_arg(w, 0);
     at_writer_enum(w, &gtsig_GLenum, array);
-    gltrace_end_enter(w);
-    gltrace_begin_leave(w, no);
+    gltrace_begin_leave(w, gltrace_end_enter(w));
     gltrace_end_leave(w);
 }
 

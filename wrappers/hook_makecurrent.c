@@ -37,13 +37,12 @@ static int seen_find(const void *ctx)
 
 static void fake_box(at_writer *w, const gt_func_sig *sig, const int box[4])
 {
-    uint32_t no = gltrace_begin_enter(w, sig, AT_WRITER_FAKE);
+    gltrace_begin_enter(w, sig, AT_WRITER_FAKE);
     for (uint32_t i = 0; i < 4; ++i) {
         at_writer_begin_arg(w, i);
         at_writer_sint(w, box[i]);
     }
-    gltrace_end_enter(w);
-    gltrace_begin_leave(w, no);
+    gltrace_begin_leave(w, gltrace_end_enter(w));
     gltrace_end_leave(w);
 }
 

@@ -136,15 +136,14 @@ static size_t buffer_size(unsigned target, unsigned buffer, const char *named_ge
 
 void gtw_fake_memcpy(at_writer *w, const void *dest, const void *src, size_t n)
 {
-    uint32_t no = gltrace_begin_enter(w, &memcpy_sig, AT_WRITER_FAKE);
+    gltrace_begin_enter(w, &memcpy_sig, AT_WRITER_FAKE);
     at_writer_begin_arg(w, 0);
     at_writer_pointer(w, (uint64_t)(uintptr_t)dest);
     at_writer_begin_arg(w, 1);
     at_writer_blob(w, src, n);
     at_writer_begin_arg(w, 2);
     at_writer_uint(w, n);
-    gltrace_end_enter(w);
-    gltrace_begin_leave(w, no);
+    gltrace_begin_leave(w, gltrace_end_enter(w));
     gltrace_end_leave(w);
 }
 

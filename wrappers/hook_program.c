@@ -49,15 +49,14 @@ static attrib_api arb_api = {"glIsProgram", "glGetObjectParameterivARB", "glGetA
 static void write_bind(at_writer *w, const gt_func_sig *sig, unsigned program, int location,
                        const char *name)
 {
-    uint32_t no = gltrace_begin_enter(w, sig, AT_WRITER_FAKE);
+    gltrace_begin_enter(w, sig, AT_WRITER_FAKE);
     at_writer_begin_arg(w, 0);
     at_writer_uint(w, program);
     at_writer_begin_arg(w, 1);
     at_writer_uint(w, (uint64_t)location);
     at_writer_begin_arg(w, 2);
     at_writer_cstring(w, name);
-    gltrace_end_enter(w);
-    gltrace_begin_leave(w, no);
+    gltrace_begin_leave(w, gltrace_end_enter(w));
     gltrace_end_leave(w);
 }
 
@@ -117,12 +116,11 @@ static void traced_link(const char *fname, link_fn *real, const gt_func_sig *sig
     if (!w)
         return;
     fake_binds(w, api, bind_sig, program);
-    uint32_t no = gltrace_begin_enter(w, sig, 0);
+    gltrace_begin_enter(w, sig, 0);
     at_writer_begin_arg(w, 0);
     at_writer_uint(w, program);
     gltrace_backtrace(w, sig->id, fname);
-    gltrace_end_enter(w);
-    gltrace_begin_leave(w, no);
+    gltrace_begin_leave(w, gltrace_end_enter(w));
     gltrace_end_leave(w);
 }
 

@@ -56,13 +56,13 @@ static proc_fn get_proc(const gt_func_sig *sig, _Atomic(getproc_fn) *real_slot,
     at_writer *w = gltrace_writer();
     uint32_t no = 0;
     if (w) {
-        no = gltrace_begin_enter(w, sig, 0);
+        gltrace_begin_enter(w, sig, 0);
         at_writer_begin_arg(w, 0);
         if (name)
             at_writer_cstring(w, name);
         else
             at_writer_null(w);
-        gltrace_end_enter(w);
+        no = gltrace_end_enter(w);
     }
     proc_fn tool = name ? gltrace_tool(name) : NULL;
     proc_fn result = tool ? tool : real ? real(name) : NULL;

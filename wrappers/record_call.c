@@ -4,22 +4,34 @@
 #include "gltrace_runtime.h"
 #include "timeline_live.h"
 
-uint32_t gltrace_begin_enter(at_writer *w, const gt_func_sig *sig, unsigned flags)
+/* The call being entered on this thread, for the timeline once its number is known
+ * (end_enter): nothing records between a thread's begin_enter and end_enter. */
+static __thread const gt_func_sig *t_sig;
+static __thread uint32_t t_thread;
+static __thread int t_timed;
+
+void gltrace_begin_enter(at_writer *w, const gt_func_sig *sig, unsigned flags)
 {
     uint32_t thread = gltrace_thread_no();
-    if (__builtin_expect(gltrace_timeline_off(), 1))
-        return at_writer_begin_enter(w, sig, thread, flags);
-    int timed = gltrace_timeline_ready() && !(flags & AT_WRITER_FAKE);
-    uint32_t no = at_writer_begin_enter(w, sig, thread, flags);
-    gltrace_timeline_entered(sig, no, thread, timed);
-    return no;
+    if (__builtin_expect(gltrace_timeline_off(), 1)) {
+        at_writer_begin_enter(w, sig, thread, flags);
+        return;
+    }
+    t_timed = gltrace_timeline_ready() && !(flags & AT_WRITER_FAKE);
+    t_sig = sig;
+    t_thread = thread;
+    at_writer_begin_enter(w, sig, thread, flags & ~(unsigned)AT_WRITER_LATE);
 }
 
-void gltrace_end_enter(at_writer *w)
+uint32_t gltrace_end_enter(at_writer *w)
 {
-    at_writer_end_enter(w);
-    if (__builtin_expect(!gltrace_timeline_off(), 0))
+    uint32_t no = at_writer_end_enter(w);
+    if (__builtin_expect(!gltrace_timeline_off(), 0) && t_sig) {
+        gltrace_timeline_entered(t_sig, no, t_thread, t_timed);
+        t_sig = NULL;
         gltrace_timeline_started();
+    }
+    return no;
 }
 
 void gltrace_begin_leave(at_writer *w, uint32_t call_no)

@@ -31,6 +31,7 @@ enum {
     GT_ROLE_GLX = 1u << 18,      /* with WS: desktop GL's window system (GLX, WGL, CGL) */
     GT_ROLE_EGL = 1u << 19,      /* with WS: EGL */
     GT_ROLE_D3D = 1u << 20,      /* Direct3D (only named: traces of it are not ours) */
+    GT_ROLE_WAITS = 1u << 21,    /* waits for the GPU or another context (glFinish*) */
 };
 
 typedef struct gt_roles {

@@ -14,6 +14,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "gt_error.h"
 
@@ -56,6 +57,9 @@ int at_output_flush_signal_safe(at_output *o);
  * the file (every later flush writes nothing). Async-signal-safe: write(2) only, no
  * allocation. Returns 1 when the file holds every complete record. */
 int at_output_flush_dying(at_output *o, int owner_is_caller);
+/* Under the lock, for a process about to die, after the last flush: every later
+ * flush writes nothing. Returns 1. */
+int at_output_seal(at_output *o);
 /* Flushes, closes the file; 0 when anything failed (message in o->err). */
 int at_output_close(at_output *o);
 
@@ -64,8 +68,11 @@ int at_output_close(at_output *o);
 static inline void at_output_write(at_output *o, const void *p, size_t n)
 {
     if (AT_OUTPUT_CHUNK - o->len >= n) {
-        for (size_t i = 0; i < n; ++i) /* small writes dominate: avoid a memcpy call */
-            o->buf[o->len + i] = ((const uint8_t *)p)[i];
+        if (n <= 16) /* small writes dominate: avoid a memcpy call */
+            for (size_t i = 0; i < n; ++i)
+                o->buf[o->len + i] = ((const uint8_t *)p)[i];
+        else
+            memcpy(o->buf + o->len, p, n);
         o->len += n;
     } else {
         at_output_write_slow(o, p, n);

@@ -240,6 +240,12 @@ int at_output_flush_dying(at_output *o, int owner_is_caller)
     return ok;
 }
 
+int at_output_seal(at_output *o)
+{
+    atomic_store(&o->sealed, AT_SEAL_WROTE);
+    return 1;
+}
+
 void at_output_write_slow(at_output *o, const void *p, size_t n)
 {
     const uint8_t *s = p;

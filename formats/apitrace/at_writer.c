@@ -1,50 +1,17 @@
+/* The writer's lifecycle, its signatures and a call's events (at_writer.h); the
+ * thread's event in at_writer_event.c, the values in at_writer_values.c. */
 #define _GNU_SOURCE
 #include "at_writer.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "at_format.h"
-#include "at_output.h"
+#include "at_writer_internal.h"
 #include "gt_grow.h"
 #include "gt_siglock.h"
 
-/* Which ids of one signature kind have been written in full. */
-typedef struct id_set {
-    uint8_t *bits;
-    size_t nbytes;
-} id_set;
-
-struct at_writer {
-    at_output out;
-    pthread_mutex_t lock;
-    uint32_t next_call_no;
-    id_set funcs, enums, bitmasks, structs, frames;
-};
-
-/* Returns true the first time an id is seen (so the signature must be written). */
-static bool first_use(at_writer *w, id_set *s, uint32_t id)
-{
-    size_t byte = id >> 3;
-    if (byte >= s->nbytes) {
-        size_t old = s->nbytes;
-        if (GT_GROW(s->bits, s->nbytes, byte + 1, 64) != 0) {
-            /* rewriting a signature in full is always valid, only larger */
-            w->out.failed = 1;
-            gt_error_set(&w->out.err, "%s: out of memory", w->out.path);
-            return true;
-        }
-        memset(s->bits + old, 0, s->nbytes - old);
-    }
-    uint8_t mask = (uint8_t)(1u << (id & 7));
-    if (s->bits[byte] & mask)
-        return false;
-    s->bits[byte] |= mask;
-    return true;
-}
-
-static void put_uint(at_writer *w, uint64_t v)
+void at_out_uint(at_output *o, uint64_t v)
 {
     uint8_t tmp[10];
     size_t n = 0;
@@ -53,41 +20,155 @@ static void put_uint(at_writer *w, uint64_t v)
         v >>= 7;
         tmp[n++] = v ? (c | 0x80) : c;
     } while (v);
-    at_output_write(&w->out, tmp, n);
+    at_output_write(o, tmp, n);
 }
 
-static void put_byte(at_writer *w, uint8_t b) { at_output_byte(&w->out, b); }
-
-static void put_string(at_writer *w, const char *s, size_t len)
+void at_out_cstring(at_output *o, const char *s)
 {
-    put_uint(w, len);
-    at_output_write(&w->out, s, len);
+    size_t len = strlen(s);
+    at_out_uint(o, len);
+    at_output_write(o, s, len);
 }
 
-static void put_cstring(at_writer *w, const char *s) { put_string(w, s, strlen(s)); }
+void at_out_sint(at_output *o, int64_t v)
+{
+    at_output_byte(o, v < 0 ? AT_TYPE_SINT : AT_TYPE_UINT);
+    at_out_uint(o, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
+}
+
+bool at_sig_first_use(at_writer *w, unsigned kind, uint32_t id)
+{
+    at_id_set *s = &w->sigs[kind];
+    uint8_t mask = (uint8_t)(1u << (id & 7));
+    if (id < AT_FAST_IDS) {
+        uint8_t *b = &s->fast[id >> 3];
+        if (*b & mask)
+            return false;
+        __atomic_store_n(b, (uint8_t)(*b | mask), __ATOMIC_RELAXED);
+        return true;
+    }
+    size_t byte = (id - AT_FAST_IDS) >> 3;
+    if (byte >= s->nbytes) {
+        size_t old = s->nbytes;
+        if (GT_GROW(s->bits, s->nbytes, byte + 1, 64) != 0) {
+            /* a signature cannot be written twice (readers would misparse): stop here */
+            w->out.failed = 1;
+            gt_error_set(&w->out.err, "%s: out of memory", w->out.path);
+            return false;
+        }
+        memset(s->bits + old, 0, s->nbytes - old);
+    }
+    if (s->bits[byte] & mask)
+        return false;
+    s->bits[byte] |= mask;
+    return true;
+}
+
+static void put_frame_body(at_output *o, const gt_frame *f)
+{
+    if (f->module) {
+        at_output_byte(o, AT_FRAME_MODULE);
+        at_out_cstring(o, f->module);
+    }
+    if (f->function) {
+        at_output_byte(o, AT_FRAME_FUNCTION);
+        at_out_cstring(o, f->function);
+    }
+    if (f->filename) {
+        at_output_byte(o, AT_FRAME_FILENAME);
+        at_out_cstring(o, f->filename);
+    }
+    if (f->line >= 0) {
+        at_output_byte(o, AT_FRAME_LINE);
+        at_out_uint(o, (uint64_t)f->line);
+    }
+    if (f->offset >= 0) {
+        at_output_byte(o, AT_FRAME_OFFSET);
+        at_out_uint(o, (uint64_t)f->offset);
+    }
+    at_output_byte(o, AT_FRAME_END);
+}
+
+void at_sig_put_body(at_writer *w, unsigned kind, const void *sig)
+{
+    at_output *o = &w->out;
+    switch (kind) {
+    case AT_SIG_FUNC: {
+        const gt_func_sig *f = sig;
+        at_out_cstring(o, f->name);
+        at_out_uint(o, f->num_args);
+        for (uint32_t i = 0; i < f->num_args; ++i)
+            at_out_cstring(o, f->arg_names[i]);
+        break;
+    }
+    case AT_SIG_ENUM: {
+        const gt_enum_sig *e = sig;
+        at_out_uint(o, e->num_values);
+        for (uint32_t i = 0; i < e->num_values; ++i) {
+            at_out_cstring(o, e->values[i].name);
+            at_out_sint(o, e->values[i].value);
+        }
+        break;
+    }
+    case AT_SIG_BITMASK: {
+        const gt_bitmask_sig *b = sig;
+        at_out_uint(o, b->num_flags);
+        for (uint32_t i = 0; i < b->num_flags; ++i) {
+            at_out_cstring(o, b->flags[i].name);
+            at_out_uint(o, b->flags[i].value);
+        }
+        break;
+    }
+    case AT_SIG_STRUCT: {
+        const gt_struct_sig *s = sig;
+        at_out_cstring(o, s->name);
+        at_out_uint(o, s->num_members);
+        for (uint32_t i = 0; i < s->num_members; ++i)
+            at_out_cstring(o, s->member_names[i]);
+        break;
+    }
+    default:
+        put_frame_body(o, sig);
+    }
+}
+
+static void free_sigs(at_writer *w)
+{
+    for (unsigned k = 0; k < AT_SIG_KINDS; ++k) {
+        free(w->sigs[k].fast);
+        free(w->sigs[k].bits);
+    }
+}
 
 at_writer *at_writer_open(const char *path, const at_writer_property *props, unsigned nprops,
                           gt_error *err)
 {
     at_writer *w = calloc(1, sizeof *w);
-    if (!w) {
+    int ok = w != NULL;
+    for (unsigned k = 0; ok && k < AT_SIG_KINDS; ++k)
+        ok = (w->sigs[k].fast = calloc(AT_FAST_IDS / 8, 1)) != NULL;
+    if (!ok) {
+        if (w)
+            free_sigs(w);
+        free(w);
         gt_error_set(err, "%s: out of memory", path);
         return NULL;
     }
     if (!at_output_open(&w->out, path, err)) {
+        free_sigs(w);
         free(w);
         return NULL;
     }
     pthread_mutex_init(&w->lock, NULL);
-    put_uint(w, AT_VERSION_MAX); /* version */
-    put_uint(w, AT_VERSION_MAX); /* semantic version */
+    at_out_uint(&w->out, AT_VERSION_MAX); /* version */
+    at_out_uint(&w->out, AT_VERSION_MAX); /* semantic version */
     for (unsigned i = 0; i < nprops; ++i) {
         if (!props[i].name[0])
             continue; /* an empty name would end the list */
-        put_cstring(w, props[i].name);
-        put_cstring(w, props[i].value);
+        at_out_cstring(&w->out, props[i].name);
+        at_out_cstring(&w->out, props[i].value);
     }
-    put_uint(w, 0);
+    at_out_uint(&w->out, 0);
     at_output_commit(&w->out);
     return w;
 }
@@ -125,9 +206,9 @@ int at_writer_try_flush_in_signal(at_writer *w)
 }
 
 /* The lock, waiting at most about LOCK_WAIT_MS. Its holder never keeps it across a
- * real GL call, only while encoding an event (microseconds) or writing a chunk; a
- * longer hold means it is stuck (on a malloc lock the interrupted thread holds, on
- * a full disk). */
+ * real GL call, only while placing an event (nanoseconds), writing a large one
+ * straight into the stream or writing a chunk; a longer hold means it is stuck (on a
+ * malloc lock the interrupted thread holds, on a full disk). */
 enum { LOCK_WAIT_MS = 500 };
 
 static int lock_bounded(at_writer *w) { return gt_mutex_lock_bounded(&w->lock, LOCK_WAIT_MS); }
@@ -148,7 +229,7 @@ int at_writer_flush_dying(at_writer *w)
 {
     int mine = held_by_caller(w);
     if (!mine && lock_bounded(w))
-        return at_output_flush_signal_safe(&w->out);
+        return at_output_flush_signal_safe(&w->out) && at_output_seal(&w->out);
     return at_output_flush_dying(&w->out, mine);
 }
 
@@ -167,287 +248,89 @@ int at_writer_close(at_writer *w, gt_error *err)
     int ok = at_output_close(&w->out);
     if (!ok)
         gt_error_set(err, "%s", w->out.err.msg);
-    id_set *sets[] = {&w->funcs, &w->enums, &w->bitmasks, &w->structs, &w->frames};
-    for (size_t i = 0; i < sizeof sets / sizeof *sets; ++i)
-        free(sets[i]->bits);
+    free_sigs(w);
     pthread_mutex_destroy(&w->lock);
     free(w);
     return ok;
 }
 
-uint32_t at_writer_begin_enter(at_writer *w, const gt_func_sig *sig, uint32_t thread,
-                               unsigned flags)
+void at_writer_begin_enter(at_writer *w, const gt_func_sig *sig, uint32_t thread, unsigned flags)
 {
-    pthread_mutex_lock(&w->lock);
-    put_byte(w, AT_EVENT_ENTER);
-    put_uint(w, thread);
-    put_uint(w, sig->id);
-    if (first_use(w, &w->funcs, sig->id)) {
-        put_cstring(w, sig->name);
-        put_uint(w, sig->num_args);
-        for (uint32_t i = 0; i < sig->num_args; ++i)
-            put_cstring(w, sig->arg_names[i]);
-    }
+    at_wevent *ev = at_wevent_start(w, (flags & AT_WRITER_LATE) != 0);
+    ev_byte(ev, AT_EVENT_ENTER);
+    ev_uint(ev, thread);
+    ev_uint(ev, sig->id);
+    if (!at_sig_known(w, AT_SIG_FUNC, sig->id))
+        at_wevent_sig(ev, AT_SIG_FUNC, sig->id, sig);
     if (flags & AT_WRITER_FAKE) {
-        put_byte(w, AT_DETAIL_FLAGS);
-        put_uint(w, AT_FLAG_FAKE);
+        ev_byte(ev, AT_DETAIL_FLAGS);
+        ev_uint(ev, AT_FLAG_FAKE);
     }
-    return w->next_call_no++;
 }
 
-void at_writer_end_enter(at_writer *w)
+uint32_t at_writer_end_enter(at_writer *w)
 {
-    put_byte(w, AT_DETAIL_END);
-    at_output_commit(&w->out);
-    pthread_mutex_unlock(&w->lock);
+    (void)w;
+    at_wevent *ev = at_wevent_current();
+    ev_byte(ev, AT_DETAIL_END);
+    if (ev->late) { /* placed with its leave event */
+        ev->leaving = 1;
+        if (!ev->direct)
+            ev->leave_at = (uint32_t)(ev->cur - ev->buf);
+        return AT_WRITER_NO_CALL;
+    }
+    at_wevent_commit(ev);
+    return ev->call_no;
 }
 
 void at_writer_begin_leave(at_writer *w, uint32_t call_no)
 {
-    pthread_mutex_lock(&w->lock);
-    put_byte(w, AT_EVENT_LEAVE);
-    put_uint(w, call_no);
+    at_wevent *ev = at_wevent_current();
+    if (ev->w == w && ev->late && ev->leaving) {
+        if (ev->direct) { /* its enter event was placed: the head goes now */
+            ev_byte(ev, AT_EVENT_LEAVE);
+            ev_uint(ev, ev->call_no);
+        }
+        return;
+    }
+    ev = at_wevent_start(w, false);
+    ev->leaving = ev->placed = 1;
+    ev_byte(ev, AT_EVENT_LEAVE);
+    ev_uint(ev, call_no);
 }
 
 void at_writer_end_leave(at_writer *w)
 {
-    put_byte(w, AT_DETAIL_END);
-    at_output_commit(&w->out);
-    pthread_mutex_unlock(&w->lock);
+    (void)w;
+    at_wevent *ev = at_wevent_current();
+    ev_byte(ev, AT_DETAIL_END);
+    at_wevent_commit(ev);
+    ev->late = ev->leaving = 0;
 }
 
 void at_writer_begin_arg(at_writer *w, uint32_t index)
 {
-    put_byte(w, AT_DETAIL_ARG);
-    put_uint(w, index);
+    (void)w;
+    at_wevent *ev = at_wevent_current();
+    ev_byte(ev, AT_DETAIL_ARG);
+    ev_uint(ev, index);
 }
 
-void at_writer_begin_return(at_writer *w) { put_byte(w, AT_DETAIL_RET); }
-
-static void put_frame(at_writer *w, const gt_frame *f)
+void at_writer_begin_return(at_writer *w)
 {
-    put_uint(w, f->id);
-    if (!first_use(w, &w->frames, f->id))
-        return;
-    if (f->module) {
-        put_byte(w, AT_FRAME_MODULE);
-        put_cstring(w, f->module);
-    }
-    if (f->function) {
-        put_byte(w, AT_FRAME_FUNCTION);
-        put_cstring(w, f->function);
-    }
-    if (f->filename) {
-        put_byte(w, AT_FRAME_FILENAME);
-        put_cstring(w, f->filename);
-    }
-    if (f->line >= 0) {
-        put_byte(w, AT_FRAME_LINE);
-        put_uint(w, (uint64_t)f->line);
-    }
-    if (f->offset >= 0) {
-        put_byte(w, AT_FRAME_OFFSET);
-        put_uint(w, (uint64_t)f->offset);
-    }
-    put_byte(w, AT_FRAME_END);
+    (void)w;
+    ev_byte(at_wevent_current(), AT_DETAIL_RET);
 }
 
 void at_writer_backtrace(at_writer *w, const gt_frame *const *frames, uint32_t n)
 {
-    put_byte(w, AT_DETAIL_BACKTRACE);
-    put_uint(w, n);
-    for (uint32_t i = 0; i < n; ++i)
-        put_frame(w, frames[i]);
-}
-
-void at_writer_null(at_writer *w) { put_byte(w, AT_TYPE_NULL); }
-void at_writer_bool(at_writer *w, bool v) { put_byte(w, v ? AT_TYPE_TRUE : AT_TYPE_FALSE); }
-
-static void put_sint(at_writer *w, int64_t v)
-{
-    if (v < 0) {
-        put_byte(w, AT_TYPE_SINT);
-        put_uint(w, (uint64_t)0 - (uint64_t)v);
-    } else {
-        put_byte(w, AT_TYPE_UINT);
-        put_uint(w, (uint64_t)v);
-    }
-}
-
-void at_writer_sint(at_writer *w, int64_t v) { put_sint(w, v); }
-
-void at_writer_uint(at_writer *w, uint64_t v)
-{
-    put_byte(w, AT_TYPE_UINT);
-    put_uint(w, v);
-}
-
-void at_writer_float(at_writer *w, float v)
-{
-    put_byte(w, AT_TYPE_FLOAT);
-    at_output_write(&w->out, &v, sizeof v); /* little-endian hosts only, like apitrace */
-}
-
-void at_writer_double(at_writer *w, double v)
-{
-    put_byte(w, AT_TYPE_DOUBLE);
-    at_output_write(&w->out, &v, sizeof v);
-}
-
-void at_writer_string(at_writer *w, const char *s, size_t len)
-{
-    if (!s) {
-        at_writer_null(w);
-        return;
-    }
-    put_byte(w, AT_TYPE_STRING);
-    put_string(w, s, len);
-}
-
-void at_writer_cstring(at_writer *w, const char *s)
-{
-    at_writer_string(w, s, s ? strlen(s) : 0);
-}
-
-void at_writer_wstring(at_writer *w, const uint32_t *s, size_t len)
-{
-    if (!s) {
-        at_writer_null(w);
-        return;
-    }
-    put_byte(w, AT_TYPE_WSTRING);
-    put_uint(w, len);
-    for (size_t i = 0; i < len; ++i)
-        put_uint(w, s[i]);
-}
-
-void at_writer_blob(at_writer *w, const void *data, size_t size)
-{
-    if (!data) {
-        at_writer_null(w);
-        return;
-    }
-    put_byte(w, AT_TYPE_BLOB);
-    put_uint(w, size);
-    at_output_write(&w->out, data, size);
-}
-
-void at_writer_enum(at_writer *w, const gt_enum_sig *sig, int64_t v)
-{
-    put_byte(w, AT_TYPE_ENUM);
-    put_uint(w, sig->id);
-    if (first_use(w, &w->enums, sig->id)) {
-        put_uint(w, sig->num_values);
-        for (uint32_t i = 0; i < sig->num_values; ++i) {
-            put_cstring(w, sig->values[i].name);
-            put_sint(w, sig->values[i].value);
-        }
-    }
-    put_sint(w, v);
-}
-
-void at_writer_bitmask(at_writer *w, const gt_bitmask_sig *sig, uint64_t v)
-{
-    put_byte(w, AT_TYPE_BITMASK);
-    put_uint(w, sig->id);
-    if (first_use(w, &w->bitmasks, sig->id)) {
-        put_uint(w, sig->num_flags);
-        for (uint32_t i = 0; i < sig->num_flags; ++i) {
-            put_cstring(w, sig->flags[i].name);
-            put_uint(w, sig->flags[i].value);
-        }
-    }
-    put_uint(w, v); /* raw, untagged: what apitrace writes and reads */
-}
-
-void at_writer_begin_array(at_writer *w, size_t n)
-{
-    put_byte(w, AT_TYPE_ARRAY);
-    put_uint(w, n);
-}
-
-void at_writer_begin_struct(at_writer *w, const gt_struct_sig *sig)
-{
-    put_byte(w, AT_TYPE_STRUCT);
-    put_uint(w, sig->id);
-    if (first_use(w, &w->structs, sig->id)) {
-        put_cstring(w, sig->name);
-        put_uint(w, sig->num_members);
-        for (uint32_t i = 0; i < sig->num_members; ++i)
-            put_cstring(w, sig->member_names[i]);
-    }
-}
-
-void at_writer_pointer(at_writer *w, uint64_t addr)
-{
-    if (!addr) {
-        at_writer_null(w);
-        return;
-    }
-    put_byte(w, AT_TYPE_OPAQUE);
-    put_uint(w, addr);
-}
-
-void at_writer_begin_repr(at_writer *w) { put_byte(w, AT_TYPE_REPR); }
-
-void at_writer_value(at_writer *w, const gt_value *v)
-{
-    switch (v->kind) {
-    case GT_ABSENT:
-    case GT_NULL: at_writer_null(w); break;
-    case GT_BOOL: at_writer_bool(w, v->b); break;
-    case GT_SINT: /* keep the tag the trace had: a negative zero stays 0x03 */
-        put_byte(w, AT_TYPE_SINT);
-        put_uint(w, (uint64_t)0 - (uint64_t)v->i);
-        break;
-    case GT_UINT: at_writer_uint(w, v->u); break;
-    case GT_FLOAT: at_writer_float(w, v->f); break;
-    case GT_DOUBLE: at_writer_double(w, v->d); break;
-    case GT_STRING:
-        put_byte(w, AT_TYPE_STRING);
-        put_string(w, v->str.s, v->str.len);
-        break;
-    case GT_WSTRING:
-        put_byte(w, AT_TYPE_WSTRING);
-        put_uint(w, v->wstr.len);
-        for (size_t i = 0; i < v->wstr.len; ++i)
-            put_uint(w, v->wstr.w[i]);
-        break;
-    case GT_BLOB:
-        put_byte(w, AT_TYPE_BLOB);
-        put_uint(w, v->blob.size);
-        if (v->blob.data) {
-            at_output_write(&w->out, v->blob.data, v->blob.size);
-        } else { /* read without its bytes: keep the size, zero-filled */
-            static const uint8_t zeros[4096];
-            for (size_t left = v->blob.size; left;) {
-                size_t k = left < sizeof zeros ? left : sizeof zeros;
-                at_output_write(&w->out, zeros, k);
-                left -= k;
-            }
-        }
-        break;
-    case GT_ENUM: at_writer_enum(w, v->en.sig, v->en.v); break;
-    case GT_BITMASK: at_writer_bitmask(w, v->bm.sig, v->bm.v); break;
-    case GT_ARRAY:
-        at_writer_begin_array(w, v->arr.n);
-        for (size_t i = 0; i < v->arr.n; ++i)
-            at_writer_value(w, &v->arr.items[i]);
-        break;
-    case GT_STRUCT:
-        at_writer_begin_struct(w, v->st.sig);
-        for (uint32_t i = 0; i < v->st.sig->num_members; ++i)
-            at_writer_value(w, &v->st.members[i]);
-        break;
-    case GT_POINTER:
-        put_byte(w, AT_TYPE_OPAQUE);
-        put_uint(w, v->u);
-        break;
-    case GT_REPR:
-        at_writer_begin_repr(w);
-        at_writer_value(w, v->repr.human);
-        at_writer_value(w, v->repr.machine);
-        break;
+    at_wevent *ev = at_wevent_current();
+    ev_byte(ev, AT_DETAIL_BACKTRACE);
+    ev_uint(ev, n);
+    for (uint32_t i = 0; i < n; ++i) {
+        ev_uint(ev, frames[i]->id);
+        if (!at_sig_known(w, AT_SIG_FRAME, frames[i]->id))
+            at_wevent_sig(ev, AT_SIG_FRAME, frames[i]->id, frames[i]);
     }
 }
 
@@ -479,10 +362,10 @@ void at_writer_details(at_writer *w, const gt_call *c, bool at_leave)
 
 uint32_t at_writer_call(at_writer *w, const gt_call *c)
 {
-    uint32_t no = at_writer_begin_enter(w, c->sig, c->thread,
-                                        (c->flags & GT_CALL_FLAG_FAKE) ? AT_WRITER_FAKE : 0);
+    at_writer_begin_enter(w, c->sig, c->thread,
+                          (c->flags & GT_CALL_FLAG_FAKE) ? AT_WRITER_FAKE : 0);
     at_writer_details(w, c, false);
-    at_writer_end_enter(w);
+    uint32_t no = at_writer_end_enter(w);
     at_writer_begin_leave(w, no);
     at_writer_details(w, c, true);
     at_writer_end_leave(w);

@@ -2,20 +2,24 @@
  *
  * The call sequence mirrors apitrace's own writer, which the recording wrappers use:
  *
- *   no = at_writer_begin_enter(w, &sig, thread, flags);
+ *   at_writer_begin_enter(w, &sig, thread, flags);
  *   at_writer_begin_arg(w, 0); at_writer_uint(w, 42);   ...one value per argument
- *   at_writer_end_enter(w);
+ *   no = at_writer_end_enter(w);
  *   ...the real call...
  *   at_writer_begin_leave(w, no);
  *   at_writer_begin_return(w); at_writer_sint(w, -1);
  *   at_writer_end_leave(w);
  *
- * begin_enter/begin_leave take the writer's lock and end_enter/end_leave release
- * it, so threads may record concurrently and the lock is never held across the
- * traced call. end_enter/end_leave also mark the stream's end of the last complete
- * event, up to which a crash writes without the lock (at_writer_flush_dying). Signatures (function, enum, bitmask, struct, frame) are written in
- * full the first time their id is used and by id afterwards: one id must always
- * mean the same signature. */
+ * Threads may record concurrently: each encodes its event without a lock and
+ * end_enter/end_leave place it into the stream under the writer's lock, held for a
+ * copy (at_writer_internal.h), never across the traced call. The call number is
+ * given when the enter event is placed (end_enter), in the stream's order. A late
+ * call (AT_WRITER_LATE: the real call has already returned) writes its enter and
+ * leave events together at end_leave, with one lock; end_enter then gives
+ * AT_WRITER_NO_CALL. The stream's end of the last complete event is what a crash
+ * writes without the lock (at_writer_flush_dying). Signatures (function, enum,
+ * bitmask, struct, frame) are written in full the first time their id appears in the
+ * stream and by id afterwards: one id must always mean the same signature. */
 #ifndef AT_WRITER_H
 #define AT_WRITER_H
 
@@ -63,11 +67,14 @@ int at_writer_flush_dying(at_writer *w);
 int at_writer_hold_flushed(at_writer *w);
 void at_writer_release(at_writer *w);
 
-enum { AT_WRITER_FAKE = 1 };
+/* begin_enter flags: a fake call (apitrace's flag); a late call (see the top). */
+enum { AT_WRITER_FAKE = 1, AT_WRITER_LATE = 2 };
+#define AT_WRITER_NO_CALL UINT32_MAX
 
-uint32_t at_writer_begin_enter(at_writer *w, const gt_func_sig *sig, uint32_t thread,
-                               unsigned flags);
-void at_writer_end_enter(at_writer *w);
+void at_writer_begin_enter(at_writer *w, const gt_func_sig *sig, uint32_t thread,
+                           unsigned flags);
+/* The call's number; AT_WRITER_NO_CALL for a late call (numbered at end_leave). */
+uint32_t at_writer_end_enter(at_writer *w);
 void at_writer_begin_leave(at_writer *w, uint32_t call_no);
 void at_writer_end_leave(at_writer *w);
 

@@ -48,13 +48,13 @@ static gt_frame frame_libc = {2, "/lib/x86_64-linux-gnu/libc.so.6", NULL, NULL, 
 
 static void call_choose(at_writer *w)
 {
-    uint32_t no = at_writer_begin_enter(w, &sig_choose, 0, 0);
+    at_writer_begin_enter(w, &sig_choose, 0, 0);
     at_writer_begin_arg(w, 0); at_writer_pointer(w, 0x5555deadbeefULL);
     at_writer_begin_arg(w, 1); at_writer_sint(w, 0);
     at_writer_begin_arg(w, 2); at_writer_begin_array(w, 4);
     at_writer_enum(w, &glx_enum, 4); at_writer_enum(w, &glx_enum, 8); at_writer_sint(w, 1);
     at_writer_sint(w, 0);
-    at_writer_end_enter(w);
+    uint32_t no = at_writer_end_enter(w);
     at_writer_begin_leave(w, no);
     at_writer_begin_return(w); at_writer_begin_array(w, 1);
     at_writer_begin_struct(w, &visual_struct);
@@ -65,11 +65,11 @@ static void call_choose(at_writer *w)
 static void simple(at_writer *w, gt_func_sig *sig, unsigned flags, void (*args)(at_writer *, int),
                    int frame, const gt_frame *const *bt, uint32_t nbt)
 {
-    uint32_t no = at_writer_begin_enter(w, sig, 0, flags);
+    at_writer_begin_enter(w, sig, 0, flags);
     args(w, frame);
     if (bt)
         at_writer_backtrace(w, bt, nbt);
-    at_writer_end_enter(w);
+    uint32_t no = at_writer_end_enter(w);
     at_writer_begin_leave(w, no);
     if (sig == &sig_geterror) {
         at_writer_begin_return(w);

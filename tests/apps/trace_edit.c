@@ -179,11 +179,11 @@ static const char *set_spec(uint32_t no, uint32_t arg)
 /* A whole call; SRC_NO is its number in the input (UINT32_MAX: a copy, unchanged). */
 static void write_call(at_writer *w, const gt_call *c, uint32_t src_no)
 {
-    uint32_t no = at_writer_begin_enter(w, c->sig, c->thread,
-                                        (c->flags & GT_CALL_FLAG_FAKE) ? AT_WRITER_FAKE : 0);
+    at_writer_begin_enter(w, c->sig, c->thread,
+                          (c->flags & GT_CALL_FLAG_FAKE) ? AT_WRITER_FAKE : 0);
     for (int leave = 0; leave < 2; ++leave) {
         if (leave) {
-            at_writer_end_enter(w);
+            uint32_t no = at_writer_end_enter(w);
             at_writer_begin_leave(w, no);
         }
         for (uint32_t i = 0; i < c->num_args; ++i) {
@@ -206,12 +206,12 @@ static void write_call(at_writer *w, const gt_call *c, uint32_t src_no)
 
 static void write_new(at_writer *w, const edit *e)
 {
-    uint32_t no = at_writer_begin_enter(w, &e->sig, 0, 0);
+    at_writer_begin_enter(w, &e->sig, 0, 0);
     for (unsigned i = 0; i < e->nvals; ++i) {
         at_writer_begin_arg(w, i);
         write_spec(w, e->vals[i], NULL);
     }
-    at_writer_end_enter(w);
+    uint32_t no = at_writer_end_enter(w);
     at_writer_begin_leave(w, no);
     at_writer_end_leave(w);
 }

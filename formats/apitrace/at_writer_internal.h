@@ -1,0 +1,135 @@
+/* Inside the trace writer (at_writer*.c): the shared stream and the thread's event.
+ *
+ * A thread encodes an event (one call's enter or leave details) into a scratch buffer
+ * of its own, without any lock, then places it into the shared stream under the
+ * writer's lock: a copy of a few dozen bytes (at_writer_event.c). The call number is
+ * given when the enter event is placed, so numbers follow the stream's order as
+ * readers count them. Signatures (function, enum, bitmask, struct, frame) go in full
+ * into the stream the first time their id appears there: an encoder that cannot tell
+ * from the shared bitmap that an id was written leaves a patch (where the id ends),
+ * and placing the event writes the signature there when it is still the first use.
+ *
+ * An event larger than the scratch buffer, or with more unknown signatures than it
+ * has patches, goes direct: the lock is taken, what was encoded is placed, and the
+ * rest is written straight into the stream under the lock (the old way). */
+#ifndef AT_WRITER_INTERNAL_H
+#define AT_WRITER_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "at_output.h"
+#include "at_writer.h"
+
+enum { AT_SIG_FUNC, AT_SIG_ENUM, AT_SIG_BITMASK, AT_SIG_STRUCT, AT_SIG_FRAME, AT_SIG_KINDS };
+
+/* Ids below this are tracked in a bitmap that encoders read without the lock; larger
+ * ids (only from traces read back: the wrappers' ids are small) always take a patch. */
+#define AT_FAST_IDS (1u << 16)
+
+/* Which ids of one signature kind have been written in full. Written under the lock. */
+typedef struct at_id_set {
+    uint8_t *fast;   /* AT_FAST_IDS bits, allocated at open, never moved */
+    uint8_t *bits;   /* ids from AT_FAST_IDS up, growing */
+    size_t nbytes;
+} at_id_set;
+
+struct at_writer {
+    at_output out;
+    pthread_mutex_t lock;
+    uint32_t next_call_no;
+    at_id_set sigs[AT_SIG_KINDS];
+};
+
+/* Without the lock: 1 when id was written in full (the bit, once set, stays). */
+static inline bool at_sig_known(const at_writer *w, unsigned kind, uint32_t id)
+{
+    return id < AT_FAST_IDS &&
+           (__atomic_load_n(&w->sigs[kind].fast[id >> 3], __ATOMIC_RELAXED) & (1u << (id & 7)));
+}
+
+/* Under the lock: 1 the first time id is seen (then its signature must follow). */
+bool at_sig_first_use(at_writer *w, unsigned kind, uint32_t id);
+/* Under the lock: the signature's body (what follows its id) into the stream. */
+void at_sig_put_body(at_writer *w, unsigned kind, const void *sig);
+
+enum { AT_SCRATCH = 64 * 1024, AT_PATCHES = 16 };
+
+typedef struct at_patch {
+    uint32_t off, id; /* the bytes before off end with the id */
+    uint8_t kind;
+    const void *sig;
+} at_patch;
+
+/* The calling thread's event in progress. */
+typedef struct at_wevent {
+    uint8_t *cur, *end; /* free scratch; both NULL in direct mode (every write slow) */
+    uint8_t *buf;       /* AT_SCRATCH bytes, allocated at the thread's first event */
+    at_writer *w;
+    uint32_t leave_at;  /* a late call's leave details start here in buf */
+    uint32_t call_no;   /* given when the enter event was placed */
+    uint8_t late, leaving, direct, placed;
+    unsigned npatch;
+    at_patch patch[AT_PATCHES];
+} at_wevent;
+
+/* The calling thread's event, bound to w (begin_enter/begin_leave start it). */
+at_wevent *at_wevent_start(at_writer *w, bool late);
+at_wevent *at_wevent_current(void);
+void at_wevent_write_slow(at_wevent *ev, const void *p, size_t n);
+void at_wevent_sig(at_wevent *ev, unsigned kind, uint32_t id, const void *sig);
+/* Ends the event: places it (taking the lock unless direct) and releases the lock. */
+void at_wevent_commit(at_wevent *ev);
+
+static inline void ev_write(at_wevent *ev, const void *p, size_t n)
+{
+    if ((size_t)(ev->end - ev->cur) >= n) {
+        if (n <= 16) /* small writes dominate: no memcpy call */
+            for (size_t i = 0; i < n; ++i)
+                ev->cur[i] = ((const uint8_t *)p)[i];
+        else
+            memcpy(ev->cur, p, n);
+        ev->cur += n;
+    } else {
+        at_wevent_write_slow(ev, p, n);
+    }
+}
+
+static inline void ev_byte(at_wevent *ev, uint8_t b)
+{
+    if (ev->cur != ev->end)
+        *ev->cur++ = b;
+    else
+        at_wevent_write_slow(ev, &b, 1);
+}
+
+static inline void ev_uint(at_wevent *ev, uint64_t v)
+{
+    uint8_t tmp[10], *p = (size_t)(ev->end - ev->cur) >= sizeof tmp ? ev->cur : tmp, *q = p;
+    while (v >= 0x80) {
+        *q++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *q++ = (uint8_t)v;
+    if (p == ev->cur)
+        ev->cur = q;
+    else
+        at_wevent_write_slow(ev, tmp, (size_t)(q - tmp));
+}
+
+static inline void ev_string(at_wevent *ev, const char *s, size_t len)
+{
+    ev_uint(ev, len);
+    ev_write(ev, s, len);
+}
+
+/* The same straight into the stream, under the lock (signature bodies). */
+void at_out_uint(at_output *o, uint64_t v);
+void at_out_cstring(at_output *o, const char *s);
+void at_out_sint(at_output *o, int64_t v);
+
+#endif
