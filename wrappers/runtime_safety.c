@@ -53,6 +53,7 @@
 #include <unistd.h>
 
 #include "gltrace_runtime.h"
+#include "gt_thread.h"
 #include "timeline_live.h"
 
 /* Standard signals whose default action terminates (or dumps core). */
@@ -197,14 +198,6 @@ void gltrace_safety_start(void)
     if (g_flusher_pid == self)
         return;
     g_flusher_pid = self;
-    pthread_t t;
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    sigset_t all, old_mask;
-    sigfillset(&all); /* the flusher never takes the program's signals */
-    pthread_sigmask(SIG_SETMASK, &all, &old_mask);
-    pthread_create(&t, &attr, flusher, NULL);
-    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
-    pthread_attr_destroy(&attr);
+    gt_thread t; /* never takes the program's signals (gt_thread.h) */
+    gt_thread_start(&t, flusher, NULL, 1);
 }

@@ -1,15 +1,24 @@
 /* Writing side of the Snappy container: the stream is cut into chunks of at most
  * 1 MiB, each written as uint32 LE compressed length + raw Snappy block.
  *
+ * Compression off the callers' threads. A full chunk goes into a queue of
+ * AT_OUTPUT_SLOTS buffers, which a compressor thread of the output's own compresses
+ * and writes in order (at_output_queue.c); callers go on in the next buffer and wait
+ * only when every buffer is queued (memory stays bounded: the program waits rather
+ * than the trace grows). The compressor blocks every signal, so a handler always runs
+ * on a caller's thread; flushes from handlers park it between chunks and write what
+ * is queued themselves, with the signal-safe encoder.
+ *
  * Records (events) and crashes. The writer marks the end of each complete record
- * (at_output_commit). A full buffer is written only up to that mark, the record in
- * progress moving to the front of the buffer, so the file always ends on a record
- * boundary (a record larger than the whole buffer, a big blob, is the exception: it
- * straddles chunks). at_output_flush_dying writes the complete records without the
- * caller's lock for a process about to die (see there). */
+ * (at_output_commit). A full buffer is queued only up to that mark, the record in
+ * progress moving to the front of the next buffer, so the file always ends on a
+ * record boundary (a record larger than the whole buffer, a big blob, is the
+ * exception: it straddles chunks). at_output_flush_dying writes the complete records
+ * without the caller's lock for a process about to die (see there). */
 #ifndef AT_OUTPUT_H
 #define AT_OUTPUT_H
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -17,9 +26,13 @@
 #include <string.h>
 
 #include "gt_error.h"
+#include "gt_thread.h"
+
+#define AT_OUTPUT_CHUNK (1u << 20)
+#define AT_OUTPUT_SLOTS 6
 
 typedef struct at_output {
-    uint8_t *buf;    /* uncompressed chunk being filled */
+    uint8_t *buf;    /* uncompressed chunk being filled: slot[tail % AT_OUTPUT_SLOTS] */
     size_t len;
     size_t mark;     /* end of the last complete record in buf (at_output_commit) */
     uint8_t *cbuf;   /* compressed chunk + its 4-byte length */
@@ -35,6 +48,17 @@ typedef struct at_output {
     int64_t chunk_pos;            /* the file offset it starts at; -1: not a file */
     atomic_int writing;           /* 1 while a chunk goes out (cbuf, buf moving) */
     atomic_int sealed;            /* AT_SEAL_*: a dying flush has claimed the file */
+    /* The queue (at_output_queue.c): [head, tail) full chunks, compressed and written
+     * by the compressor thread (async), or at once by the caller when it could not
+     * be started. */
+    uint8_t *slot[AT_OUTPUT_SLOTS];
+    size_t slot_len[AT_OUTPUT_SLOTS];
+    _Atomic uint32_t head, tail;
+    _Atomic uint32_t stop, parked, quit; /* a flush from a handler parks the compressor */
+    int async;
+    gt_thread thread;
+    void (*on_stall)(const char *path);  /* the first time a caller waits for a buffer */
+    int stalled;
 } at_output;
 
 enum { AT_SEAL_NONE, AT_SEAL_CLAIMED, AT_SEAL_WROTE, AT_SEAL_SKIPPED };
@@ -44,11 +68,13 @@ int at_output_open(at_output *o, const char *path, gt_error *err);
 /* Same over an open descriptor, which the output then owns. */
 int at_output_open_fd(at_output *o, int fd, const char *name, gt_error *err);
 void at_output_write_slow(at_output *o, const void *p, size_t n);
-/* Compresses and writes the pending bytes as one chunk (no-op when empty). */
+/* Compresses and writes the pending bytes as one chunk (no-op when empty), and waits
+ * until every queued chunk is in the file. */
 int at_output_flush(at_output *o);
-/* The same without libsnappy, which allocates (at_snappy_encode.h): for signal
- * handlers and exit paths that hold the lock guarding o, so a trace cut by a signal
- * is compressed like the rest. */
+/* The same without libsnappy, which allocates (at_snappy_encode.h), nor anything a
+ * signal may have interrupted: for signal handlers and exit paths that hold the lock
+ * guarding o, so a trace cut by a signal is compressed like the rest. 0 when the
+ * compressor could not be parked within about half a second. */
 int at_output_flush_signal_safe(at_output *o);
 /* For a process about to die, from a signal handler, without the lock that guards
  * o: writes the complete records (up to the mark) as a chunk (compressed when the
@@ -63,17 +89,12 @@ int at_output_seal(at_output *o);
 /* Flushes, closes the file; 0 when anything failed (message in o->err). */
 int at_output_close(at_output *o);
 
-#define AT_OUTPUT_CHUNK (1u << 20)
-
 static inline void at_output_write(at_output *o, const void *p, size_t n)
 {
-    if (AT_OUTPUT_CHUNK - o->len >= n) {
-        if (n <= 16) /* small writes dominate: avoid a memcpy call */
-            for (size_t i = 0; i < n; ++i)
-                o->buf[o->len + i] = ((const uint8_t *)p)[i];
-        else
-            memcpy(o->buf + o->len, p, n);
-        o->len += n;
+    size_t len = o->len; /* read once: byte stores may alias o */
+    if (AT_OUTPUT_CHUNK - len >= n) {
+        memcpy(o->buf + len, p, n);
+        o->len = len + n;
     } else {
         at_output_write_slow(o, p, n);
     }

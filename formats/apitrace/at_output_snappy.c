@@ -1,4 +1,4 @@
-#include "at_output.h"
+#include "at_output_internal.h"
 #include "at_snappy_encode.h"
 
 #include <errno.h>
@@ -30,6 +30,17 @@ static int write_all(at_output *o, const uint8_t *p, size_t n, size_t *sent)
     return 1;
 }
 
+static void free_buffers(at_output *o)
+{
+    for (unsigned i = 0; i < AT_OUTPUT_SLOTS; ++i)
+        free(o->slot[i]);
+    free(o->cbuf);
+    free(o->table);
+    memset(o->slot, 0, sizeof o->slot);
+    o->buf = o->cbuf = NULL;
+    o->table = NULL;
+}
+
 int at_output_open_fd(at_output *o, int fd, const char *name, gt_error *err)
 {
     memset(o, 0, sizeof *o);
@@ -38,23 +49,24 @@ int at_output_open_fd(at_output *o, int fd, const char *name, gt_error *err)
     gt_error_clear(&o->err);
     size_t bound = snappy_max_compressed_length(AT_OUTPUT_CHUNK);
     o->ccap = 4 + (bound > at_snappy_bound(AT_OUTPUT_CHUNK) ? bound : at_snappy_bound(AT_OUTPUT_CHUNK));
-    o->buf = malloc(AT_OUTPUT_CHUNK);
-    o->cbuf = malloc(o->ccap);
-    o->table = malloc(AT_SNAPPY_TABLE_SIZE * sizeof *o->table);
-    if (!o->buf || !o->cbuf || !o->table) {
-        free(o->buf);
-        free(o->cbuf);
-        free(o->table);
+    int ok = (o->cbuf = malloc(o->ccap)) != NULL;
+    ok = ok && (o->table = malloc(AT_SNAPPY_TABLE_SIZE * sizeof *o->table)) != NULL;
+    for (unsigned i = 0; ok && i < AT_OUTPUT_SLOTS; ++i)
+        ok = (o->slot[i] = malloc(AT_OUTPUT_CHUNK)) != NULL;
+    if (!ok) {
+        free_buffers(o);
         close(fd);
         gt_error_set(err, "%s: out of memory", name);
         return 0;
     }
+    o->buf = o->slot[0];
     static const uint8_t magic[2] = {'a', 't'};
     if (!write_all(o, magic, 2, NULL)) {
         gt_error_set(err, "%s", o->err.msg);
         at_output_close(o);
         return 0;
     }
+    at_queue_start(o); /* without the thread, callers compress */
     return 1;
 }
 
@@ -110,58 +122,56 @@ static int may_send(at_output *o)
     return 0;
 }
 
-/* Writes buf[0, n) as one chunk and moves the rest of buf to its front. */
-static int flush_chunk(at_output *o, size_t n, int compress)
+int at_chunk_send(at_output *o, const uint8_t *src, size_t n, int lib)
 {
-    if (atomic_load(&o->sealed) == AT_SEAL_WROTE) { /* the process is going: drop */
-        int dropped = o->len > 0;
-        o->len = o->mark = 0;
-        return !dropped;
-    }
-    if (o->len == 0 || o->failed) {
-        o->len = o->mark = 0;
+    if (atomic_load(&o->sealed) == AT_SEAL_WROTE) /* the process is going: drop */
+        return 0;
+    if (n == 0 || o->failed)
         return !o->failed;
-    }
     size_t clen = o->ccap - 4;
-    if (!compress) { /* no allocation: a signal handler may have interrupted malloc */
-        clen = at_snappy_encode(o->buf, n, o->cbuf + 4, o->table);
-    } else if (snappy_compress((const char *)o->buf, n, (char *)o->cbuf + 4, &clen) != SNAPPY_OK) {
+    if (!lib) { /* no allocation: a signal handler may have interrupted malloc */
+        clen = at_snappy_encode(src, n, o->cbuf + 4, o->table);
+    } else if (snappy_compress((const char *)src, n, (char *)o->cbuf + 4, &clen) != SNAPPY_OK) {
         gt_error_set(&o->err, "%s: Snappy compression failed", o->path);
         o->failed = 1;
-        o->len = o->mark = 0;
         return 0;
     }
-    o->cbuf[0] = (uint8_t)clen;
-    o->cbuf[1] = (uint8_t)(clen >> 8);
-    o->cbuf[2] = (uint8_t)(clen >> 16);
-    o->cbuf[3] = (uint8_t)(clen >> 24);
+    for (int i = 0; i < 4; i++)
+        o->cbuf[i] = (uint8_t)(clen >> (8 * i));
     o->chunk_len = clen + 4;
     o->chunk_sent = 0;
     o->chunk_pos = lseek(o->fd, 0, SEEK_CUR); /* one call a chunk: see chunk_rest */
-    if (!may_send(o)) {
-        o->len = o->mark = 0;
+    if (!may_send(o))
         return 0;
-    }
     int ok = send_chunk(o);
-    o->stream_bytes += n;
-    memmove(o->buf, o->buf + n, o->len - n);
-    o->len -= n;
-    o->mark = o->mark > n ? o->mark - n : 0;
     atomic_store(&o->writing, 0);
     return ok;
 }
 
-int at_output_flush(at_output *o) { return flush_chunk(o, o->len, 1); }
+/* Queues the pending bytes (under the caller's lock) and waits for the file. */
+int at_output_flush(at_output *o)
+{
+    if (o->len)
+        at_queue_push(o, o->len);
+    at_queue_drain(o);
+    return !o->failed;
+}
 
-int at_output_flush_signal_safe(at_output *o) { return flush_chunk(o, o->len, 0); }
+int at_output_flush_signal_safe(at_output *o)
+{
+    if (!at_queue_park(o, 500))
+        return 0;
+    int ok = at_queue_write_here(o, 0);
+    ok &= at_chunk_send(o, o->buf, o->len, 0);
+    o->stream_bytes += o->len;
+    o->len = o->mark = 0;
+    at_queue_resume(o);
+    return ok && !o->failed;
+}
 
 /* Full buffer: the complete records go, the one in progress stays for a crash to
  * find whole (unless it alone fills the buffer). */
-void at_output_spill(at_output *o)
-{
-    size_t n = o->mark ? o->mark : o->len;
-    flush_chunk(o, n, 1);
-}
+void at_output_spill(at_output *o) { at_queue_push(o, o->mark ? o->mark : o->len); }
 
 /* write(2) of all n bytes; async-signal-safe. */
 static int raw_write(int fd, const uint8_t *p, size_t n)
@@ -178,6 +188,17 @@ static int raw_write(int fd, const uint8_t *p, size_t n)
     return 1;
 }
 
+/* src[0, n) as one chunk, compressed into cbuf, which the caller owns now. */
+static int write_block(at_output *o, const uint8_t *src, size_t n)
+{
+    if (n == 0)
+        return 1;
+    size_t clen = at_snappy_encode(src, n, o->cbuf + 4, o->table);
+    for (int i = 0; i < 4; i++)
+        o->cbuf[i] = (uint8_t)(clen >> (8 * i));
+    return raw_write(o->fd, o->cbuf, 4 + clen);
+}
+
 /* The complete records as a chunk. Compressed into cbuf when the lock's holder is this
  * thread (OWN: what it was doing with cbuf is abandoned, the process is going); else
  * stored, its head built on the stack and the bytes straight from buf, since the
@@ -185,14 +206,8 @@ static int raw_write(int fd, const uint8_t *p, size_t n)
 static int write_records(at_output *o, int own)
 {
     size_t n = o->mark;
-    if (n == 0)
-        return 1;
-    if (own) {
-        size_t clen = at_snappy_encode(o->buf, n, o->cbuf + 4, o->table);
-        for (int i = 0; i < 4; i++)
-            o->cbuf[i] = (uint8_t)(clen >> (8 * i));
-        return raw_write(o->fd, o->cbuf, 4 + clen);
-    }
+    if (n == 0 || own)
+        return write_block(o, o->buf, n);
     uint8_t head[4 + 16];
     size_t k = literal_block(head + 4, NULL, n);
     size_t clen = k + n;
@@ -214,30 +229,76 @@ static size_t chunk_rest(const at_output *o)
     return sent < o->chunk_len ? o->chunk_len - sent : 0;
 }
 
+/* Queued chunks from head to tail, then the complete records of buf, the buffer being
+ * filled, unless buf is the last queued chunk (a caller interrupted while moving on
+ * to the next buffer, at_queue_push). */
+static int write_queued(at_output *o, uint32_t tail, const uint8_t *buf, size_t mark)
+{
+    int ok = 1;
+    uint32_t h = atomic_load(&o->head);
+    int queued = h != tail && buf == o->slot[(tail - 1) % AT_OUTPUT_SLOTS];
+    for (; h != tail; ++h) {
+        unsigned i = h % AT_OUTPUT_SLOTS;
+        ok = ok && write_block(o, o->slot[i], o->slot_len[i]);
+        atomic_store(&o->head, h + 1);
+    }
+    return ok && (queued || write_block(o, buf, mark));
+}
+
+/* With the compressor thread, parked by the caller (or the caller itself: a fault
+ * inside it, its own chunk in flight first): the queue and the buffer go out from
+ * here; once the file is sealed it may go on (every chunk it takes is dropped). */
+static int dying_async(at_output *o)
+{
+    if (at_queue_is_compressor(o) && atomic_load(&o->writing)) {
+        size_t rest = chunk_rest(o);
+        if (!raw_write(o->fd, o->cbuf + o->chunk_len - rest, rest))
+            return 0;
+        atomic_store(&o->head, atomic_load(&o->head) + 1);
+    }
+    const uint8_t *buf = o->buf;
+    atomic_signal_fence(memory_order_seq_cst);
+    size_t mark = o->mark;
+    return write_queued(o, atomic_load(&o->tail), buf, mark);
+}
+
 /* Dying flush. The lock's holder may be suspended under us (owner_is_caller: this
  * thread, interrupted) or running on (another thread that held the lock too long).
- * Claims the file first; a chunk in flight (`writing`) is finished here when its
- * writer is this very thread, else left to its writer (SKIPPED: that thread goes on
- * writing), since two writers of one chunk would duplicate it; otherwise the records
- * up to the mark go out and every later flush is dropped (WROTE). */
+ * Parks the compressor thread (before claiming: a chunk it sends waits while a
+ * claim is being decided), then claims the file; with the compressor, see
+ * dying_async. Without one, a
+ * chunk in flight (`writing`) is finished here when its writer is this very thread,
+ * else left to its writer (SKIPPED: that thread goes on writing), since two writers
+ * of one chunk would duplicate it; otherwise the records up to the mark go out. Every
+ * later flush is then dropped (WROTE). */
 int at_output_flush_dying(at_output *o, int owner_is_caller)
 {
     int none = AT_SEAL_NONE;
-    if (o->fd < 0 || o->failed || !atomic_compare_exchange_strong(&o->sealed, &none, AT_SEAL_CLAIMED))
+    if (o->fd < 0 || o->failed || atomic_load(&o->sealed) != AT_SEAL_NONE)
         return 0;
-    int ok;
-    if (atomic_load(&o->writing) && !owner_is_caller) {
-        atomic_store(&o->sealed, AT_SEAL_SKIPPED);
+    int own_compressor = o->async && at_queue_is_compressor(o);
+    if (o->async && !own_compressor && !at_queue_park(o, 500))
+        return 0; /* stuck in a write: it goes on writing */
+    if (!atomic_compare_exchange_strong(&o->sealed, &none, AT_SEAL_CLAIMED)) {
+        if (!own_compressor)
+            at_queue_resume(o);
         return 0;
     }
-    if (atomic_load(&o->writing)) { /* interrupted in send_chunk: complete records */
+    int ok;
+    if (o->async) {
+        ok = dying_async(o);
+    } else if (atomic_load(&o->writing) && !owner_is_caller) {
+        ok = -1;
+    } else if (atomic_load(&o->writing)) { /* interrupted in send_chunk: complete records */
         size_t rest = chunk_rest(o);
         ok = raw_write(o->fd, o->cbuf + o->chunk_len - rest, rest);
-    }
-    else
+    } else {
         ok = write_records(o, owner_is_caller);
-    atomic_store(&o->sealed, AT_SEAL_WROTE);
-    return ok;
+    }
+    atomic_store(&o->sealed, ok < 0 ? AT_SEAL_SKIPPED : AT_SEAL_WROTE);
+    if (o->async && !own_compressor)
+        at_queue_resume(o);
+    return ok > 0;
 }
 
 int at_output_seal(at_output *o)
@@ -265,15 +326,12 @@ void at_output_write_slow(at_output *o, const void *p, size_t n)
 int at_output_close(at_output *o)
 {
     at_output_flush(o);
+    at_queue_stop(o);
     if (o->fd >= 0 && close(o->fd) != 0 && !o->failed) {
         gt_error_set(&o->err, "%s: close failed: %s", o->path, strerror(errno));
         o->failed = 1;
     }
     o->fd = -1;
-    free(o->buf);
-    free(o->cbuf);
-    free(o->table);
-    o->buf = o->cbuf = NULL;
-    o->table = NULL;
+    free_buffers(o);
     return !o->failed;
 }

@@ -9,7 +9,6 @@
 #include "at_format.h"
 #include "at_writer_internal.h"
 #include "gt_grow.h"
-#include "gt_siglock.h"
 
 void at_out_uint(at_output *o, uint64_t v)
 {
@@ -159,7 +158,6 @@ at_writer *at_writer_open(const char *path, const at_writer_property *props, uns
         free(w);
         return NULL;
     }
-    pthread_mutex_init(&w->lock, NULL);
     at_out_uint(&w->out, AT_VERSION_MAX); /* version */
     at_out_uint(&w->out, AT_VERSION_MAX); /* semantic version */
     for (unsigned i = 0; i < nprops; ++i) {
@@ -175,33 +173,33 @@ at_writer *at_writer_open(const char *path, const at_writer_property *props, uns
 
 /* Whether the calling thread holds the lock: a signal handler (or an exit path
  * called from one) that interrupted its own thread inside an event. */
-static int held_by_caller(at_writer *w) { return gt_mutex_held_by_caller(&w->lock); }
+static int held_by_caller(at_writer *w) { return at_lock_mine(&w->lock); }
 
 int at_writer_flush(at_writer *w)
 {
     if (held_by_caller(w)) /* exit() from a signal handler that interrupted an event */
         return at_output_flush_dying(&w->out, 1);
-    pthread_mutex_lock(&w->lock);
+    at_lock_take(&w->lock);
     int ok = at_output_flush(&w->out);
-    pthread_mutex_unlock(&w->lock);
+    at_lock_give(&w->lock);
     return ok;
 }
 
 int at_writer_try_flush(at_writer *w)
 {
-    if (pthread_mutex_trylock(&w->lock) != 0)
+    if (!at_lock_try(&w->lock))
         return 0;
     int ok = at_output_flush(&w->out);
-    pthread_mutex_unlock(&w->lock);
+    at_lock_give(&w->lock);
     return ok;
 }
 
 int at_writer_try_flush_in_signal(at_writer *w)
 {
-    if (pthread_mutex_trylock(&w->lock) != 0)
+    if (!at_lock_try(&w->lock))
         return 0;
     int ok = at_output_flush_signal_safe(&w->out);
-    pthread_mutex_unlock(&w->lock);
+    at_lock_give(&w->lock);
     return ok;
 }
 
@@ -211,14 +209,14 @@ int at_writer_try_flush_in_signal(at_writer *w)
  * malloc lock the interrupted thread holds, on a full disk). */
 enum { LOCK_WAIT_MS = 500 };
 
-static int lock_bounded(at_writer *w) { return gt_mutex_lock_bounded(&w->lock, LOCK_WAIT_MS); }
+static int lock_bounded(at_writer *w) { return at_lock_bounded(&w->lock, LOCK_WAIT_MS); }
 
 int at_writer_flush_in_signal(at_writer *w)
 {
     if (held_by_caller(w) || !lock_bounded(w))
         return 0;
     int ok = at_output_flush_signal_safe(&w->out);
-    pthread_mutex_unlock(&w->lock);
+    at_lock_give(&w->lock);
     return ok;
 }
 
@@ -241,7 +239,7 @@ int at_writer_hold_flushed(at_writer *w)
     return 1;
 }
 
-void at_writer_release(at_writer *w) { pthread_mutex_unlock(&w->lock); }
+void at_writer_release(at_writer *w) { at_lock_give(&w->lock); }
 
 int at_writer_close(at_writer *w, gt_error *err)
 {
@@ -249,7 +247,6 @@ int at_writer_close(at_writer *w, gt_error *err)
     if (!ok)
         gt_error_set(err, "%s", w->out.err.msg);
     free_sigs(w);
-    pthread_mutex_destroy(&w->lock);
     free(w);
     return ok;
 }
@@ -257,14 +254,12 @@ int at_writer_close(at_writer *w, gt_error *err)
 void at_writer_begin_enter(at_writer *w, const gt_func_sig *sig, uint32_t thread, unsigned flags)
 {
     at_wevent *ev = at_wevent_start(w, (flags & AT_WRITER_LATE) != 0);
-    ev_byte(ev, AT_EVENT_ENTER);
-    ev_uint(ev, thread);
+    ev_byte_uint(ev, AT_EVENT_ENTER, thread);
     ev_uint(ev, sig->id);
     if (!at_sig_known(w, AT_SIG_FUNC, sig->id))
         at_wevent_sig(ev, AT_SIG_FUNC, sig->id, sig);
     if (flags & AT_WRITER_FAKE) {
-        ev_byte(ev, AT_DETAIL_FLAGS);
-        ev_uint(ev, AT_FLAG_FAKE);
+        ev_byte_uint(ev, AT_DETAIL_FLAGS, AT_FLAG_FAKE);
     }
 }
 
@@ -312,8 +307,7 @@ void at_writer_begin_arg(at_writer *w, uint32_t index)
 {
     (void)w;
     at_wevent *ev = at_wevent_current();
-    ev_byte(ev, AT_DETAIL_ARG);
-    ev_uint(ev, index);
+    ev_byte_uint(ev, AT_DETAIL_ARG, index);
 }
 
 void at_writer_begin_return(at_writer *w)

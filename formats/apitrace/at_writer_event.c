@@ -6,12 +6,11 @@
 #include <stdlib.h>
 
 #include "at_format.h"
-#include "gt_siglock.h"
 
 /* initial-exec: one load from the thread pointer per access (the library is preloaded
  * or linked in, never dlopened late). The scratch buffer is allocated at the thread's
  * first event and freed when it exits. */
-static __thread at_wevent t_ev __attribute__((tls_model("initial-exec")));
+__thread at_wevent at_t_ev __attribute__((tls_model("initial-exec")));
 
 static pthread_key_t g_scratch_key;
 static pthread_once_t g_scratch_once = PTHREAD_ONCE_INIT;
@@ -19,7 +18,7 @@ static pthread_once_t g_scratch_once = PTHREAD_ONCE_INIT;
 static void free_scratch(void *buf)
 {
     free(buf);
-    t_ev.buf = t_ev.cur = t_ev.end = NULL;
+    at_t_ev.buf = at_t_ev.cur = at_t_ev.end = NULL;
 }
 
 static void make_key(void) { (void)pthread_key_create(&g_scratch_key, free_scratch); }
@@ -76,17 +75,15 @@ static void place(at_wevent *ev)
 /* The rest of the event goes straight into the stream, under the lock. */
 static void go_direct(at_wevent *ev)
 {
-    pthread_mutex_lock(&ev->w->lock);
+    at_lock_take(&ev->w->lock);
     place(ev);
     ev->direct = 1;
     ev->cur = ev->end = NULL;
 }
 
-at_wevent *at_wevent_current(void) { return &t_ev; }
-
 at_wevent *at_wevent_start(at_writer *w, bool late)
 {
-    at_wevent *ev = &t_ev;
+    at_wevent *ev = &at_t_ev;
     if (!ev->buf)
         alloc_scratch(ev);
     ev->w = w;
@@ -130,14 +127,14 @@ void at_wevent_commit(at_wevent *ev)
         /* After a dying flush the lock stays with the flush: its own thread, back here
          * only in tests, drops the event; another thread waits there for the end. */
         if (atomic_load_explicit(&w->out.sealed, memory_order_relaxed) == AT_SEAL_WROTE &&
-            gt_mutex_held_by_caller(&w->lock)) {
+            at_lock_mine(&w->lock)) {
             ev->cur = ev->buf;
             ev->npatch = 0;
             return;
         }
-        pthread_mutex_lock(&w->lock);
+        at_lock_take(&w->lock);
         place(ev);
     }
     at_output_commit(&w->out);
-    pthread_mutex_unlock(&w->lock);
+    at_lock_give(&w->lock);
 }

@@ -31,6 +31,34 @@ enum { AT_SIG_FUNC, AT_SIG_ENUM, AT_SIG_BITMASK, AT_SIG_STRUCT, AT_SIG_FRAME, AT
  * ids (only from traces read back: the wrappers' ids are small) always take a patch. */
 #define AT_FAST_IDS (1u << 16)
 
+/* The writer's lock: one atomic exchange to take it, a plain store to give it back
+ * (at_writer_lock.c). Whether the calling thread holds it is a thread-local pointer:
+ * a signal handler must know whether it interrupted its own thread inside. */
+typedef struct at_lock {
+    atomic_int word;
+} at_lock;
+
+extern __thread const at_lock *at_t_holding __attribute__((tls_model("initial-exec")));
+void at_lock_wait(at_lock *l);
+int at_lock_try(at_lock *l);
+/* Waits at most about ms milliseconds; async-signal-safe. 1 when taken. */
+int at_lock_bounded(at_lock *l, int ms);
+
+static inline void at_lock_take(at_lock *l)
+{
+    if (atomic_exchange_explicit(&l->word, 1, memory_order_acquire) != 0)
+        at_lock_wait(l);
+    at_t_holding = l;
+}
+
+static inline void at_lock_give(at_lock *l)
+{
+    at_t_holding = NULL;
+    atomic_store_explicit(&l->word, 0, memory_order_release);
+}
+
+static inline bool at_lock_mine(const at_lock *l) { return at_t_holding == l; }
+
 /* Which ids of one signature kind have been written in full. Written under the lock. */
 typedef struct at_id_set {
     uint8_t *fast;   /* AT_FAST_IDS bits, allocated at open, never moved */
@@ -40,7 +68,7 @@ typedef struct at_id_set {
 
 struct at_writer {
     at_output out;
-    pthread_mutex_t lock;
+    at_lock lock;
     uint32_t next_call_no;
     at_id_set sigs[AT_SIG_KINDS];
 };
@@ -77,23 +105,23 @@ typedef struct at_wevent {
     at_patch patch[AT_PATCHES];
 } at_wevent;
 
+extern __thread at_wevent at_t_ev __attribute__((tls_model("initial-exec")));
+
 /* The calling thread's event, bound to w (begin_enter/begin_leave start it). */
 at_wevent *at_wevent_start(at_writer *w, bool late);
-at_wevent *at_wevent_current(void);
+static inline at_wevent *at_wevent_current(void) { return &at_t_ev; }
 void at_wevent_write_slow(at_wevent *ev, const void *p, size_t n);
 void at_wevent_sig(at_wevent *ev, unsigned kind, uint32_t id, const void *sig);
 /* Ends the event: places it (taking the lock unless direct) and releases the lock. */
 void at_wevent_commit(at_wevent *ev);
 
+/* The position is read once and stored once: byte stores may alias the event. */
 static inline void ev_write(at_wevent *ev, const void *p, size_t n)
 {
-    if ((size_t)(ev->end - ev->cur) >= n) {
-        if (n <= 16) /* small writes dominate: no memcpy call */
-            for (size_t i = 0; i < n; ++i)
-                ev->cur[i] = ((const uint8_t *)p)[i];
-        else
-            memcpy(ev->cur, p, n);
-        ev->cur += n;
+    uint8_t *cur = ev->cur;
+    if ((size_t)(ev->end - cur) >= n) {
+        memcpy(cur, p, n); /* one move when n is a constant (floats, doubles) */
+        ev->cur = cur + n;
     } else {
         at_wevent_write_slow(ev, p, n);
     }
@@ -101,10 +129,13 @@ static inline void ev_write(at_wevent *ev, const void *p, size_t n)
 
 static inline void ev_byte(at_wevent *ev, uint8_t b)
 {
-    if (ev->cur != ev->end)
-        *ev->cur++ = b;
-    else
+    uint8_t *cur = ev->cur;
+    if (cur != ev->end) {
+        *cur = b;
+        ev->cur = cur + 1;
+    } else {
         at_wevent_write_slow(ev, &b, 1);
+    }
 }
 
 static inline void ev_uint(at_wevent *ev, uint64_t v)
@@ -119,6 +150,34 @@ static inline void ev_uint(at_wevent *ev, uint64_t v)
         ev->cur = q;
     else
         at_wevent_write_slow(ev, tmp, (size_t)(q - tmp));
+}
+
+/* A tag and n bytes (a float, a double). */
+static inline void ev_tag_write(at_wevent *ev, uint8_t tag, const void *p, size_t n)
+{
+    uint8_t *cur = ev->cur;
+    if ((size_t)(ev->end - cur) > n) {
+        cur[0] = tag;
+        memcpy(cur + 1, p, n);
+        ev->cur = cur + 1 + n;
+        return;
+    }
+    ev_byte(ev, tag);
+    ev_write(ev, p, n);
+}
+
+/* A tag and a small varint: an argument's head, or a value's tag with its id. */
+static inline void ev_byte_uint(at_wevent *ev, uint8_t b, uint64_t v)
+{
+    uint8_t *cur = ev->cur;
+    if (v < 0x80 && (size_t)(ev->end - cur) >= 2) {
+        cur[0] = b;
+        cur[1] = (uint8_t)v;
+        ev->cur = cur + 2;
+        return;
+    }
+    ev_byte(ev, b);
+    ev_uint(ev, v);
 }
 
 static inline void ev_string(at_wevent *ev, const char *s, size_t len)

@@ -8,11 +8,9 @@
 static void put_sint(at_wevent *ev, int64_t v)
 {
     if (v < 0) {
-        ev_byte(ev, AT_TYPE_SINT);
-        ev_uint(ev, (uint64_t)0 - (uint64_t)v);
+        ev_byte_uint(ev, AT_TYPE_SINT, (uint64_t)0 - (uint64_t)v);
     } else {
-        ev_byte(ev, AT_TYPE_UINT);
-        ev_uint(ev, (uint64_t)v);
+        ev_byte_uint(ev, AT_TYPE_UINT, (uint64_t)v);
     }
 }
 
@@ -38,24 +36,20 @@ void at_writer_uint(at_writer *w, uint64_t v)
 {
     (void)w;
     at_wevent *ev = at_wevent_current();
-    ev_byte(ev, AT_TYPE_UINT);
-    ev_uint(ev, v);
+    ev_byte_uint(ev, AT_TYPE_UINT, v);
 }
 
 void at_writer_float(at_writer *w, float v)
 {
     (void)w;
-    at_wevent *ev = at_wevent_current();
-    ev_byte(ev, AT_TYPE_FLOAT);
-    ev_write(ev, &v, sizeof v); /* little-endian hosts only, like apitrace */
+    /* little-endian hosts only, like apitrace */
+    ev_tag_write(at_wevent_current(), AT_TYPE_FLOAT, &v, sizeof v);
 }
 
 void at_writer_double(at_writer *w, double v)
 {
     (void)w;
-    at_wevent *ev = at_wevent_current();
-    ev_byte(ev, AT_TYPE_DOUBLE);
-    ev_write(ev, &v, sizeof v);
+    ev_tag_write(at_wevent_current(), AT_TYPE_DOUBLE, &v, sizeof v);
 }
 
 static void put_string(at_wevent *ev, const char *s, size_t len)
@@ -80,8 +74,7 @@ void at_writer_cstring(at_writer *w, const char *s)
 
 static void put_wstring(at_wevent *ev, const uint32_t *s, size_t len)
 {
-    ev_byte(ev, AT_TYPE_WSTRING);
-    ev_uint(ev, len);
+    ev_byte_uint(ev, AT_TYPE_WSTRING, len);
     for (size_t i = 0; i < len; ++i)
         ev_uint(ev, s[i]);
 }
@@ -102,8 +95,7 @@ void at_writer_blob(at_writer *w, const void *data, size_t size)
         return;
     }
     at_wevent *ev = at_wevent_current();
-    ev_byte(ev, AT_TYPE_BLOB);
-    ev_uint(ev, size);
+    ev_byte_uint(ev, AT_TYPE_BLOB, size);
     ev_write(ev, data, size);
 }
 
@@ -118,8 +110,9 @@ static void put_sig(at_wevent *ev, at_writer *w, unsigned kind, uint32_t id, con
 void at_writer_enum(at_writer *w, const gt_enum_sig *sig, int64_t v)
 {
     at_wevent *ev = at_wevent_current();
-    ev_byte(ev, AT_TYPE_ENUM);
-    put_sig(ev, w, AT_SIG_ENUM, sig->id, sig);
+    ev_byte_uint(ev, AT_TYPE_ENUM, sig->id);
+    if (!at_sig_known(w, AT_SIG_ENUM, sig->id))
+        at_wevent_sig(ev, AT_SIG_ENUM, sig->id, sig);
     put_sint(ev, v);
 }
 
@@ -135,8 +128,7 @@ void at_writer_begin_array(at_writer *w, size_t n)
 {
     (void)w;
     at_wevent *ev = at_wevent_current();
-    ev_byte(ev, AT_TYPE_ARRAY);
-    ev_uint(ev, n);
+    ev_byte_uint(ev, AT_TYPE_ARRAY, n);
 }
 
 void at_writer_begin_struct(at_writer *w, const gt_struct_sig *sig)
@@ -153,8 +145,7 @@ void at_writer_pointer(at_writer *w, uint64_t addr)
         return;
     }
     at_wevent *ev = at_wevent_current();
-    ev_byte(ev, AT_TYPE_OPAQUE);
-    ev_uint(ev, addr);
+    ev_byte_uint(ev, AT_TYPE_OPAQUE, addr);
 }
 
 void at_writer_begin_repr(at_writer *w)
@@ -166,8 +157,7 @@ void at_writer_begin_repr(at_writer *w)
 /* A blob read without its bytes keeps its size, zero-filled. */
 static void put_blob_of(at_wevent *ev, const gt_value *v)
 {
-    ev_byte(ev, AT_TYPE_BLOB);
-    ev_uint(ev, v->blob.size);
+    ev_byte_uint(ev, AT_TYPE_BLOB, v->blob.size);
     if (v->blob.data) {
         ev_write(ev, v->blob.data, v->blob.size);
         return;
@@ -188,8 +178,7 @@ void at_writer_value(at_writer *w, const gt_value *v)
     case GT_NULL: at_writer_null(w); break;
     case GT_BOOL: at_writer_bool(w, v->b); break;
     case GT_SINT: /* keep the tag the trace had: a negative zero stays 0x03 */
-        ev_byte(ev, AT_TYPE_SINT);
-        ev_uint(ev, (uint64_t)0 - (uint64_t)v->i);
+        ev_byte_uint(ev, AT_TYPE_SINT, (uint64_t)0 - (uint64_t)v->i);
         break;
     case GT_UINT: at_writer_uint(w, v->u); break;
     case GT_FLOAT: at_writer_float(w, v->f); break;
@@ -210,8 +199,7 @@ void at_writer_value(at_writer *w, const gt_value *v)
             at_writer_value(w, &v->st.members[i]);
         break;
     case GT_POINTER:
-        ev_byte(ev, AT_TYPE_OPAQUE);
-        ev_uint(ev, v->u);
+        ev_byte_uint(ev, AT_TYPE_OPAQUE, v->u);
         break;
     case GT_REPR:
         at_writer_begin_repr(w);

@@ -447,6 +447,33 @@ static void test_dying_flush_stuck_thread(void **state)
     free(path);
 }
 
+/* Chunks still queued for the compressor thread when the process dies: the dying
+ * flush writes them, then the events of the buffer being filled, in order. */
+static void test_dying_flush_queued(void **state)
+{
+    (void)state;
+    static uint8_t blob[200 * 1024];
+    char *path;
+    at_writer *w = open_writer(&path);
+    enum { CALLS = 40 }; /* ~8 MiB: more chunks than the queue holds */
+    for (uint64_t i = 0; i < CALLS; i++) {
+        at_writer_begin_enter(w, &foo, 0, 0);
+        at_writer_begin_arg(w, 0);
+        blob[0] = (uint8_t)i;
+        at_writer_blob(w, blob, sizeof blob);
+        at_writer_begin_leave(w, at_writer_end_enter(w));
+        at_writer_end_leave(w);
+    }
+    foo_call(w, 0, 0, 7);
+    assert_int_equal(at_writer_flush_dying(w), 1);
+    char *warning;
+    assert_int_equal(dump_lines(path, &warning), CALLS + 1);
+    assert_null(warning);
+    close_writer(w);
+    unlink(path);
+    free(path);
+}
+
 /* exec: flushed and held; released after a failed exec, the writer goes on. */
 static void test_hold_flushed(void **state)
 {
@@ -723,6 +750,7 @@ int main(void)
         cmocka_unit_test(test_spill_keeps_event),
         cmocka_unit_test(test_dying_flush_waits),
         cmocka_unit_test(test_dying_flush_stuck_thread),
+        cmocka_unit_test(test_dying_flush_queued),
         cmocka_unit_test(test_hold_flushed),
         cmocka_unit_test(test_big_blobs),
         cmocka_unit_test(test_rewrite_with_value),
