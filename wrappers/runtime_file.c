@@ -133,6 +133,13 @@ static int derived_path(const char *main_path, char *out, size_t size)
     return 1;
 }
 
+/* The program waits for the trace's compressor (memory stays bounded): said once. */
+static void compressor_behind(const char *path)
+{
+    fprintf(stderr, "gltrace: %s: compressing and writing the trace is slower than the calls: "
+                    "the program waits for it\n", path);
+}
+
 static at_writer *open_at(const char *path, const char *exe)
 {
     size_t len = 0;
@@ -155,6 +162,8 @@ static at_writer *open_at(const char *path, const char *exe)
     free(cmdline);
     if (!w)
         not_recording("%s", err.msg);
+    else
+        at_writer_on_stall(w, compressor_behind);
     return w;
 }
 

@@ -328,6 +328,8 @@ void at_writer_backtrace(at_writer *w, const gt_frame *const *frames, uint32_t n
     }
 }
 
+void at_writer_on_stall(at_writer *w, void (*fn)(const char *path)) { w->out.on_stall = fn; }
+
 uint64_t at_writer_stream_bytes(const at_writer *w)
 {
     return w->out.stream_bytes + w->out.len;

@@ -114,6 +114,10 @@ void at_writer_details(at_writer *w, const gt_call *c, bool at_leave);
  * it), the backtrace with the event that held it. Returns the call's number here. */
 uint32_t at_writer_call(at_writer *w, const gt_call *c);
 
+/* Called once, the first time a caller waits for a free chunk buffer because the
+ * compressor thread is behind (the disk or compression slower than the calls). */
+void at_writer_on_stall(at_writer *w, void (*fn)(const char *path));
+
 /* Bytes of stream written so far (before compression) and of file. */
 uint64_t at_writer_stream_bytes(const at_writer *w);
 /* Why writing failed ("PATH: write failed: REASON"), or NULL while all is well: a
