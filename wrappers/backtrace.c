@@ -64,6 +64,7 @@
 #include "gltrace_runtime.h"
 #include "runtime_private.h"
 
+#include "backtrace_lines.h"
 #include "backtrace_set.h"
 #include "gt_grow.h"
 
@@ -170,6 +171,7 @@ static struct {
     __typeof__(dwfl_module_build_id) *module_build_id;
     __typeof__(dwfl_addrmodule) *addrmodule;
     __typeof__(dwfl_module_info) *module_info;
+    __typeof__(dwfl_module_getelf) *module_getelf;
     __typeof__(dwfl_module_addrinfo) *module_addrinfo;
     __typeof__(dwfl_module_getsrc) *module_getsrc;
     __typeof__(dwfl_lineinfo) *lineinfo;
@@ -248,6 +250,7 @@ static void load_libdw(void)
     DW_SYM(module_build_id, "dwfl_module_build_id")
     DW_SYM(addrmodule, "dwfl_addrmodule")
     DW_SYM(module_info, "dwfl_module_info")
+    DW_SYM(module_getelf, "dwfl_module_getelf")
     DW_SYM(module_addrinfo, "dwfl_module_addrinfo")
     DW_SYM(module_getsrc, "dwfl_module_getsrc")
     DW_SYM(lineinfo, "dwfl_lineinfo")
@@ -301,6 +304,79 @@ static Dwfl_Module *dwfl_module_at(uintptr_t addr, uintptr_t base)
     if (!module_is(m, base) && dwfl_report())
         m = dw.addrmodule(g_dwfl, addr);
     return module_is(m, base) ? m : NULL;
+}
+/* Modules whose line tables are read without libdw (backtrace_lines.h), by the
+ * main file's name; lines NULL: libdw answers for that module. */
+static struct lines_module {
+    char *main;
+    bt_lines *lines;
+} *g_lines_mods;
+static size_t g_lines_n, g_lines_cap;
+
+/* The line table reader for m, opened the first time m is asked for: when the file
+ * libdw would take the debug information from (the module's own file when it has
+ * some, else the separate debug file the symbol lookup found) is compressed. */
+static bt_lines *lines_of(Dwfl_Module *m)
+{
+    const char *main = NULL, *debug = NULL;
+    dw.module_info(m, NULL, NULL, NULL, NULL, NULL, &main, &debug);
+    if (!main)
+        return NULL;
+    for (size_t i = 0; i < g_lines_n; ++i)
+        if (!strcmp(g_lines_mods[i].main, main))
+            return g_lines_mods[i].lines;
+    if (GT_GROW(g_lines_mods, g_lines_cap, g_lines_n + 1, 8) != 0)
+        return NULL;
+    char *name = strdup(main);
+    if (!name)
+        return NULL;
+    const char *from = bt_lines_has_debug_info(main) ? main : debug;
+    bt_lines *lines = from ? bt_lines_open(from) : NULL;
+    g_lines_mods[g_lines_n++] = (struct lines_module){name, lines};
+    return lines;
+}
+
+/* Sets f's file (joined to the compilation directory dir when relative to an
+ * absolute one) and line. */
+static void set_source(gt_frame *f, const char *file, int lineno, const char *dir)
+{
+    if (!file || !*file)
+        return;
+    if (file[0] != '/' && dir && dir[0] == '/') {
+        size_t nd = strlen(dir), nf = strlen(file);
+        char *path = malloc(nd + nf + 2);
+        if (path) {
+            memcpy(path, dir, nd);
+            path[nd] = '/';
+            memcpy(path + nd + 1, file, nf + 1);
+        }
+        f->filename = path;
+    } else {
+        f->filename = strdup(file);
+    }
+    f->line = f->filename && lineno > 0 ? lineno : -1;
+}
+
+/* f's file and line at a in module m: from the line table alone when the module's
+ * debug sections are compressed, else from libdw. */
+static void source_of(Dwfl_Module *m, uintptr_t a, gt_frame *f)
+{
+    bt_lines *lines = lines_of(m);
+    if (lines) {
+        GElf_Addr bias = 0;
+        char *file = NULL;
+        const char *dir = NULL;
+        int lineno = 0;
+        if (dw.module_getelf(m, &bias) &&
+            bt_lines_find(lines, (uint64_t)(a - bias), &file, &lineno, &dir) == 1)
+            set_source(f, file, lineno, dir);
+        free(file);
+        return;
+    }
+    Dwfl_Line *line = dw.module_getsrc(m, a);
+    int lineno = 0;
+    const char *file = line ? dw.lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
+    set_source(f, file, lineno, file && file[0] != '/' ? dw.line_comp_dir(line) : NULL);
 }
 #endif
 
@@ -409,26 +485,7 @@ static gt_frame *resolve(uintptr_t pc, bool *own)
                 start = a - off;
             }
         }
-        Dwfl_Line *line = dw.module_getsrc(m, a);
-        int lineno = 0;
-        const char *file = line ? dw.lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
-        if (file && *file) {
-            /* a name relative to an absolute compilation directory gets it */
-            const char *dir = file[0] != '/' ? dw.line_comp_dir(line) : NULL;
-            if (dir && dir[0] == '/') {
-                size_t nd = strlen(dir), nf = strlen(file);
-                char *path = malloc(nd + nf + 2);
-                if (path) {
-                    memcpy(path, dir, nd);
-                    path[nd] = '/';
-                    memcpy(path + nd + 1, file, nf + 1);
-                }
-                f->filename = path;
-            } else {
-                f->filename = strdup(file);
-            }
-            f->line = f->filename && lineno > 0 ? lineno : -1;
-        }
+        source_of(m, a, f);
     }
 #endif
     if (module)
@@ -505,6 +562,7 @@ __attribute__((constructor)) static void backtrace_init(void)
     }
 #ifdef GLTRACE_HAVE_LIBDW
     load_libdw();
+    bt_lines_init(gltrace_real_dlopen);
 #endif
     g_demangle = (demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
 }
