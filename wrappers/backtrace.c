@@ -362,16 +362,17 @@ static void set_source(gt_frame *f, const char *file, int lineno, const char *di
 static void source_of(Dwfl_Module *m, uintptr_t a, gt_frame *f)
 {
     bt_lines *lines = lines_of(m);
-    if (lines) {
-        GElf_Addr bias = 0;
+    GElf_Addr bias = 0;
+    if (lines && dw.module_getelf(m, &bias)) {
         char *file = NULL;
         const char *dir = NULL;
         int lineno = 0;
-        if (dw.module_getelf(m, &bias) &&
-            bt_lines_find(lines, (uint64_t)(a - bias), &file, &lineno, &dir) == 1)
+        int rc = bt_lines_find(lines, (uint64_t)(a - bias), &file, &lineno, &dir);
+        if (rc == 1)
             set_source(f, file, lineno, dir);
         free(file);
-        return;
+        if (rc != -2) /* -2: past what the reader knows */
+            return;
     }
     Dwfl_Line *line = dw.module_getsrc(m, a);
     int lineno = 0;

@@ -62,11 +62,25 @@ typedef struct {
     size_t n;
 } span;
 
+/* A section read as far as needed: a compressed one is inflated in steps into buf
+ * (have bytes of total so far), so a lookup near the start of a large line table
+ * inflates and reads only that part. */
+typedef struct {
+    const uint8_t *src; /* the section in the file (after its Elf64_Chdr) */
+    size_t src_n;
+    bool compressed, failed;
+    uint8_t *buf;
+    size_t have, total;
+    z_stream zs;
+} lazy;
+
 struct bt_lines {
     void *map;
     size_t map_size;
-    uint8_t *owned[3]; /* inflated sections, freed on close */
-    span line, line_str, str;
+    lazy line, line_str, str;
+    size_t indexed; /* the units of .debug_line before this offset are indexed */
+    bool index_done; /* all of them, or up to one this reader does not know */
+    bool index_known; /* ... all of them */
     struct seq {
         uint64_t lo, hi;
         size_t unit; /* the unit's offset in .debug_line */
@@ -116,43 +130,67 @@ static const Elf64_Shdr *elf_section(const elf_file *e, const char *name)
     return NULL;
 }
 
-/* The section's bytes, inflated into *owned when compressed (ELFCOMPRESS_ZLIB). An
- * absent section is empty; false when it cannot be read. */
-static bool section_bytes(const elf_file *e, const Elf64_Shdr *s, span *out, uint8_t **owned)
+/* Sets up the lazy section s (empty when absent); false when it cannot be read. */
+static bool lazy_init(const elf_file *e, const Elf64_Shdr *sh, lazy *s)
 {
-    *out = (span){NULL, 0};
-    if (!s || s->sh_type == SHT_NOBITS)
+    memset(s, 0, sizeof *s);
+    if (!sh || sh->sh_type == SHT_NOBITS)
         return true;
-    if (s->sh_offset > e->size || s->sh_size > e->size - s->sh_offset)
+    if (sh->sh_offset > e->size || sh->sh_size > e->size - sh->sh_offset)
         return false;
-    const uint8_t *p = e->map + s->sh_offset;
-    if (!(s->sh_flags & SHF_COMPRESSED)) {
-        *out = (span){p, s->sh_size};
+    const uint8_t *p = e->map + sh->sh_offset;
+    if (!(sh->sh_flags & SHF_COMPRESSED)) {
+        *s = (lazy){.src = p, .src_n = sh->sh_size, .have = sh->sh_size, .total = sh->sh_size};
         return true;
     }
     const Elf64_Chdr *c = (const Elf64_Chdr *)p;
-    if (s->sh_size < sizeof *c || c->ch_type != ELFCOMPRESS_ZLIB || !z.init ||
-        c->ch_size > (1u << 30))
+    if (sh->sh_size < sizeof *c || c->ch_type != ELFCOMPRESS_ZLIB || !z.init ||
+        c->ch_size > (1u << 30) || sh->sh_size - sizeof *c > UINT32_MAX)
         return false;
-    uint8_t *buf = malloc(c->ch_size ? c->ch_size : 1);
-    if (!buf)
+    s->buf = malloc(c->ch_size ? c->ch_size : 1);
+    if (!s->buf)
         return false;
-    z_stream zs = {.next_in = (Bytef *)(p + sizeof *c),
-                   .avail_in = (uInt)(s->sh_size - sizeof *c),
-                   .next_out = buf,
-                   .avail_out = (uInt)c->ch_size};
-    bool ok = z.init(&zs, ZLIB_VERSION, (int)sizeof zs) == Z_OK;
-    if (ok) {
-        ok = z.inflate(&zs, Z_FINISH) == Z_STREAM_END && zs.total_out == c->ch_size;
-        z.end(&zs);
-    }
-    if (!ok) {
-        free(buf);
+    s->src = p + sizeof *c;
+    s->src_n = sh->sh_size - sizeof *c;
+    s->compressed = true;
+    s->total = c->ch_size;
+    s->zs = (z_stream){.next_in = (Bytef *)s->src, .avail_in = (uInt)s->src_n,
+                       .next_out = s->buf};
+    if (z.init(&s->zs, ZLIB_VERSION, (int)sizeof s->zs) != Z_OK) {
+        free(s->buf);
+        s->buf = NULL;
         return false;
     }
-    *owned = buf;
-    *out = (span){buf, c->ch_size};
     return true;
+}
+
+static const uint8_t *lazy_bytes(const lazy *s) { return s->compressed ? s->buf : s->src; }
+
+/* Whether the first `need` bytes of s are there, inflating more (at least 64 KiB at
+ * a time) when they are not yet. */
+static bool lazy_ensure(lazy *s, size_t need)
+{
+    while (s->have < need && !s->failed && need <= s->total) {
+        size_t step = need - s->have < 65536 ? 65536 : need - s->have;
+        if (step > s->total - s->have)
+            step = s->total - s->have;
+        s->zs.next_out = s->buf + s->have;
+        s->zs.avail_out = (uInt)step;
+        int rc = z.inflate(&s->zs, Z_SYNC_FLUSH);
+        s->have = (size_t)(s->zs.next_out - s->buf);
+        if (rc == Z_STREAM_END ? s->have != s->total : rc != Z_OK)
+            s->failed = true;
+        if (rc == Z_STREAM_END || s->failed)
+            z.end(&s->zs);
+    }
+    return s->have >= need;
+}
+
+static void lazy_free(lazy *s)
+{
+    if (s->compressed && s->have < s->total && !s->failed)
+        z.end(&s->zs);
+    free(s->buf);
 }
 
 static bool map_file(const char *path, void **map, size_t *size)
@@ -249,21 +287,25 @@ typedef struct {
     const uint8_t *std_lens;
 } unit;
 
-/* The unit at off; false when it is not a DWARF 5 program this reader knows. Sets
- * *next to the following unit's offset. */
-static bool unit_at(const bt_lines *t, size_t off, unit *u, size_t *next)
+/* The unit at off, inflated as far as its end; false when it is not a DWARF 5
+ * program this reader knows. Sets *next to the following unit's offset. */
+static bool unit_at(bt_lines *t, size_t off, unit *u, size_t *next)
 {
-    cursor c = {t->line.p + off, t->line.p + t->line.n, false};
+    if (!lazy_ensure(&t->line, off + 12 > t->line.total ? t->line.total : off + 12))
+        return false;
+    const uint8_t *base = lazy_bytes(&t->line);
+    cursor c = {base + off, base + t->line.have, false};
     uint64_t len = fixed(&c, 4);
     u->offsz = 4;
     if (len == 0xffffffffu) {
         len = fixed(&c, 8);
         u->offsz = 8;
     }
-    if (c.bad || len > (uint64_t)(c.end - c.p))
+    size_t start = (size_t)(c.p - base);
+    if (c.bad || len > t->line.total - start || !lazy_ensure(&t->line, start + (size_t)len))
         return false;
     c.end = c.p + len;
-    *next = (size_t)(c.end - t->line.p);
+    *next = start + (size_t)len;
     unsigned version = (unsigned)fixed(&c, 2);
     unsigned addr_size = (unsigned)fixed(&c, 1);
     unsigned seg_size = (unsigned)fixed(&c, 1);
@@ -291,10 +333,10 @@ static bool unit_at(const bt_lines *t, size_t off, unit *u, size_t *next)
 /* The value of one attribute: a string for the forms that name one (string,
  * line_strp, strp), else NULL with a number in *num; c->bad set for a form this
  * reader does not know. */
-static const char *form_value(const bt_lines *t, cursor *c, unsigned offsz, uint64_t form,
+static const char *form_value(bt_lines *t, cursor *c, unsigned offsz, uint64_t form,
                               uint64_t *num)
 {
-    span in;
+    lazy *in;
     switch (form) {
     case FORM_string: {
         const uint8_t *nul = memchr(c->p, 0, (size_t)(c->end - c->p));
@@ -306,11 +348,12 @@ static const char *form_value(const bt_lines *t, cursor *c, unsigned offsz, uint
     }
     case FORM_line_strp:
     case FORM_strp: {
-        in = form == FORM_strp ? t->str : t->line_str;
+        in = form == FORM_strp ? &t->str : &t->line_str;
         uint64_t o = fixed(c, offsz);
-        if (c->bad || o >= in.n || !memchr(in.p + o, 0, in.n - o))
+        if (c->bad || !lazy_ensure(in, in->total) || o >= in->total ||
+            !memchr(lazy_bytes(in) + o, 0, in->total - o))
             break;
-        return (const char *)in.p + o;
+        return (const char *)lazy_bytes(in) + o;
     }
     case FORM_udata: *num = uleb(c); return NULL;
     case FORM_data1: *num = fixed(c, 1); return NULL;
@@ -334,7 +377,7 @@ static const char *form_value(const bt_lines *t, cursor *c, unsigned offsz, uint
 /* Reads one entry table (directories or files) at c, keeping the path and
  * directory index of entry `want`. False for a table this reader does not know or
  * when there is no entry `want`. */
-static bool entry_table(const bt_lines *t, cursor *c, unsigned offsz, uint64_t want,
+static bool entry_table(bt_lines *t, cursor *c, unsigned offsz, uint64_t want,
                         const char **path, uint64_t *dir)
 {
     uint64_t formats[16][2];
@@ -468,17 +511,23 @@ static bool index_row(void *ctx, const row *r)
     return true;
 }
 
-static bool build_index(bt_lines *t)
+/* Indexes the next unit; false when there is none, or it is one this reader does not
+ * know (index_known false then). */
+static bool index_next(bt_lines *t)
 {
-    for (size_t off = 0, next; off < t->line.n; off = next) {
-        unit u;
-        if (!unit_at(t, off, &u, &next))
-            return false;
-        indexer x = {t, off, 0, false};
-        if (!run_unit(&u, index_row, &x))
-            return false;
+    if (t->index_done)
+        return false;
+    unit u;
+    size_t next;
+    indexer x = {t, t->indexed, 0, false};
+    if (t->indexed >= t->line.total || !unit_at(t, t->indexed, &u, &next) ||
+        !run_unit(&u, index_row, &x)) {
+        t->index_done = true;
+        t->index_known = t->indexed >= t->line.total;
+        return false;
     }
-    return t->nseqs > 0;
+    t->indexed = next;
+    return true;
 }
 
 bt_lines *bt_lines_open(const char *path)
@@ -492,13 +541,14 @@ bt_lines *bt_lines_open(const char *path)
         return NULL;
     }
     const Elf64_Shdr *info;
+    unit u;
+    size_t next;
     bool ok = elf_parse(&e, t->map, t->map_size) && (info = elf_section(&e, ".debug_info")) &&
               (info->sh_flags & SHF_COMPRESSED) &&
-              section_bytes(&e, elf_section(&e, ".debug_line"), &t->line, &t->owned[0]) &&
-              section_bytes(&e, elf_section(&e, ".debug_line_str"), &t->line_str,
-                            &t->owned[1]) &&
-              section_bytes(&e, elf_section(&e, ".debug_str"), &t->str, &t->owned[2]) &&
-              t->line.n && build_index(t);
+              lazy_init(&e, elf_section(&e, ".debug_line"), &t->line) &&
+              lazy_init(&e, elf_section(&e, ".debug_line_str"), &t->line_str) &&
+              lazy_init(&e, elf_section(&e, ".debug_str"), &t->str) && t->line.total &&
+              unit_at(t, 0, &u, &next); /* a line table of the version this reader knows */
     if (!ok) {
         bt_lines_close(t);
         return NULL;
@@ -510,8 +560,9 @@ void bt_lines_close(bt_lines *t)
 {
     if (!t)
         return;
-    for (size_t i = 0; i < 3; ++i)
-        free(t->owned[i]);
+    lazy_free(&t->line);
+    lazy_free(&t->line_str);
+    lazy_free(&t->str);
     if (t->map)
         munmap(t->map, t->map_size);
     free(t->seqs);
@@ -541,7 +592,7 @@ static bool choose_row(void *ctx, const row *r)
 
 /* The file's name as libdw writes it: absolute, or its directory (a string of the
  * directory table), a slash and the name. */
-static int file_name(const bt_lines *t, const unit *u, uint64_t file, char **out,
+static int file_name(bt_lines *t, const unit *u, uint64_t file, char **out,
                      const char **comp_dir)
 {
     cursor dirs = u->tables;
@@ -570,26 +621,37 @@ static int file_name(const bt_lines *t, const unit *u, uint64_t file, char **out
     return *out ? 1 : -1;
 }
 
-int bt_lines_find(const bt_lines *t, uint64_t addr, char **file, int *line,
-                  const char **comp_dir)
+/* The row for addr in the unit at off (see bt_lines_find). */
+static int find_in_unit(bt_lines *t, size_t off, uint64_t addr, char **file, int *line,
+                        const char **comp_dir)
 {
+    unit u;
+    size_t next;
+    chooser ch = {addr, {0, 0, 0, false}, false};
+    if (!unit_at(t, off, &u, &next) || !run_unit(&u, choose_row, &ch) || !ch.have ||
+        ch.best.end_seq)
+        return 0;
+    int rc = file_name(t, &u, ch.best.file, file, comp_dir);
+    if (rc == 1)
+        *line = (int)ch.best.line;
+    return rc;
+}
+
+int bt_lines_find(bt_lines *t, uint64_t addr, char **file, int *line, const char **comp_dir)
+{
+    /* the first unit (in .debug_line's order) with a sequence holding addr and a row
+     * for it: units are indexed as far as needed to find one */
     size_t tried = (size_t)-1;
-    for (size_t i = 0; i < t->nseqs; ++i) {
+    for (size_t i = 0;; ++i) {
+        while (i == t->nseqs)
+            if (!index_next(t))
+                return t->index_known ? 0 : -2;
         const struct seq *s = &t->seqs[i];
         if (addr < s->lo || addr >= s->hi || s->unit == tried)
             continue;
         tried = s->unit;
-        unit u;
-        size_t next;
-        chooser ch = {addr, {0, 0, 0, false}, false};
-        if (!unit_at(t, s->unit, &u, &next) || !run_unit(&u, choose_row, &ch) ||
-            !ch.have || ch.best.end_seq)
-            continue;
-        int rc = file_name(t, &u, ch.best.file, file, comp_dir);
-        if (rc != 0) {
-            *line = (int)ch.best.line;
+        int rc = find_in_unit(t, s->unit, addr, file, line, comp_dir);
+        if (rc != 0)
             return rc;
-        }
     }
-    return 0;
 }

@@ -32,10 +32,11 @@ bt_lines *bt_lines_open(const char *path);
 
 /* The row of addr (an address of the file, before relocation), chosen as libdw's
  * dwfl_module_getsrc does: 1 with *file (allocated; the directory joined as libdw
- * does), *line and *comp_dir (the unit's compilation directory, owned by t, may be
- * NULL); 0 when no row covers addr; -1 when out of memory. */
-int bt_lines_find(const bt_lines *t, uint64_t addr, char **file, int *line,
-                  const char **comp_dir);
+ * does), *line and *comp_dir (the unit's compilation directory, owned by t); 0 when
+ * no row covers addr; -1 when out of memory; -2 when the answer lies past a unit
+ * this reader does not know (ask libdw). The line table is read only as far as the
+ * answer needs: the first lookups near its start inflate little of it. */
+int bt_lines_find(bt_lines *t, uint64_t addr, char **file, int *line, const char **comp_dir);
 
 void bt_lines_close(bt_lines *t);
 
