@@ -32,7 +32,14 @@
  *   - file and line from the DWARF line table (libdw) where the module has debug
  *     information (in the file itself or found by libdw's standard search of
  *     /usr/lib/debug; never fetched through debuginfod, see find_debuginfo below).
+ *     When that file's debug sections are compressed (libc6-dbg's are), the line
+ *     table is read without libdw (backtrace_lines.c), which gives the same answer:
+ *     libdw would inflate every debug section of the file, 90 ms for libc's, on the
+ *     thread of the first call that names a line there.
  * Lookups use the return address minus one, so the line is the call's, not the next.
+ * So a backtrace from a place seen before costs the unwind (about 2 us) and one hash
+ * lookup per frame; each new PC is resolved once (dladdr, a symbol lookup and a line
+ * lookup).
  *
  * Why dlopen, not linking: libunwind.so.8 exports _Unwind_RaiseException & co. and a
  * `backtrace`; as a dependency of a preloaded library it would come before libgcc_s
@@ -70,10 +77,12 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <execinfo.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,6 +282,33 @@ static bool dwfl_report(void)
     return dw.report_end(g_dwfl, NULL, NULL) == 0 && rc == 0;
 }
 
+/* dl_iterate_phdr's counts of objects loaded and unloaded when the session last
+ * read /proc/self/maps: unchanged, a module libdw does not see is not worth reading
+ * the maps again for (code mapped by other means, or a mapping libdw skips). */
+static unsigned long long g_adds = ~0ull, g_subs = ~0ull;
+
+static int read_counts(struct dl_phdr_info *info, size_t size, void *data)
+{
+    unsigned long long *c = data;
+    if (size >= offsetof(struct dl_phdr_info, dlpi_subs) + sizeof info->dlpi_subs) {
+        c[0] = info->dlpi_adds;
+        c[1] = info->dlpi_subs;
+    }
+    return 1; /* the counts are the same in every entry */
+}
+
+/* Whether objects were loaded or unloaded since the last call (true the first time,
+ * and always where the loader does not count them). */
+static bool modules_changed(void)
+{
+    unsigned long long c[2] = {~0ull, ~0ull};
+    dl_iterate_phdr(read_counts, c);
+    bool changed = c[0] == ~0ull || c[0] != g_adds || c[1] != g_subs;
+    g_adds = c[0];
+    g_subs = c[1];
+    return changed;
+}
+
 /* Whether libdw's module m is the one loaded at base (dladdr's dli_fbase). */
 static bool module_is(Dwfl_Module *m, uintptr_t base)
 {
@@ -286,13 +322,16 @@ static bool module_is(Dwfl_Module *m, uintptr_t base)
  * session has no module there or another one: a library loaded since, possibly
  * where one unloaded since used to be (Mesa loads and unloads libraries). Code in
  * no module (JIT) must not reread /proc/self/maps for each new address. NULL without
- * libdw, or when libdw does not see the module dladdr found. */
+ * libdw, or when libdw does not see the module dladdr found. The maps are read again
+ * only when the loader's counts of loaded and unloaded objects moved since the last
+ * read, never once per backtrace. */
 static Dwfl_Module *dwfl_module_at(uintptr_t addr, uintptr_t base)
 {
     if (!dw.begin || g_dwfl_failed)
         return NULL;
     if (!g_dwfl) {
         g_dwfl = dw.begin(&g_dwfl_callbacks);
+        modules_changed(); /* the counts this first report sees */
         if (!g_dwfl || !dwfl_report()) {
             g_dwfl_failed = true;
             return NULL;
@@ -301,7 +340,7 @@ static Dwfl_Module *dwfl_module_at(uintptr_t addr, uintptr_t base)
     if (!base)
         return dw.addrmodule(g_dwfl, addr);
     Dwfl_Module *m = dw.addrmodule(g_dwfl, addr);
-    if (!module_is(m, base) && dwfl_report())
+    if (!module_is(m, base) && modules_changed() && dwfl_report())
         m = dw.addrmodule(g_dwfl, addr);
     return module_is(m, base) ? m : NULL;
 }
