@@ -389,6 +389,8 @@ static bool entry_table(bt_lines *t, cursor *c, unsigned offsz, uint64_t want,
         formats[i][1] = uleb(c);
     }
     uint64_t count = uleb(c);
+    if (nformats == 0 && count > 0)
+        return false; /* entries without a path, and nothing bounds their count */
     bool found = false;
     for (uint64_t n = 0; n < count && !c->bad; ++n) {
         for (unsigned i = 0; i < nformats && !c->bad; ++i) {
