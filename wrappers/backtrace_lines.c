@@ -1,13 +1,15 @@
 /* File and line from a DWARF 5 line table alone (backtrace_lines.h says why).
  *
- * Opening a file maps it, inflates .debug_line, .debug_line_str and .debug_str (and
- * nothing else) and runs every line program once to index its sequences: the address
- * ranges [first row, end_sequence) with the unit each belongs to. A lookup runs the
- * programs of the units whose sequences hold the address and picks the row as libdw
- * does: among the unit's rows at or below the address, the highest address, an
- * end_sequence row before the other rows at its address, then the later row; none
- * when that row ends a sequence. libdw picks the unit from .debug_aranges; a unit
- * whose sequences hold the address is that unit in any file a linker wrote. */
+ * Opening a file maps it and checks the first unit of .debug_line. Lookups index the
+ * units in order, only as far as the first one with a sequence (its rows from the
+ * first to end_sequence) holding the address, inflating .debug_line in steps as they
+ * go (.debug_line_str and .debug_str whole, when a name is needed), so nothing past
+ * that unit is inflated or read. The row is picked as libdw does: among the unit's
+ * rows at or below the address, the highest address, an end_sequence row before the
+ * other rows at its address, then the later row; none when that row ends a sequence.
+ * libdw picks the unit from .debug_aranges; the unit whose sequences hold the address
+ * is that one in any file a linker wrote, once sequences from address 0 (functions
+ * the linker discarded) are left out. */
 #define _GNU_SOURCE
 #include "backtrace_lines.h"
 
@@ -57,11 +59,6 @@ void bt_lines_init(void *(*open)(const char *, int))
 
 /* ---- the ELF file ----------------------------------------------------------------- */
 
-typedef struct {
-    const uint8_t *p;
-    size_t n;
-} span;
-
 /* A section read as far as needed: a compressed one is inflated in steps into buf
  * (have bytes of total so far), so a lookup near the start of a large line table
  * inflates and reads only that part. */
@@ -102,7 +99,7 @@ static bool elf_parse(elf_file *e, const void *map, size_t size)
     const Elf64_Ehdr *h = map;
     if (size < sizeof *h || memcmp(h->e_ident, ELFMAG, SELFMAG) != 0 ||
         h->e_ident[EI_CLASS] != ELFCLASS64 || h->e_ident[EI_DATA] != ELFDATA2LSB ||
-        h->e_shentsize != sizeof(Elf64_Shdr) || h->e_shnum == 0 ||
+        h->e_shentsize != sizeof(Elf64_Shdr) || h->e_shnum == 0 || h->e_shoff % 8 != 0 ||
         h->e_shstrndx >= h->e_shnum || h->e_shoff > size ||
         (size - h->e_shoff) / sizeof(Elf64_Shdr) < h->e_shnum)
         return false;
@@ -143,17 +140,20 @@ static bool lazy_init(const elf_file *e, const Elf64_Shdr *sh, lazy *s)
         *s = (lazy){.src = p, .src_n = sh->sh_size, .have = sh->sh_size, .total = sh->sh_size};
         return true;
     }
-    const Elf64_Chdr *c = (const Elf64_Chdr *)p;
-    if (sh->sh_size < sizeof *c || c->ch_type != ELFCOMPRESS_ZLIB || !z.init ||
-        c->ch_size > (1u << 30) || sh->sh_size - sizeof *c > UINT32_MAX)
+    Elf64_Chdr c;
+    if (sh->sh_size < sizeof c)
         return false;
-    s->buf = malloc(c->ch_size ? c->ch_size : 1);
+    memcpy(&c, p, sizeof c);
+    if (c.ch_type != ELFCOMPRESS_ZLIB || !z.init || c.ch_size > (1u << 30) ||
+        sh->sh_size - sizeof c > UINT32_MAX)
+        return false;
+    s->buf = malloc(c.ch_size ? c.ch_size : 1);
     if (!s->buf)
         return false;
-    s->src = p + sizeof *c;
-    s->src_n = sh->sh_size - sizeof *c;
+    s->src = p + sizeof c;
+    s->src_n = sh->sh_size - sizeof c;
     s->compressed = true;
-    s->total = c->ch_size;
+    s->total = c.ch_size;
     s->zs = (z_stream){.next_in = (Bytef *)s->src, .avail_in = (uInt)s->src_n,
                        .next_out = s->buf};
     if (z.init(&s->zs, ZLIB_VERSION, (int)sizeof s->zs) != Z_OK) {
@@ -282,7 +282,7 @@ typedef struct {
     cursor tables;        /* the directory table's formats onwards */
     cursor prog;          /* the opcodes */
     unsigned offsz;       /* 4 or 8: DWARF 32 or 64 */
-    uint8_t min_inst, default_is_stmt, line_range, opcode_base;
+    uint8_t min_inst, line_range, opcode_base;
     int8_t line_base;
     const uint8_t *std_lens;
 } unit;
@@ -317,7 +317,7 @@ static bool unit_at(bt_lines *t, size_t off, unit *u, size_t *next)
     u->prog = (cursor){c.p + hlen, c.end, false};
     u->min_inst = (uint8_t)fixed(&c, 1);
     unsigned max_ops = (unsigned)fixed(&c, 1);
-    u->default_is_stmt = (uint8_t)fixed(&c, 1);
+    fixed(&c, 1); /* default_is_stmt: libdw's choice of row ignores it */
     u->line_base = (int8_t)fixed(&c, 1);
     u->line_range = (uint8_t)fixed(&c, 1);
     u->opcode_base = (uint8_t)fixed(&c, 1);
@@ -593,7 +593,8 @@ static bool choose_row(void *ctx, const row *r)
 }
 
 /* The file's name as libdw writes it: absolute, or its directory (a string of the
- * directory table), a slash and the name. */
+ * directory table), a slash and the name. -2 when the tables are not ones this
+ * reader knows, or name no such file (libdw will say what it makes of them). */
 static int file_name(bt_lines *t, const unit *u, uint64_t file, char **out,
                      const char **comp_dir)
 {
@@ -601,13 +602,13 @@ static int file_name(bt_lines *t, const unit *u, uint64_t file, char **out,
     const char *d0 = NULL, *dname = NULL, *fname = NULL;
     uint64_t unused, diridx = 0;
     if (!entry_table(t, &dirs, u->offsz, 0, &d0, &unused))
-        return 0;
+        return -2;
     cursor files = dirs;
     if (!entry_table(t, &files, u->offsz, file, &fname, &diridx))
-        return 0;
+        return -2;
     cursor again = u->tables;
     if (!entry_table(t, &again, u->offsz, diridx, &dname, &unused))
-        return 0;
+        return -2;
     *comp_dir = d0;
     if (fname[0] == '/') {
         *out = strdup(fname);
@@ -630,8 +631,9 @@ static int find_in_unit(bt_lines *t, size_t off, uint64_t addr, char **file, int
     unit u;
     size_t next;
     chooser ch = {addr, {0, 0, 0, false}, false};
-    if (!unit_at(t, off, &u, &next) || !run_unit(&u, choose_row, &ch) || !ch.have ||
-        ch.best.end_seq)
+    if (!unit_at(t, off, &u, &next) || !run_unit(&u, choose_row, &ch))
+        return -2;
+    if (!ch.have || ch.best.end_seq)
         return 0;
     int rc = file_name(t, &u, ch.best.file, file, comp_dir);
     if (rc == 1)
@@ -641,19 +643,14 @@ static int find_in_unit(bt_lines *t, size_t off, uint64_t addr, char **file, int
 
 int bt_lines_find(bt_lines *t, uint64_t addr, char **file, int *line, const char **comp_dir)
 {
-    /* the first unit (in .debug_line's order) with a sequence holding addr and a row
-     * for it: units are indexed as far as needed to find one */
-    size_t tried = (size_t)-1;
+    /* the first unit (in .debug_line's order) with a sequence holding addr: units are
+     * indexed as far as needed to find it */
     for (size_t i = 0;; ++i) {
         while (i == t->nseqs)
             if (!index_next(t))
                 return t->index_known ? 0 : -2;
         const struct seq *s = &t->seqs[i];
-        if (addr < s->lo || addr >= s->hi || s->unit == tried)
-            continue;
-        tried = s->unit;
-        int rc = find_in_unit(t, s->unit, addr, file, line, comp_dir);
-        if (rc != 0)
-            return rc;
+        if (addr >= s->lo && addr < s->hi)
+            return find_in_unit(t, s->unit, addr, file, line, comp_dir);
     }
 }
