@@ -111,8 +111,9 @@ for v in plain gz; do
     >"$WORK/$v.rec.log" 2>&1
   rc=$?
   set -e
-  [ "$rc" -eq 0 ] && [ -s "$WORK/$v.trace" ] ||
+  if [ "$rc" -ne 0 ] || [ ! -s "$WORK/$v.trace" ]; then
     die "$v: gltrace exits $rc or wrote no trace: $(tail -5 "$WORK/$v.rec.log")"
+  fi
   "$gltrace" dump --color=never "$WORK/$v.trace" >"$WORK/$v.txt" 2>"$WORK/$v.dump.err" ||
     die "$v: gltrace dump failed: $(head -5 "$WORK/$v.dump.err")"
 done
