@@ -37,9 +37,10 @@
  *     libdw would inflate every debug section of the file, 90 ms for libc's, on the
  *     thread of the first call that names a line there.
  * Lookups use the return address minus one, so the line is the call's, not the next.
- * So a backtrace from a place seen before costs the unwind (about 2 us) and one hash
- * lookup per frame; each new PC is resolved once (dladdr, a symbol lookup and a line
- * lookup).
+ * So a backtrace from a place seen before costs the unwind (0.15 us when libunwind's
+ * caches are warm, about 2 us between frames of a GL program that evicts them) and
+ * one hash lookup per frame; each new PC is resolved once (dladdr, a symbol lookup
+ * and a line lookup).
  *
  * Why dlopen, not linking: libunwind.so.8 exports _Unwind_RaiseException & co. and a
  * `backtrace`; as a dependency of a preloaded library it would come before libgcc_s
@@ -77,10 +78,10 @@
 
 #include <dlfcn.h>
 #include <errno.h>
-#include <link.h>
 #include <execinfo.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <link.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -344,6 +345,7 @@ static Dwfl_Module *dwfl_module_at(uintptr_t addr, uintptr_t base)
         m = dw.addrmodule(g_dwfl, addr);
     return module_is(m, base) ? m : NULL;
 }
+
 /* Modules whose line tables are read without libdw (backtrace_lines.h), by the
  * main file's name; lines NULL: libdw answers for that module. */
 static struct lines_module {
