@@ -32,7 +32,15 @@
  *   - file and line from the DWARF line table (libdw) where the module has debug
  *     information (in the file itself or found by libdw's standard search of
  *     /usr/lib/debug; never fetched through debuginfod, see find_debuginfo below).
+ *     When that file's debug sections are compressed (libc6-dbg's are), the line
+ *     table is read without libdw (backtrace_lines.c), which gives the same answer:
+ *     libdw would inflate every debug section of the file, 90 ms for libc's, on the
+ *     thread of the first call that names a line there.
  * Lookups use the return address minus one, so the line is the call's, not the next.
+ * So a backtrace from a place seen before costs the unwind (0.15 us when libunwind's
+ * caches are warm, about 2 us between frames of a GL program that evicts them) and
+ * one hash lookup per frame; each new PC is resolved once (dladdr, a symbol lookup
+ * and a line lookup).
  *
  * Why dlopen, not linking: libunwind.so.8 exports _Unwind_RaiseException & co. and a
  * `backtrace`; as a dependency of a preloaded library it would come before libgcc_s
@@ -64,6 +72,7 @@
 #include "gltrace_runtime.h"
 #include "runtime_private.h"
 
+#include "backtrace_lines.h"
 #include "backtrace_set.h"
 #include "gt_grow.h"
 
@@ -72,7 +81,9 @@
 #include <execinfo.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <link.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +181,7 @@ static struct {
     __typeof__(dwfl_module_build_id) *module_build_id;
     __typeof__(dwfl_addrmodule) *addrmodule;
     __typeof__(dwfl_module_info) *module_info;
+    __typeof__(dwfl_module_getelf) *module_getelf;
     __typeof__(dwfl_module_addrinfo) *module_addrinfo;
     __typeof__(dwfl_module_getsrc) *module_getsrc;
     __typeof__(dwfl_lineinfo) *lineinfo;
@@ -248,6 +260,7 @@ static void load_libdw(void)
     DW_SYM(module_build_id, "dwfl_module_build_id")
     DW_SYM(addrmodule, "dwfl_addrmodule")
     DW_SYM(module_info, "dwfl_module_info")
+    DW_SYM(module_getelf, "dwfl_module_getelf")
     DW_SYM(module_addrinfo, "dwfl_module_addrinfo")
     DW_SYM(module_getsrc, "dwfl_module_getsrc")
     DW_SYM(lineinfo, "dwfl_lineinfo")
@@ -270,6 +283,33 @@ static bool dwfl_report(void)
     return dw.report_end(g_dwfl, NULL, NULL) == 0 && rc == 0;
 }
 
+/* dl_iterate_phdr's counts of objects loaded and unloaded when the session last
+ * read /proc/self/maps: unchanged, a module libdw does not see is not worth reading
+ * the maps again for (code mapped by other means, or a mapping libdw skips). */
+static unsigned long long g_adds = ~0ull, g_subs = ~0ull;
+
+static int read_counts(struct dl_phdr_info *info, size_t size, void *data)
+{
+    unsigned long long *c = data;
+    if (size >= offsetof(struct dl_phdr_info, dlpi_subs) + sizeof info->dlpi_subs) {
+        c[0] = info->dlpi_adds;
+        c[1] = info->dlpi_subs;
+    }
+    return 1; /* the counts are the same in every entry */
+}
+
+/* Whether objects were loaded or unloaded since the last call (true the first time,
+ * and always where the loader does not count them). */
+static bool modules_changed(void)
+{
+    unsigned long long c[2] = {~0ull, ~0ull};
+    dl_iterate_phdr(read_counts, c);
+    bool changed = c[0] == ~0ull || c[0] != g_adds || c[1] != g_subs;
+    g_adds = c[0];
+    g_subs = c[1];
+    return changed;
+}
+
 /* Whether libdw's module m is the one loaded at base (dladdr's dli_fbase). */
 static bool module_is(Dwfl_Module *m, uintptr_t base)
 {
@@ -283,13 +323,16 @@ static bool module_is(Dwfl_Module *m, uintptr_t base)
  * session has no module there or another one: a library loaded since, possibly
  * where one unloaded since used to be (Mesa loads and unloads libraries). Code in
  * no module (JIT) must not reread /proc/self/maps for each new address. NULL without
- * libdw, or when libdw does not see the module dladdr found. */
+ * libdw, or when libdw does not see the module dladdr found. The maps are read again
+ * only when the loader's counts of loaded and unloaded objects moved since the last
+ * read, never once per backtrace. */
 static Dwfl_Module *dwfl_module_at(uintptr_t addr, uintptr_t base)
 {
     if (!dw.begin || g_dwfl_failed)
         return NULL;
     if (!g_dwfl) {
         g_dwfl = dw.begin(&g_dwfl_callbacks);
+        modules_changed(); /* the counts this first report sees */
         if (!g_dwfl || !dwfl_report()) {
             g_dwfl_failed = true;
             return NULL;
@@ -298,9 +341,84 @@ static Dwfl_Module *dwfl_module_at(uintptr_t addr, uintptr_t base)
     if (!base)
         return dw.addrmodule(g_dwfl, addr);
     Dwfl_Module *m = dw.addrmodule(g_dwfl, addr);
-    if (!module_is(m, base) && dwfl_report())
+    if (!module_is(m, base) && modules_changed() && dwfl_report())
         m = dw.addrmodule(g_dwfl, addr);
     return module_is(m, base) ? m : NULL;
+}
+
+/* Modules whose line tables are read without libdw (backtrace_lines.h), by the
+ * main file's name; lines NULL: libdw answers for that module. */
+static struct lines_module {
+    char *main;
+    bt_lines *lines;
+} *g_lines_mods;
+static size_t g_lines_n, g_lines_cap;
+
+/* The line table reader for m, opened the first time m is asked for: when the file
+ * libdw would take the debug information from (the module's own file when it has
+ * some, else the separate debug file the symbol lookup found) is compressed. */
+static bt_lines *lines_of(Dwfl_Module *m)
+{
+    const char *main = NULL, *debug = NULL;
+    dw.module_info(m, NULL, NULL, NULL, NULL, NULL, &main, &debug);
+    if (!main)
+        return NULL;
+    for (size_t i = 0; i < g_lines_n; ++i)
+        if (!strcmp(g_lines_mods[i].main, main))
+            return g_lines_mods[i].lines;
+    if (GT_GROW(g_lines_mods, g_lines_cap, g_lines_n + 1, 8) != 0)
+        return NULL;
+    char *name = strdup(main);
+    if (!name)
+        return NULL;
+    const char *from = bt_lines_has_debug_info(main) ? main : debug;
+    bt_lines *lines = from ? bt_lines_open(from) : NULL;
+    g_lines_mods[g_lines_n++] = (struct lines_module){name, lines};
+    return lines;
+}
+
+/* Sets f's file (joined to the compilation directory dir when relative to an
+ * absolute one) and line. */
+static void set_source(gt_frame *f, const char *file, int lineno, const char *dir)
+{
+    if (!file || !*file)
+        return;
+    if (file[0] != '/' && dir && dir[0] == '/') {
+        size_t nd = strlen(dir), nf = strlen(file);
+        char *path = malloc(nd + nf + 2);
+        if (path) {
+            memcpy(path, dir, nd);
+            path[nd] = '/';
+            memcpy(path + nd + 1, file, nf + 1);
+        }
+        f->filename = path;
+    } else {
+        f->filename = strdup(file);
+    }
+    f->line = f->filename && lineno > 0 ? lineno : -1;
+}
+
+/* f's file and line at a in module m: from the line table alone when the module's
+ * debug sections are compressed, else from libdw. */
+static void source_of(Dwfl_Module *m, uintptr_t a, gt_frame *f)
+{
+    bt_lines *lines = lines_of(m);
+    GElf_Addr bias = 0;
+    if (lines && dw.module_getelf(m, &bias)) {
+        char *file = NULL;
+        const char *dir = NULL;
+        int lineno = 0;
+        int rc = bt_lines_find(lines, (uint64_t)(a - bias), &file, &lineno, &dir);
+        if (rc == 1)
+            set_source(f, file, lineno, dir);
+        free(file);
+        if (rc != -2) /* -2: past what the reader knows */
+            return;
+    }
+    Dwfl_Line *line = dw.module_getsrc(m, a);
+    int lineno = 0;
+    const char *file = line ? dw.lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
+    set_source(f, file, lineno, file && file[0] != '/' ? dw.line_comp_dir(line) : NULL);
 }
 #endif
 
@@ -409,26 +527,7 @@ static gt_frame *resolve(uintptr_t pc, bool *own)
                 start = a - off;
             }
         }
-        Dwfl_Line *line = dw.module_getsrc(m, a);
-        int lineno = 0;
-        const char *file = line ? dw.lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
-        if (file && *file) {
-            /* a name relative to an absolute compilation directory gets it */
-            const char *dir = file[0] != '/' ? dw.line_comp_dir(line) : NULL;
-            if (dir && dir[0] == '/') {
-                size_t nd = strlen(dir), nf = strlen(file);
-                char *path = malloc(nd + nf + 2);
-                if (path) {
-                    memcpy(path, dir, nd);
-                    path[nd] = '/';
-                    memcpy(path + nd + 1, file, nf + 1);
-                }
-                f->filename = path;
-            } else {
-                f->filename = strdup(file);
-            }
-            f->line = f->filename && lineno > 0 ? lineno : -1;
-        }
+        source_of(m, a, f);
     }
 #endif
     if (module)
@@ -505,28 +604,16 @@ __attribute__((constructor)) static void backtrace_init(void)
     }
 #ifdef GLTRACE_HAVE_LIBDW
     load_libdw();
+    bt_lines_init(gltrace_real_dlopen);
 #endif
     g_demangle = (demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
 }
 
-void gltrace_backtrace(at_writer *w, uint32_t fid, const char *name)
+/* Out of line (and reached by a tail call) so that the test every recorded call
+ * makes sets up no stack frame for the arrays below: that prologue alone was about
+ * 2 ns a call, backtraces or not. */
+static __attribute__((noinline)) void record_backtrace(at_writer *w)
 {
-    if (!g_any)
-        return;
-    if (fid < MAX_FIDS) {
-        uint8_t c = g_choice[fid];
-        if (c == NOT_CHOSEN)
-            return;
-        if (c == UNDECIDED) {
-            bool yes = chosen_by_name(name);
-            g_choice[fid] = yes ? CHOSEN : NOT_CHOSEN;
-            if (!yes)
-                return;
-        }
-    } else if (!chosen_by_name(name)) {
-        return;
-    }
-
     void *pcs[MAX_DEPTH + 8]; /* + our own frames, left out below */
     int n = g_unw_backtrace ? g_unw_backtrace(pcs, MAX_DEPTH + 8)
                             : backtrace(pcs, MAX_DEPTH + 8);
@@ -545,4 +632,26 @@ void gltrace_backtrace(at_writer *w, uint32_t fid, const char *name)
     }
     if (k)
         at_writer_backtrace(w, frames, k);
+}
+
+/* A function not decided yet (or beyond the table): decides, keeps the answer. */
+static __attribute__((noinline, cold)) void first_time(at_writer *w, uint32_t fid,
+                                                       const char *name)
+{
+    bool yes = chosen_by_name(name);
+    if (fid < MAX_FIDS)
+        g_choice[fid] = yes ? CHOSEN : NOT_CHOSEN;
+    if (yes)
+        record_backtrace(w);
+}
+
+void gltrace_backtrace(at_writer *w, uint32_t fid, const char *name)
+{
+    if (!g_any)
+        return;
+    uint8_t c = fid < MAX_FIDS ? g_choice[fid] : UNDECIDED;
+    if (c == CHOSEN)
+        record_backtrace(w);
+    else if (c == UNDECIDED)
+        first_time(w, fid, name);
 }

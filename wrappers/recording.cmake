@@ -40,6 +40,7 @@ add_library(gltrace_runtime STATIC
   ${CMAKE_CURRENT_LIST_DIR}/record_call.c
   ${CMAKE_CURRENT_LIST_DIR}/runtime_safety.c
   ${CMAKE_CURRENT_LIST_DIR}/backtrace.c
+  ${CMAKE_CURRENT_LIST_DIR}/backtrace_lines.c
   ${CMAKE_CURRENT_LIST_DIR}/timeline_live.c
   ${CMAKE_CURRENT_LIST_DIR}/timeline_live_file.c
   ${CMAKE_CURRENT_LIST_DIR}/derived_file.c
