@@ -197,22 +197,22 @@ def write_signatures(out, reg, plans, flag_values=None):
 
 def scalar_write(kind, expr, group="", groups=()):
     if kind == "sint":
-        return f"at_writer_sint(gt_w, (int64_t)({expr}));"
+        return f"atw_sint(gt_w, (int64_t)({expr}));"
     if kind == "uint":
-        return f"at_writer_uint(gt_w, (uint64_t)({expr}));"
+        return f"atw_uint(gt_w, (uint64_t)({expr}));"
     if kind == "float":
-        return f"at_writer_float(gt_w, (float)({expr}));"
+        return f"atw_float(gt_w, (float)({expr}));"
     if kind == "double":
-        return f"at_writer_double(gt_w, (double)({expr}));"
+        return f"atw_double(gt_w, (double)({expr}));"
     if kind == "pointer":
-        return f"at_writer_pointer(gt_w, (uint64_t)(uintptr_t)({expr}));"
+        return f"atw_pointer(gt_w, (uint64_t)(uintptr_t)({expr}));"
     if kind == "bitmask":
         if group in groups:
-            return f"at_writer_bitmask(gt_w, &gtbm_{group}, (uint64_t)({expr}));"
-        return f"at_writer_uint(gt_w, (uint64_t)({expr}));"
+            return f"atw_bitmask(gt_w, &gtbm_{group}, (uint64_t)({expr}));"
+        return f"atw_uint(gt_w, (uint64_t)({expr}));"
     if kind.startswith("enum:"):  # a wrapper signature, or one of specs/attrib_lists.txt
         sig = f"gtal_enum_{kind[5:]}" if kind[5:] in attrib_lists.enum_names() else f"gtsig_{kind[5:]}"
-        return f"at_writer_enum(gt_w, &{sig}, (int64_t)({expr}));"
+        return f"atw_enum(gt_w, &{sig}, (int64_t)({expr}));"
     raise ValueError(f"unknown scalar kind {kind}")
 
 
@@ -356,7 +356,7 @@ def wrapper(cmd, plans, fid, groups, override, hook, prehook, invoke=None, nodri
     for i, (p, plan) in enumerate(zip(cmd.params, params)):
         if plan.output:
             continue
-        out.append(f"    at_writer_begin_arg(gt_w, {i});")
+        out.append(f"    atw_begin_arg(gt_w, {i});")
         out += ["    " + s for s in value_write(plan, p.name, p, groups, p.ctype)]
     out += [f"    gltrace_backtrace(gt_w, gtfn_{n}.id, \"{n}\");",
             "    uint32_t gt_no = gltrace_end_enter(gt_w);",
@@ -366,10 +366,10 @@ def wrapper(cmd, plans, fid, groups, override, hook, prehook, invoke=None, nodri
     for i, (p, plan) in enumerate(zip(cmd.params, params)):
         if not plan.output:
             continue
-        out.append(f"    at_writer_begin_arg(gt_w, {i});")
+        out.append(f"    atw_begin_arg(gt_w, {i});")
         out += ["    " + s for s in value_write(plan, p.name, p, groups, p.ctype)]
     if has_ret:
-        out.append("    at_writer_begin_return(gt_w);")
+        out.append("    atw_begin_return(gt_w);")
         out += ["    " + s for s in value_write(ret_plan, "gt_ret", None, groups, cmd.ret)]
     out += ["    gltrace_end_leave(gt_w);"]
     for fn in hook or ():  # hand-written code run after the call, with its result

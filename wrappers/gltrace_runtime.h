@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "at_writer.h"
+#include "at_writer_inline.h"
 #include "timeline_live.h"
 
 /* The library is built with hidden visibility: only what carries this is exported (the
@@ -60,15 +61,57 @@ void gltrace_safety_start(void);
  * with --backtrace / GLTRACE_BACKTRACE (backtrace.c). Cheap when it was not. */
 void gltrace_backtrace(at_writer *w, uint32_t fid, const char *name);
 
-/* A recorded call's events, in this order around the real call (record_call.c): the
- * trace writer's at_writer_{begin,end}_{enter,leave} with the caller's thread number,
- * and the live timeline's hooks (timeline_live.h). Hand-written wrappers and fake
- * calls use these too, never the writer's directly. flags: AT_WRITER_FAKE,
+/* Small per-process thread number, 0 for the first thread that made a GL call
+ * (runtime_threads.c). Stored plus one; 0: not given yet. */
+extern __thread uint32_t gltrace_t_thread_no __attribute__((tls_model("initial-exec")));
+uint32_t gltrace_thread_no_slow(void);
+
+static inline uint32_t gltrace_thread_no(void)
+{
+    uint32_t n = gltrace_t_thread_no;
+    return __builtin_expect(n != 0, 1) ? n - 1 : gltrace_thread_no_slow();
+}
+
+/* A recorded call's events, in this order around the real call: the trace writer's
+ * (at_writer_inline.h) with the caller's thread number, and while the live timeline
+ * may run, its hooks too (record_call.c, timeline_live.h). Hand-written wrappers and
+ * fake calls use these too, never the writer's directly. flags: AT_WRITER_FAKE,
  * AT_WRITER_LATE (from gltrace_record_late) or 0. end_enter gives the call number. */
-void gltrace_begin_enter(at_writer *w, const gt_func_sig *sig, unsigned flags);
-uint32_t gltrace_end_enter(at_writer *w);
-void gltrace_begin_leave(at_writer *w, uint32_t call_no);
-void gltrace_end_leave(at_writer *w);
+void gltrace_begin_enter_timed(at_writer *w, const gt_func_sig *sig, unsigned flags);
+uint32_t gltrace_end_enter_timed(at_writer *w);
+void gltrace_begin_leave_timed(at_writer *w, uint32_t call_no);
+void gltrace_end_leave_timed(at_writer *w);
+
+static inline void gltrace_begin_enter(at_writer *w, const gt_func_sig *sig, unsigned flags)
+{
+    if (__builtin_expect(gltrace_timeline_off(), 1))
+        atw_begin_enter(w, sig, gltrace_thread_no(), flags);
+    else
+        gltrace_begin_enter_timed(w, sig, flags);
+}
+
+static inline uint32_t gltrace_end_enter(at_writer *w)
+{
+    if (__builtin_expect(gltrace_timeline_off(), 1))
+        return atw_end_enter(w);
+    return gltrace_end_enter_timed(w);
+}
+
+static inline void gltrace_begin_leave(at_writer *w, uint32_t call_no)
+{
+    if (__builtin_expect(gltrace_timeline_off(), 1))
+        atw_begin_leave(w, call_no);
+    else
+        gltrace_begin_leave_timed(w, call_no);
+}
+
+static inline void gltrace_end_leave(at_writer *w)
+{
+    if (__builtin_expect(gltrace_timeline_off(), 1))
+        atw_end_leave(w);
+    else
+        gltrace_end_leave_timed(w);
+}
 
 /* AT_WRITER_LATE when a late function may be recorded after its real call: always,
  * except while the live timeline may time calls (it needs the enter event first). */
@@ -77,8 +120,6 @@ static inline unsigned gltrace_record_late(void)
     return gltrace_timeline_off() ? AT_WRITER_LATE : 0;
 }
 
-/* Small per-process thread number, 0 for the first thread that made a GL call. */
-uint32_t gltrace_thread_no(void);
 
 /* The real implementation of a GL, GLX or EGL function: looked up in the real
  * libraries (libGL/libGLX/libOpenGL/libEGL/libGLES*, glvnd or not), then through the

@@ -1,6 +1,6 @@
-/* A recorded call's four events (gltrace_runtime.h): the trace writer's, and the live
- * timeline's hooks around the real call (timeline_live.h), each behind one predictable
- * branch while there is no timeline. */
+/* A recorded call's four events while the live timeline may run (gltrace_runtime.h
+ * calls these when it is not off for good): the trace writer's, and the timeline's
+ * hooks around the real call (timeline_live.h). */
 #include "gltrace_runtime.h"
 #include "timeline_live.h"
 
@@ -10,20 +10,16 @@ static __thread const gt_func_sig *t_sig;
 static __thread uint32_t t_thread;
 static __thread int t_timed;
 
-void gltrace_begin_enter(at_writer *w, const gt_func_sig *sig, unsigned flags)
+void gltrace_begin_enter_timed(at_writer *w, const gt_func_sig *sig, unsigned flags)
 {
     uint32_t thread = gltrace_thread_no();
-    if (__builtin_expect(gltrace_timeline_off(), 1)) {
-        at_writer_begin_enter(w, sig, thread, flags);
-        return;
-    }
     t_timed = gltrace_timeline_ready() && !(flags & AT_WRITER_FAKE);
     t_sig = sig;
     t_thread = thread;
     at_writer_begin_enter(w, sig, thread, flags & ~(unsigned)AT_WRITER_LATE);
 }
 
-uint32_t gltrace_end_enter(at_writer *w)
+uint32_t gltrace_end_enter_timed(at_writer *w)
 {
     uint32_t no = at_writer_end_enter(w);
     if (__builtin_expect(!gltrace_timeline_off(), 0) && t_sig) {
@@ -34,14 +30,14 @@ uint32_t gltrace_end_enter(at_writer *w)
     return no;
 }
 
-void gltrace_begin_leave(at_writer *w, uint32_t call_no)
+void gltrace_begin_leave_timed(at_writer *w, uint32_t call_no)
 {
     if (__builtin_expect(!gltrace_timeline_off(), 0))
         gltrace_timeline_returned(call_no);
     at_writer_begin_leave(w, call_no);
 }
 
-void gltrace_end_leave(at_writer *w)
+void gltrace_end_leave_timed(at_writer *w)
 {
     at_writer_end_leave(w);
     if (__builtin_expect(!gltrace_timeline_off(), 0))

@@ -1,6 +1,6 @@
 /* Small per-process thread numbers (gltrace_runtime.h: gltrace_thread_no), 0 for the
  * first thread that made a GL call; a forked child numbers its threads from 0 again.
- * Hot path: one TLS load once the thread has its number. */
+ * Hot path (gltrace_runtime.h): one TLS load once the thread has its number. */
 #include "gltrace_runtime.h"
 
 #include <pthread.h>
@@ -9,22 +9,19 @@
 static _Atomic uint32_t g_next_thread;
 /* initial-exec: libgltrace.so is preloaded, so its TLS is in the static block and a
  * thread's number is one load (no __tls_get_addr call). Stored plus one; 0: unset. */
-static __thread uint32_t t_thread_no __attribute__((tls_model("initial-exec")));
+__thread uint32_t gltrace_t_thread_no __attribute__((tls_model("initial-exec")));
 
 /* In a forked child: the forking thread (the only one) becomes thread 0. */
 static void restart_thread_numbers(void)
 {
     atomic_store(&g_next_thread, 1);
-    t_thread_no = 1;
+    gltrace_t_thread_no = 1;
 }
 
-uint32_t gltrace_thread_no(void)
+uint32_t gltrace_thread_no_slow(void)
 {
-    uint32_t n = t_thread_no;
-    if (__builtin_expect(n != 0, 1))
-        return n - 1;
-    n = atomic_fetch_add(&g_next_thread, 1);
-    t_thread_no = n + 1;
+    uint32_t n = atomic_fetch_add(&g_next_thread, 1);
+    gltrace_t_thread_no = n + 1;
     return n;
 }
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "at_format.h"
-#include "at_writer_internal.h"
+#include "at_writer_inline.h"
 #include "gt_grow.h"
 
 void at_out_uint(at_output *o, uint64_t v)
@@ -253,68 +253,14 @@ int at_writer_close(at_writer *w, gt_error *err)
 
 void at_writer_begin_enter(at_writer *w, const gt_func_sig *sig, uint32_t thread, unsigned flags)
 {
-    at_wevent *ev = at_wevent_start(w, (flags & AT_WRITER_LATE) != 0);
-    ev_byte_uint(ev, AT_EVENT_ENTER, thread);
-    ev_uint(ev, sig->id);
-    if (!at_sig_known(w, AT_SIG_FUNC, sig->id))
-        at_wevent_sig(ev, AT_SIG_FUNC, sig->id, sig);
-    if (flags & AT_WRITER_FAKE) {
-        ev_byte_uint(ev, AT_DETAIL_FLAGS, AT_FLAG_FAKE);
-    }
+    atw_begin_enter(w, sig, thread, flags);
 }
 
-uint32_t at_writer_end_enter(at_writer *w)
-{
-    (void)w;
-    at_wevent *ev = at_wevent_current();
-    ev_byte(ev, AT_DETAIL_END);
-    if (ev->late) { /* placed with its leave event */
-        ev->leaving = 1;
-        if (!ev->direct)
-            ev->leave_at = (uint32_t)(ev->cur - ev->buf);
-        return AT_WRITER_NO_CALL;
-    }
-    at_wevent_commit(ev);
-    return ev->call_no;
-}
-
-void at_writer_begin_leave(at_writer *w, uint32_t call_no)
-{
-    at_wevent *ev = at_wevent_current();
-    if (ev->w == w && ev->late && ev->leaving) {
-        if (ev->direct) { /* its enter event was placed: the head goes now */
-            ev_byte(ev, AT_EVENT_LEAVE);
-            ev_uint(ev, ev->call_no);
-        }
-        return;
-    }
-    ev = at_wevent_start(w, false);
-    ev->leaving = ev->placed = 1;
-    ev_byte(ev, AT_EVENT_LEAVE);
-    ev_uint(ev, call_no);
-}
-
-void at_writer_end_leave(at_writer *w)
-{
-    (void)w;
-    at_wevent *ev = at_wevent_current();
-    ev_byte(ev, AT_DETAIL_END);
-    at_wevent_commit(ev);
-    ev->late = ev->leaving = 0;
-}
-
-void at_writer_begin_arg(at_writer *w, uint32_t index)
-{
-    (void)w;
-    at_wevent *ev = at_wevent_current();
-    ev_byte_uint(ev, AT_DETAIL_ARG, index);
-}
-
-void at_writer_begin_return(at_writer *w)
-{
-    (void)w;
-    ev_byte(at_wevent_current(), AT_DETAIL_RET);
-}
+uint32_t at_writer_end_enter(at_writer *w) { return atw_end_enter(w); }
+void at_writer_begin_leave(at_writer *w, uint32_t call_no) { atw_begin_leave(w, call_no); }
+void at_writer_end_leave(at_writer *w) { atw_end_leave(w); }
+void at_writer_begin_arg(at_writer *w, uint32_t index) { atw_begin_arg(w, index); }
+void at_writer_begin_return(at_writer *w) { atw_begin_return(w); }
 
 void at_writer_backtrace(at_writer *w, const gt_frame *const *frames, uint32_t n)
 {

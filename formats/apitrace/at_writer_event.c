@@ -1,7 +1,7 @@
 /* The calling thread's event: encoded into its scratch buffer without a lock, placed
  * into the shared stream under the writer's lock (at_writer_internal.h). */
 #define _GNU_SOURCE
-#include "at_writer_internal.h"
+#include "at_writer_inline.h"
 
 #include <stdlib.h>
 
@@ -81,7 +81,7 @@ static void go_direct(at_wevent *ev)
     ev->cur = ev->end = NULL;
 }
 
-at_wevent *at_wevent_start(at_writer *w, bool late)
+at_wevent *at_wevent_start_slow(at_writer *w, bool late)
 {
     at_wevent *ev = &at_t_ev;
     if (!ev->buf)

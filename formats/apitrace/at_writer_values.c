@@ -3,22 +3,9 @@
 #include "at_writer.h"
 
 #include "at_format.h"
-#include "at_writer_internal.h"
+#include "at_writer_inline.h"
 
-static void put_sint(at_wevent *ev, int64_t v)
-{
-    if (v < 0) {
-        ev_byte_uint(ev, AT_TYPE_SINT, (uint64_t)0 - (uint64_t)v);
-    } else {
-        ev_byte_uint(ev, AT_TYPE_UINT, (uint64_t)v);
-    }
-}
-
-void at_writer_null(at_writer *w)
-{
-    (void)w;
-    ev_byte(at_wevent_current(), AT_TYPE_NULL);
-}
+void at_writer_null(at_writer *w) { atw_null(w); }
 
 void at_writer_bool(at_writer *w, bool v)
 {
@@ -26,31 +13,13 @@ void at_writer_bool(at_writer *w, bool v)
     ev_byte(at_wevent_current(), v ? AT_TYPE_TRUE : AT_TYPE_FALSE);
 }
 
-void at_writer_sint(at_writer *w, int64_t v)
-{
-    (void)w;
-    put_sint(at_wevent_current(), v);
-}
+void at_writer_sint(at_writer *w, int64_t v) { atw_sint(w, v); }
 
-void at_writer_uint(at_writer *w, uint64_t v)
-{
-    (void)w;
-    at_wevent *ev = at_wevent_current();
-    ev_byte_uint(ev, AT_TYPE_UINT, v);
-}
+void at_writer_uint(at_writer *w, uint64_t v) { atw_uint(w, v); }
 
-void at_writer_float(at_writer *w, float v)
-{
-    (void)w;
-    /* little-endian hosts only, like apitrace */
-    ev_tag_write(at_wevent_current(), AT_TYPE_FLOAT, &v, sizeof v);
-}
+void at_writer_float(at_writer *w, float v) { atw_float(w, v); }
 
-void at_writer_double(at_writer *w, double v)
-{
-    (void)w;
-    ev_tag_write(at_wevent_current(), AT_TYPE_DOUBLE, &v, sizeof v);
-}
+void at_writer_double(at_writer *w, double v) { atw_double(w, v); }
 
 static void put_string(at_wevent *ev, const char *s, size_t len)
 {
@@ -107,21 +76,11 @@ static void put_sig(at_wevent *ev, at_writer *w, unsigned kind, uint32_t id, con
         at_wevent_sig(ev, kind, id, sig);
 }
 
-void at_writer_enum(at_writer *w, const gt_enum_sig *sig, int64_t v)
-{
-    at_wevent *ev = at_wevent_current();
-    ev_byte_uint(ev, AT_TYPE_ENUM, sig->id);
-    if (!at_sig_known(w, AT_SIG_ENUM, sig->id))
-        at_wevent_sig(ev, AT_SIG_ENUM, sig->id, sig);
-    put_sint(ev, v);
-}
+void at_writer_enum(at_writer *w, const gt_enum_sig *sig, int64_t v) { atw_enum(w, sig, v); }
 
 void at_writer_bitmask(at_writer *w, const gt_bitmask_sig *sig, uint64_t v)
 {
-    at_wevent *ev = at_wevent_current();
-    ev_byte(ev, AT_TYPE_BITMASK);
-    put_sig(ev, w, AT_SIG_BITMASK, sig->id, sig);
-    ev_uint(ev, v); /* raw, untagged: what apitrace writes and reads */
+    atw_bitmask(w, sig, v);
 }
 
 void at_writer_begin_array(at_writer *w, size_t n)
@@ -138,15 +97,7 @@ void at_writer_begin_struct(at_writer *w, const gt_struct_sig *sig)
     put_sig(ev, w, AT_SIG_STRUCT, sig->id, sig);
 }
 
-void at_writer_pointer(at_writer *w, uint64_t addr)
-{
-    if (!addr) {
-        at_writer_null(w);
-        return;
-    }
-    at_wevent *ev = at_wevent_current();
-    ev_byte_uint(ev, AT_TYPE_OPAQUE, addr);
-}
+void at_writer_pointer(at_writer *w, uint64_t addr) { atw_pointer(w, addr); }
 
 void at_writer_begin_repr(at_writer *w)
 {

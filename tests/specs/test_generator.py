@@ -17,6 +17,7 @@ sys.path.insert(0, SPECS)
 import annotations  # noqa: E402
 import classify  # noqa: E402
 import emit_c  # noqa: E402
+import gen_roles  # noqa: E402
 import registry  # noqa: E402
 
 REGISTRY_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "specs", "registry")
@@ -185,7 +186,24 @@ class Mini(unittest.TestCase):
         self.assertIn('const gt_func_sig gtfn_glGenBuffers = {7, "glGenBuffers", 2', text)
         # the output array is written after the real call, in the leave event
         self.assertLess(text.index("gt_real(n, buffers);\n    gltrace_begin_leave"),
-                        text.index("at_writer_begin_arg(gt_w, 1);"))
+                        text.index("atw_begin_arg(gt_w, 1);"))
+
+    def test_late_functions(self):
+        names = ["glClear", "glGenBuffers"]
+        plans = {n: ([classify.param_plan(self.reg.commands[n], p, self.ann)
+                      for p in self.reg.commands[n].params], None) for n in names}
+        roles = gen_roles.Roles()
+        # scalar arguments only: after the real call; a pointer argument: before it
+        self.assertEqual(emit_c.late_functions(self.reg, self.ann, plans, roles), {"glClear"})
+        # a draw is recorded before it runs, so a driver crash inside it is in the trace
+        roles.entries["glClear"] = [{"draw"}, -1, -1]
+        self.assertEqual(emit_c.late_functions(self.reg, self.ann, plans, roles), set())
+        c = self.reg.commands["glClear"]
+        text = "\n".join(emit_c.wrapper(c, plans["glClear"], 7, set(), None, None, None, late=True))
+        self.assertLess(text.index("if (gt_late && gt_real)\n        gt_real(mask);"),
+                        text.index("gltrace_begin_enter(gt_w, &gtfn_glClear, gt_late);"))
+        self.assertLess(text.index("gltrace_end_enter(gt_w);"),
+                        text.index("if (!gt_late && gt_real)\n        gt_real(mask);"))
 
     def test_adjust_rewrites_the_parameter_before_anything(self):
         c = self.reg.commands["glClear"]
