@@ -71,6 +71,10 @@ void at_output_write_slow(at_output *o, const void *p, size_t n);
 /* Compresses and writes the pending bytes as one chunk (no-op when empty), and waits
  * until every queued chunk is in the file. */
 int at_output_flush(at_output *o);
+/* The same in two steps: under the lock guarding o, the pending bytes are queued
+ * (returns a ticket); then, without it, the wait for the chunks queued so far. */
+uint32_t at_output_queue_pending(at_output *o);
+int at_output_wait(at_output *o, uint32_t ticket);
 /* The same without libsnappy, which allocates (at_snappy_encode.h), nor anything a
  * signal may have interrupted: for signal handlers and exit paths that hold the lock
  * guarding o, so a trace cut by a signal is compressed like the rest. 0 when the

@@ -16,8 +16,9 @@ int at_queue_start(at_output *o);
 /* Under the caller's lock: buf[0, n) becomes a queued chunk and the rest of buf moves
  * to the front of the next buffer, which becomes buf. */
 void at_queue_push(at_output *o, size_t n);
-/* Waits until every queued chunk is written. */
+/* Waits until every queued chunk is written; _wait: those before ticket (a tail). */
 void at_queue_drain(at_output *o);
+void at_queue_wait(at_output *o, uint32_t ticket);
 /* For handlers: parks the compressor between chunks (waiting at most ms), then
  * resumes it. Async-signal-safe (futexes). */
 int at_queue_park(at_output *o, int ms);

@@ -104,12 +104,14 @@ void at_queue_push(at_output *o, size_t n)
     futex_wake(&o->tail);
 }
 
-void at_queue_drain(at_output *o)
+void at_queue_wait(at_output *o, uint32_t ticket)
 {
     uint32_t h;
-    while (o->async && (h = atomic_load(&o->head)) != atomic_load(&o->tail))
+    while (o->async && (int32_t)(ticket - (h = atomic_load(&o->head))) > 0)
         futex_wait(&o->head, h, NULL);
 }
+
+void at_queue_drain(at_output *o) { at_queue_wait(o, atomic_load(&o->tail)); }
 
 int at_queue_park(at_output *o, int ms)
 {

@@ -148,14 +148,20 @@ int at_chunk_send(at_output *o, const uint8_t *src, size_t n, int lib)
     return ok;
 }
 
-/* Queues the pending bytes (under the caller's lock) and waits for the file. */
-int at_output_flush(at_output *o)
+uint32_t at_output_queue_pending(at_output *o)
 {
     if (o->len)
         at_queue_push(o, o->len);
-    at_queue_drain(o);
+    return atomic_load(&o->tail);
+}
+
+int at_output_wait(at_output *o, uint32_t ticket)
+{
+    at_queue_wait(o, ticket);
     return !o->failed;
 }
+
+int at_output_flush(at_output *o) { return at_output_wait(o, at_output_queue_pending(o)); }
 
 int at_output_flush_signal_safe(at_output *o)
 {

@@ -180,18 +180,18 @@ int at_writer_flush(at_writer *w)
     if (held_by_caller(w)) /* exit() from a signal handler that interrupted an event */
         return at_output_flush_dying(&w->out, 1);
     at_lock_take(&w->lock);
-    int ok = at_output_flush(&w->out);
-    at_lock_give(&w->lock);
-    return ok;
+    uint32_t ticket = at_output_queue_pending(&w->out);
+    at_lock_give(&w->lock); /* recording goes on while the compressor catches up */
+    return at_output_wait(&w->out, ticket);
 }
 
 int at_writer_try_flush(at_writer *w)
 {
     if (!at_lock_try(&w->lock))
         return 0;
-    int ok = at_output_flush(&w->out);
+    uint32_t ticket = at_output_queue_pending(&w->out);
     at_lock_give(&w->lock);
-    return ok;
+    return at_output_wait(&w->out, ticket);
 }
 
 int at_writer_try_flush_in_signal(at_writer *w)
