@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -683,11 +684,39 @@ static void test_rewrite_with_value(void **state)
 enum { THREADS = 4, PER_THREAD = 500 };
 static at_writer *shared_writer;
 
+/* Signatures the threads use for the first time at once: each must be written in full
+ * once, before any reference to it, whichever thread's event reaches the stream first. */
+enum { SIGS = 64 };
+static gt_enum_value sig_values[SIGS][1];
+static char sig_names[SIGS][16];
+static gt_enum_sig sigs[SIGS];
+
+static void make_sigs(void)
+{
+    for (uint32_t k = 0; k < SIGS; ++k) {
+        snprintf(sig_names[k], sizeof sig_names[k], "GL_SIG_%u", k);
+        sig_values[k][0] = (gt_enum_value){sig_names[k], k};
+        sigs[k] = (gt_enum_sig){.id = 100 + k, .num_values = 1, .values = sig_values[k]};
+    }
+}
+
+/* Even threads record before their calls would run, odd ones late (after). */
 static void *writer_thread(void *arg)
 {
     uint32_t t = (uint32_t)(uintptr_t)arg;
-    for (uint32_t i = 0; i < PER_THREAD; ++i)
-        foo_call(shared_writer, t, 0, i);
+    for (uint32_t i = 0; i < PER_THREAD; ++i) {
+        at_writer_begin_enter(shared_writer, &many, t, t % 2 ? AT_WRITER_LATE : 0);
+        at_writer_begin_arg(shared_writer, 0);
+        at_writer_uint(shared_writer, i);
+        at_writer_begin_arg(shared_writer, 1);
+        uint32_t k = (i * 7 + t) % SIGS;
+        at_writer_enum(shared_writer, &sigs[k], k);
+        uint32_t no = at_writer_end_enter(shared_writer);
+        at_writer_begin_leave(shared_writer, no);
+        at_writer_begin_return(shared_writer);
+        at_writer_sint(shared_writer, -1);
+        at_writer_end_leave(shared_writer);
+    }
     return NULL;
 }
 
@@ -695,6 +724,7 @@ static void test_concurrent_writers(void **state)
 {
     (void)state;
     char *path;
+    make_sigs();
     shared_writer = open_writer(&path);
     pthread_t th[THREADS];
     for (uintptr_t t = 0; t < THREADS; ++t)
@@ -713,6 +743,9 @@ static void test_concurrent_writers(void **state)
     while ((c = at_reader_next(r))) {
         assert_true(c->thread < THREADS);
         assert_int_equal(c->args[0].u, next[c->thread]++); /* each thread's order kept */
+        uint32_t k = (uint32_t)((c->args[0].u * 7 + c->thread) % SIGS);
+        assert_int_equal(c->args[1].kind, GT_ENUM);
+        assert_string_equal(c->args[1].en.sig->values[0].name, sig_names[k]);
         assert_true(c->no < THREADS * PER_THREAD);
         assert_false(seen[c->no]);
         seen[c->no] = 1;
