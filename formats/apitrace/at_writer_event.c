@@ -104,6 +104,18 @@ void at_wevent_write_slow(at_wevent *ev, const void *p, size_t n)
     at_output_write(&ev->w->out, p, n);
 }
 
+void at_wevent_tag_write_slow(at_wevent *ev, uint8_t tag, const void *p, size_t n)
+{
+    ev_byte(ev, tag);
+    ev_write(ev, p, n);
+}
+
+void at_wevent_byte_uint_slow(at_wevent *ev, uint8_t b, uint64_t v)
+{
+    ev_byte(ev, b);
+    ev_uint(ev, v);
+}
+
 void at_wevent_sig(at_wevent *ev, unsigned kind, uint32_t id, const void *sig)
 {
     if (!ev->direct && ev->npatch == AT_PATCHES)

@@ -75,7 +75,7 @@ AT_INLINE void atw_end_leave(at_writer *w)
     ev->late = ev->leaving = 0;
 }
 
-AT_INLINE void atw_begin_arg(at_writer *w, uint32_t index)
+AT_LEAF void atw_begin_arg(at_writer *w, uint32_t index)
 {
     (void)w;
     ev_byte_uint(&at_t_ev, AT_DETAIL_ARG, index);
@@ -87,13 +87,13 @@ AT_INLINE void atw_begin_return(at_writer *w)
     ev_byte(&at_t_ev, AT_DETAIL_RET);
 }
 
-AT_INLINE void atw_uint(at_writer *w, uint64_t v)
+AT_LEAF void atw_uint(at_writer *w, uint64_t v)
 {
     (void)w;
     ev_byte_uint(&at_t_ev, AT_TYPE_UINT, v);
 }
 
-AT_INLINE void atw_sint(at_writer *w, int64_t v)
+AT_LEAF void atw_sint(at_writer *w, int64_t v)
 {
     (void)w;
     if (v < 0)
@@ -102,13 +102,13 @@ AT_INLINE void atw_sint(at_writer *w, int64_t v)
         ev_byte_uint(&at_t_ev, AT_TYPE_UINT, (uint64_t)v);
 }
 
-AT_INLINE void atw_float(at_writer *w, float v)
+AT_LEAF void atw_float(at_writer *w, float v)
 {
     (void)w; /* little-endian hosts only, like apitrace */
     ev_tag_write(&at_t_ev, AT_TYPE_FLOAT, &v, sizeof v);
 }
 
-AT_INLINE void atw_double(at_writer *w, double v)
+AT_LEAF void atw_double(at_writer *w, double v)
 {
     (void)w;
     ev_tag_write(&at_t_ev, AT_TYPE_DOUBLE, &v, sizeof v);

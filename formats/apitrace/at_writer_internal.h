@@ -26,9 +26,11 @@
 #include "at_writer.h"
 
 /* The encoders of a call's bytes, inline in every wrapper (where a call per value
- * would cost as much as the value); forcing it (always_inline) made the library 2.6x
- * larger and recording slower. */
+ * would cost as much as the value). AT_LEAF forces it for the few instructions of a
+ * value's common case, whose rare case is a call (at_writer_event.c); forcing it for
+ * all (whole events) made the library 2.6x larger and recording slower. */
 #define AT_INLINE static inline
+#define AT_LEAF static inline __attribute__((always_inline))
 
 enum { AT_SIG_FUNC, AT_SIG_ENUM, AT_SIG_BITMASK, AT_SIG_STRUCT, AT_SIG_FRAME, AT_SIG_KINDS };
 
@@ -155,32 +157,33 @@ AT_INLINE void ev_uint(at_wevent *ev, uint64_t v)
         at_wevent_write_slow(ev, tmp, (size_t)(q - tmp));
 }
 
+void at_wevent_tag_write_slow(at_wevent *ev, uint8_t tag, const void *p, size_t n);
+void at_wevent_byte_uint_slow(at_wevent *ev, uint8_t b, uint64_t v);
+
 /* A tag and n bytes (a float, a double). */
-AT_INLINE void ev_tag_write(at_wevent *ev, uint8_t tag, const void *p, size_t n)
+AT_LEAF void ev_tag_write(at_wevent *ev, uint8_t tag, const void *p, size_t n)
 {
     uint8_t *cur = ev->cur;
-    if ((size_t)(ev->end - cur) > n) {
+    if (__builtin_expect((size_t)(ev->end - cur) > n, 1)) {
         cur[0] = tag;
         memcpy(cur + 1, p, n);
         ev->cur = cur + 1 + n;
-        return;
+    } else {
+        at_wevent_tag_write_slow(ev, tag, p, n);
     }
-    ev_byte(ev, tag);
-    ev_write(ev, p, n);
 }
 
 /* A tag and a small varint: an argument's head, or a value's tag with its id. */
-AT_INLINE void ev_byte_uint(at_wevent *ev, uint8_t b, uint64_t v)
+AT_LEAF void ev_byte_uint(at_wevent *ev, uint8_t b, uint64_t v)
 {
     uint8_t *cur = ev->cur;
-    if (v < 0x80 && (size_t)(ev->end - cur) >= 2) {
+    if (__builtin_expect(v < 0x80 && (size_t)(ev->end - cur) >= 2, 1)) {
         cur[0] = b;
         cur[1] = (uint8_t)v;
         ev->cur = cur + 2;
-        return;
+    } else {
+        at_wevent_byte_uint_slow(ev, b, v);
     }
-    ev_byte(ev, b);
-    ev_uint(ev, v);
 }
 
 AT_INLINE void ev_string(at_wevent *ev, const char *s, size_t len)
