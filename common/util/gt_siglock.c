@@ -23,10 +23,10 @@ static int64_t now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int gt_mutex_lock_bounded(pthread_mutex_t *m, int ms)
+int gt_try_bounded(int (*try_once)(void *), void *arg, int ms)
 {
     for (int64_t end = now_ms() + ms;;) {
-        if (pthread_mutex_trylock(m) == 0)
+        if (try_once(arg))
             return 1;
         if (now_ms() > end)
             return 0;
@@ -34,3 +34,7 @@ int gt_mutex_lock_bounded(pthread_mutex_t *m, int ms)
         nanosleep(&ts, NULL);
     }
 }
+
+static int mutex_try(void *m) { return pthread_mutex_trylock(m) == 0; }
+
+int gt_mutex_lock_bounded(pthread_mutex_t *m, int ms) { return gt_try_bounded(mutex_try, m, ms); }

@@ -11,6 +11,9 @@
 /* 1 when the calling thread holds m. glibc keeps the holder's thread id in the mutex;
  * elsewhere we cannot tell (0), and a bounded wait simply runs out. */
 int gt_mutex_held_by_caller(const pthread_mutex_t *m);
+/* Calls try_once(arg) until it gives 1 (then 1), sleeping 0.1 ms between tries, for at
+ * most about ms milliseconds (then 0). */
+int gt_try_bounded(int (*try_once)(void *), void *arg, int ms);
 /* Locks m, waiting at most about ms milliseconds; 1 when locked. */
 int gt_mutex_lock_bounded(pthread_mutex_t *m, int ms);
 

@@ -1,6 +1,7 @@
 /* The writer's lock (at_writer_internal.h): a spin lock that yields, then sleeps. */
 #define _GNU_SOURCE
 #include "at_writer_internal.h"
+#include "gt_siglock.h"
 
 #include <sched.h>
 #include <time.h>
@@ -42,21 +43,6 @@ int at_lock_try(at_lock *l)
     return 1;
 }
 
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+static int lock_try(void *l) { return at_lock_try(l); }
 
-int at_lock_bounded(at_lock *l, int ms)
-{
-    for (int64_t end = now_ms() + ms;;) {
-        if (at_lock_try(l))
-            return 1;
-        if (now_ms() > end)
-            return 0;
-        struct timespec ts = {0, 100000};
-        nanosleep(&ts, NULL);
-    }
-}
+int at_lock_bounded(at_lock *l, int ms) { return gt_try_bounded(lock_try, l, ms); }
