@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "at_reader.h"
 
@@ -117,6 +118,31 @@ static inline int atr_rd_uint(at_reader *r, uint64_t *out)
         return atr_fail(r, atr_pos(r), "varint longer than 10 bytes");
     }
     return atr_rd_uint_slow(r, out);
+}
+
+/* n bytes (a float, a double) straight from the block when they are all there. */
+static inline int atr_rd_fixed(at_reader *r, void *dst, size_t n)
+{
+    at_input *in = r->in;
+    if ((size_t)(in->end - in->cur) >= n) {
+        memcpy(dst, in->cur, n);
+        in->cur += n;
+        return 1;
+    }
+    return atr_rd_raw(r, dst, n);
+}
+
+/* A function signature by id: a table load for one already defined under a one-byte
+ * id (nearly every call), else the full parse, which defines it. */
+static inline int atr_func_sig(at_reader *r, const gt_func_sig **out)
+{
+    const uint8_t *p = r->in->cur;
+    if (p < r->in->end && *p < 0x80 && *p < r->funcs.cap && r->funcs.items[*p]) {
+        *out = r->funcs.items[*p];
+        r->in->cur = p + 1;
+        return 1;
+    }
+    return atr_parse_func_sig(r, out);
 }
 
 #endif
