@@ -79,6 +79,8 @@ void *atr_grow(at_reader *r, gt_arena *a, void *old, size_t elem, size_t *cap, s
 
 /* ---- at_reader_sigs.c */
 int atr_parse_func_sig(at_reader *r, const gt_func_sig **out);
+/* The definition of function signature id, whose id was read at off. */
+int atr_define_func_sig(at_reader *r, uint64_t off, uint64_t id, const gt_func_sig **out);
 int atr_parse_enum_sig(at_reader *r, const gt_enum_sig **out);
 int atr_parse_bitmask_sig(at_reader *r, const gt_bitmask_sig **out);
 int atr_parse_struct_sig(at_reader *r, const gt_struct_sig **out);
@@ -132,17 +134,18 @@ static inline int atr_rd_fixed(at_reader *r, void *dst, size_t n)
     return atr_rd_raw(r, dst, n);
 }
 
-/* A function signature by id: a table load for one already defined under a one-byte
- * id (nearly every call), else the full parse, which defines it. */
+/* A function signature by id: a table load for one already defined (nearly every
+ * call), else its definition, which follows the id. */
 static inline int atr_func_sig(at_reader *r, const gt_func_sig **out)
 {
-    const uint8_t *p = r->in->cur;
-    if (p < r->in->end && *p < 0x80 && *p < r->funcs.cap && r->funcs.items[*p]) {
-        *out = r->funcs.items[*p];
-        r->in->cur = p + 1;
+    uint64_t off = atr_pos(r), id;
+    if (!atr_rd_uint(r, &id))
+        return 0;
+    if (id < r->funcs.cap && r->funcs.items[id]) {
+        *out = r->funcs.items[id];
         return 1;
     }
-    return atr_parse_func_sig(r, out);
+    return atr_define_func_sig(r, off, id, out);
 }
 
 #endif
