@@ -128,6 +128,8 @@ static int parse_backtrace(at_reader *r, gt_call *c)
 static int parse_details(at_reader *r, gt_call *c)
 {
     for (;;) {
+        if (atr_fast_details(r, c))
+            return 1;
         uint64_t off = atr_pos(r), u;
         int d = 0;
         if (!atr_rd_byte(r, &d))

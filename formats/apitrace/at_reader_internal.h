@@ -2,6 +2,7 @@
  *   at_reader_prim.c    bytes, varints, strings, sizes checked against what is left
  *   at_reader_sigs.c    signature tables (function, enum, bitmask, struct, frame)
  *   at_reader_values.c  values
+ *   at_reader_fast.c    runs of scalar arguments, the common case, without per-byte checks
  *   at_reader.c         events, calls in flight, opening and closing
  * Functions return 1 on success and 0 when the data ran out or was bad; the reader
  * then holds the reason (failed/err, or cut). */
@@ -85,6 +86,11 @@ int atr_parse_enum_sig(at_reader *r, const gt_enum_sig **out);
 int atr_parse_bitmask_sig(at_reader *r, const gt_bitmask_sig **out);
 int atr_parse_struct_sig(at_reader *r, const gt_struct_sig **out);
 int atr_parse_frame(at_reader *r, const gt_frame **out);
+
+/* ---- at_reader_fast.c: the leading run of scalar arguments of a call's details, up
+ * to and with the end of the details (1) or up to the first detail it leaves to the
+ * general parser (0); in->cur is past what it read. */
+int atr_fast_details(at_reader *r, gt_call *c);
 
 /* ---- at_reader_values.c */
 int atr_parse_value(at_reader *r, gt_arena *a, gt_value *v);
