@@ -83,9 +83,11 @@ static int set_args(at_reader *r, gt_call *c, uint32_t n)
     }
     /* the room is reused: what an earlier call left there is cleared (a value's kind
      * says what it holds, so GT_ABSENT is all an unwritten argument needs) */
+    gt_value *args = c->args;
+    uint8_t *phase = c->arg_at_leave;
     for (uint32_t i = c->num_args; i < n; ++i) {
-        c->args[i].kind = GT_ABSENT;
-        c->arg_at_leave[i] = 0;
+        args[i].kind = GT_ABSENT;
+        phase[i] = 0;
     }
     c->num_args = n;
     return 1;

@@ -241,10 +241,10 @@ static const ws_hooks hooks = {before_swap, after_swap, context_destroyed};
 /* A switch of traced thread may bind another context: the metrics pause around it. */
 static void switch_thread(replay_thread *th)
 {
-    if (th != m.cur_thread) {
-        m.cur_thread = th;
-        m.cur_known = false;
-    }
+    if (th == m.cur_thread)
+        return; /* the window system's too: only this switches traced threads */
+    m.cur_thread = th;
+    m.cur_known = false;
     if (!m.o.metrics || th == m.metrics_thread) {
         ws_switch_thread(th);
         return;
