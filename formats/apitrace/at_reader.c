@@ -54,7 +54,8 @@ void at_reader_release(at_reader *r, gt_call *c)
 {
     if (!c)
         return;
-    gt_arena_reset(&c->arena);
+    if (c->arena.head) /* most calls keep their values beside them and use none */
+        gt_arena_reset(&c->arena);
     if (r->npool < POOL_MAX) {
         r->pool[r->npool++] = c;
     } else {
