@@ -10,16 +10,43 @@
 #include "at_reader_internal.h"
 #include "gt_grow.h"
 
+/* A call as the reader allocates it: the first arguments and the return value live
+ * beside it, so that most calls take no arena memory for them, and stay with it while
+ * the pool reuses it. */
+enum { INLINE_ARGS = 8 };
+typedef struct reader_call {
+    gt_call call; /* first: a gt_call pointer is the reader_call's */
+    gt_value args[INLINE_ARGS];
+    uint8_t at_leave[INLINE_ARGS];
+    gt_value ret;
+} reader_call;
+
+/* No arguments, with the inline ones as room for the first. */
+static void call_clear_args(gt_call *c)
+{
+    reader_call *rc = (reader_call *)c;
+    c->args = rc->args;
+    c->arg_at_leave = rc->at_leave;
+    c->args_cap = INLINE_ARGS;
+    c->num_args = 0;
+}
+
 static gt_call *call_get(at_reader *r)
 {
-    gt_call *c = r->npool ? r->pool[--r->npool] : calloc(1, sizeof *c);
+    gt_call *c = r->npool ? r->pool[--r->npool] : calloc(1, sizeof(reader_call));
     if (!c) {
         atr_fail(r, atr_pos(r), "out of memory");
         return NULL;
     }
-    gt_arena arena = c->arena;
-    memset(c, 0, sizeof *c);
-    c->arena = arena;
+    /* field by field: a memset of the whole call is a slow `rep stos` here */
+    c->no = c->thread = c->flags = 0;
+    c->sig = NULL;
+    c->ret = NULL;
+    c->num_frames = 0;
+    c->frames = NULL;
+    c->frames_at_leave = false;
+    c->offset = 0;
+    call_clear_args(c);
     return c;
 }
 
@@ -27,7 +54,8 @@ void at_reader_release(at_reader *r, gt_call *c)
 {
     if (!c)
         return;
-    gt_arena_reset(&c->arena);
+    if (c->arena.head) /* most calls keep their values beside them and use none */
+        gt_arena_reset(&c->arena);
     if (r->npool < POOL_MAX) {
         r->pool[r->npool++] = c;
     } else {
@@ -41,13 +69,11 @@ void at_reader_release(at_reader *r, gt_call *c)
 static int set_args(at_reader *r, gt_call *c, uint32_t n)
 {
     if (n > c->args_cap) {
-        uint32_t cap = c->args_cap && n < 2 * c->args_cap ? 2 * c->args_cap : n;
+        uint32_t cap = n < 2 * c->args_cap ? 2 * c->args_cap : n;
         gt_value *args = atr_alloc(r, &c->arena, (size_t)cap * sizeof *args);
         uint8_t *phase = args ? atr_alloc(r, &c->arena, cap) : NULL;
         if (!phase)
             return 0;
-        memset(args, 0, (size_t)cap * sizeof *args);
-        memset(phase, 0, cap);
         if (c->num_args) {
             memcpy(args, c->args, c->num_args * sizeof *args);
             memcpy(phase, c->arg_at_leave, c->num_args);
@@ -55,6 +81,14 @@ static int set_args(at_reader *r, gt_call *c, uint32_t n)
         c->args = args;
         c->arg_at_leave = phase;
         c->args_cap = cap;
+    }
+    /* the room is reused: what an earlier call left there is cleared (a value's kind
+     * says what it holds, so GT_ABSENT is all an unwritten argument needs) */
+    gt_value *args = c->args;
+    uint8_t *phase = c->arg_at_leave;
+    for (uint32_t i = c->num_args; i < n; ++i) {
+        args[i].kind = GT_ABSENT;
+        phase[i] = 0;
     }
     c->num_args = n;
     return 1;
@@ -97,6 +131,8 @@ static int parse_backtrace(at_reader *r, gt_call *c)
 static int parse_details(at_reader *r, gt_call *c)
 {
     for (;;) {
+        if (atr_fast_details(r, c))
+            return 1;
         uint64_t off = atr_pos(r), u;
         int d = 0;
         if (!atr_rd_byte(r, &d))
@@ -109,8 +145,7 @@ static int parse_details(at_reader *r, gt_call *c)
                 return 0;
             break;
         case AT_DETAIL_RET:
-            if (!(c->ret = atr_alloc(r, &c->arena, sizeof *c->ret)))
-                return 0;
+            c->ret = &((reader_call *)c)->ret;
             memset(c->ret, 0, sizeof *c->ret);
             if (!atr_parse_value(r, &c->arena, c->ret))
                 return 0;
@@ -157,6 +192,8 @@ static int push_pending(at_reader *r, gt_call *c)
  * reverse order they entered, so the removal moves little. */
 static gt_call *take_pending(at_reader *r, uint64_t no)
 {
+    if (r->npending > r->pending_head && r->pending[r->npending - 1]->no == no)
+        return r->pending[--r->npending]; /* the usual case: the call that entered last */
     unsigned lo = r->pending_head, hi = r->npending;
     while (lo < hi) {
         unsigned mid = lo + (hi - lo) / 2;
@@ -187,7 +224,7 @@ static int parse_enter(at_reader *r, uint64_t off)
 {
     uint64_t thread = 0;
     const gt_func_sig *sig = NULL;
-    if ((r->version >= 4 && !atr_rd_uint(r, &thread)) || !atr_parse_func_sig(r, &sig))
+    if ((r->version >= 4 && !atr_rd_uint(r, &thread)) || !atr_func_sig(r, &sig))
         return 0;
     gt_call *c = call_get(r);
     if (!c)
@@ -222,8 +259,7 @@ static int parse_leave(at_reader *r, gt_call **out)
         int ok = parse_details(r, r->scratch);
         r->in_leave = 0;
         gt_arena_reset(&r->scratch->arena);
-        r->scratch->args = NULL;
-        r->scratch->num_args = r->scratch->args_cap = 0;
+        call_clear_args(r->scratch);
         r->scratch->ret = NULL;
         r->scratch->frames = NULL;
         r->scratch->num_frames = 0;

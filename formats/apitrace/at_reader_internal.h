@@ -2,6 +2,7 @@
  *   at_reader_prim.c    bytes, varints, strings, sizes checked against what is left
  *   at_reader_sigs.c    signature tables (function, enum, bitmask, struct, frame)
  *   at_reader_values.c  values
+ *   at_reader_fast.c    runs of scalar arguments, the common case, without per-byte checks
  *   at_reader.c         events, calls in flight, opening and closing
  * Functions return 1 on success and 0 when the data ran out or was bad; the reader
  * then holds the reason (failed/err, or cut). */
@@ -10,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "at_reader.h"
 
@@ -78,10 +80,17 @@ void *atr_grow(at_reader *r, gt_arena *a, void *old, size_t elem, size_t *cap, s
 
 /* ---- at_reader_sigs.c */
 int atr_parse_func_sig(at_reader *r, const gt_func_sig **out);
+/* The definition of function signature id, whose id was read at off. */
+int atr_define_func_sig(at_reader *r, uint64_t off, uint64_t id, const gt_func_sig **out);
 int atr_parse_enum_sig(at_reader *r, const gt_enum_sig **out);
 int atr_parse_bitmask_sig(at_reader *r, const gt_bitmask_sig **out);
 int atr_parse_struct_sig(at_reader *r, const gt_struct_sig **out);
 int atr_parse_frame(at_reader *r, const gt_frame **out);
+
+/* ---- at_reader_fast.c: the leading run of scalar arguments of a call's details, up
+ * to and with the end of the details (1) or up to the first detail it leaves to the
+ * general parser (0); in->cur is past what it read. */
+int atr_fast_details(at_reader *r, gt_call *c);
 
 /* ---- at_reader_values.c */
 int atr_parse_value(at_reader *r, gt_arena *a, gt_value *v);
@@ -117,6 +126,32 @@ static inline int atr_rd_uint(at_reader *r, uint64_t *out)
         return atr_fail(r, atr_pos(r), "varint longer than 10 bytes");
     }
     return atr_rd_uint_slow(r, out);
+}
+
+/* n bytes (a float, a double) straight from the block when they are all there. */
+static inline int atr_rd_fixed(at_reader *r, void *dst, size_t n)
+{
+    at_input *in = r->in;
+    if ((size_t)(in->end - in->cur) >= n) {
+        memcpy(dst, in->cur, n);
+        in->cur += n;
+        return 1;
+    }
+    return atr_rd_raw(r, dst, n);
+}
+
+/* A function signature by id: a table load for one already defined (nearly every
+ * call), else its definition, which follows the id. */
+static inline int atr_func_sig(at_reader *r, const gt_func_sig **out)
+{
+    uint64_t off = atr_pos(r), id;
+    if (!atr_rd_uint(r, &id))
+        return 0;
+    if (id < r->funcs.cap && r->funcs.items[id]) {
+        *out = r->funcs.items[id];
+        return 1;
+    }
+    return atr_define_func_sig(r, off, id, out);
 }
 
 #endif

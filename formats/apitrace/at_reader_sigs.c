@@ -71,6 +71,12 @@ int atr_parse_func_sig(at_reader *r, const gt_func_sig **out)
         *out = sig;
         return 1;
     }
+    return atr_define_func_sig(r, off, id, out);
+}
+
+int atr_define_func_sig(at_reader *r, uint64_t off, uint64_t id, const gt_func_sig **out)
+{
+    gt_func_sig *sig;
     if (!(sig = atr_alloc(r, &r->sigs, sizeof *sig)))
         return 0;
     sig->id = (uint32_t)id;

@@ -100,8 +100,36 @@ static int parse_repr(at_reader *r, gt_arena *a, gt_value *v)
     return atr_parse_value(r, a, &pair[0]) && atr_parse_value(r, a, &pair[1]);
 }
 
-static int parse_value_body(at_reader *r, gt_arena *a, gt_value *v, int c, uint64_t off)
+/* Compound values, one level deeper. */
+static int parse_compound(at_reader *r, gt_arena *a, gt_value *v, int c, uint64_t off)
 {
+    switch (c) {
+    case AT_TYPE_STRING: v->kind = GT_STRING; return atr_rd_string(r, a, &v->str.s, &v->str.len);
+    case AT_TYPE_BLOB: return parse_blob(r, a, v, off);
+    case AT_TYPE_ENUM: return parse_enum(r, v);
+    case AT_TYPE_BITMASK:
+        v->kind = GT_BITMASK;
+        return atr_parse_bitmask_sig(r, &v->bm.sig) && atr_rd_uint(r, &v->bm.v);
+    case AT_TYPE_ARRAY: return parse_array(r, a, v, off);
+    case AT_TYPE_STRUCT: return parse_struct(r, a, v);
+    case AT_TYPE_REPR: return parse_repr(r, a, v);
+    case AT_TYPE_WSTRING: return parse_wstring(r, a, v, off);
+    default: return atr_fail(r, off, "unknown value type 0x%02x", c);
+    }
+}
+
+/* Scalars, most values by far, are read here without a call; the rest nest. A value at
+ * the depth limit is refused whatever its kind. */
+int atr_parse_value(at_reader *r, gt_arena *a, gt_value *v)
+{
+    uint64_t off = atr_pos(r);
+    int c = 0;
+    if (!atr_rd_byte(r, &c))
+        return 0;
+    if (r->depth >= MAX_DEPTH) {
+        r->depth = 0;
+        return atr_fail(r, off, "values nested deeper than %d levels", MAX_DEPTH);
+    }
     switch (c) {
     case AT_TYPE_NULL: v->kind = GT_NULL; return 1;
     case AT_TYPE_FALSE: v->kind = GT_BOOL; v->b = false; return 1;
@@ -113,34 +141,13 @@ static int parse_value_body(at_reader *r, gt_arena *a, gt_value *v, int c, uint6
         v->i = (int64_t)((uint64_t)0 - v->u);
         return 1;
     case AT_TYPE_UINT: v->kind = GT_UINT; return atr_rd_uint(r, &v->u);
-    case AT_TYPE_FLOAT: v->kind = GT_FLOAT; return atr_rd_raw(r, &v->f, 4); /* little-endian host */
-    case AT_TYPE_DOUBLE: v->kind = GT_DOUBLE; return atr_rd_raw(r, &v->d, 8);
-    case AT_TYPE_STRING: v->kind = GT_STRING; return atr_rd_string(r, a, &v->str.s, &v->str.len);
-    case AT_TYPE_BLOB: return parse_blob(r, a, v, off);
-    case AT_TYPE_ENUM: return parse_enum(r, v);
-    case AT_TYPE_BITMASK:
-        v->kind = GT_BITMASK;
-        return atr_parse_bitmask_sig(r, &v->bm.sig) && atr_rd_uint(r, &v->bm.v);
-    case AT_TYPE_ARRAY: return parse_array(r, a, v, off);
-    case AT_TYPE_STRUCT: return parse_struct(r, a, v);
+    case AT_TYPE_FLOAT: v->kind = GT_FLOAT; return atr_rd_fixed(r, &v->f, 4); /* little-endian host */
+    case AT_TYPE_DOUBLE: v->kind = GT_DOUBLE; return atr_rd_fixed(r, &v->d, 8);
     case AT_TYPE_OPAQUE: v->kind = GT_POINTER; return atr_rd_uint(r, &v->u);
-    case AT_TYPE_REPR: return parse_repr(r, a, v);
-    case AT_TYPE_WSTRING: return parse_wstring(r, a, v, off);
-    default: return atr_fail(r, off, "unknown value type 0x%02x", c);
+    default: break;
     }
-}
-
-int atr_parse_value(at_reader *r, gt_arena *a, gt_value *v)
-{
-    uint64_t off = atr_pos(r);
-    int c = 0;
-    if (!atr_rd_byte(r, &c))
-        return 0;
-    if (++r->depth > MAX_DEPTH) {
-        r->depth = 0;
-        return atr_fail(r, off, "values nested deeper than %d levels", MAX_DEPTH);
-    }
-    int ok = parse_value_body(r, a, v, c, off);
+    r->depth++;
+    int ok = parse_compound(r, a, v, c, off);
     r->depth--;
     return ok;
 }

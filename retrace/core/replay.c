@@ -52,6 +52,7 @@ typedef struct dispatch {
     gt_roles roles;        /* specs/roles.txt */
     bool misfit;           /* the signature does not fit the function: calls skipped */
     bool make_current;     /* window system: may change the current context (metrics) */
+    bool ws;               /* replayed by the window system: may change what is current */
     bool warned, warned_unprovided, warned_misfit;
 } dispatch;
 
@@ -83,6 +84,11 @@ static struct {
     uint64_t last_call; /* the last call read */
     bool state_done; /* -D: written, or failed (state_err) */
     replay_thread *metrics_thread; /* the traced thread the metrics saw last */
+    /* whether a context is current and what it provides, as the window system said
+     * when last asked: only its own calls and a switch of traced thread change that */
+    bool cur_known, cur_has;
+    gl_avail *cur_avail;
+    replay_thread *cur_thread;
     gt_error state_err;
 } m;
 
@@ -108,6 +114,7 @@ static dispatch *resolve(const gt_call *c)
     const char *name = c->sig->name;
     d->roles = gt_roles_lookup(name);
     if ((d->fn = ws_lookup(name))) {
+        d->ws = true;
         bool gl = (d->roles.bits & GT_ROLE_GL) != 0;
         d->kind = gl ? K_GL : K_WS;
         d->make_current = (d->roles.bits & GT_ROLE_CURRENT) != 0;
@@ -126,6 +133,17 @@ static dispatch *resolve(const gt_call *c)
     /* the signature, checked once, as it is first read: one warning for all its calls */
     d->misfit = d->warned_misfit = d->shape && !retrace_sig_fits(c, d->shape, true);
     return d;
+}
+
+/* ws_has_current and ws_current_avail, asked once until something may change them. */
+static bool has_current(void)
+{
+    if (!m.cur_known) {
+        m.cur_has = ws_has_current();
+        m.cur_avail = m.cur_has ? ws_current_avail(retrace_gl_count) : NULL;
+        m.cur_known = true;
+    }
+    return m.cur_has;
 }
 
 static const char *gl_error_name(GLenum e)
@@ -212,6 +230,7 @@ static void after_swap(const gt_call *call)
 
 static void context_destroyed(void *sdl_ctx)
 {
+    m.cur_known = false;
     if (m.o.metrics)
         metrics_context_destroyed(m.o.metrics, sdl_ctx);
     tlr_context_destroyed(sdl_ctx);
@@ -222,6 +241,10 @@ static const ws_hooks hooks = {before_swap, after_swap, context_destroyed};
 /* A switch of traced thread may bind another context: the metrics pause around it. */
 static void switch_thread(replay_thread *th)
 {
+    if (th == m.cur_thread)
+        return; /* the window system's too: only this switches traced threads */
+    m.cur_thread = th;
+    m.cur_known = false;
     if (!m.o.metrics || th == m.metrics_thread) {
         ws_switch_thread(th);
         return;
@@ -319,7 +342,7 @@ static void replay_call(gt_call *c)
         return;
     }
     bool gl = d->kind == K_GL;
-    if (gl && !ws_has_current()) {
+    if (gl && !has_current()) {
         /* a trace cut by trim, or one whose context creation was lost: GL without a
          * context would crash the driver; apitrace skips such calls too */
         if (!m.warned_nocontext)
@@ -329,7 +352,7 @@ static void replay_call(gt_call *c)
         skip_call(c, tm);
         return;
     }
-    if (d->providers && !gl_avail_has(ws_current_avail(retrace_gl_count), d->gl_index, d->providers)) {
+    if (d->providers && !gl_avail_has(m.cur_avail, d->gl_index, d->providers)) {
         /* libepoxy would abort; apitrace calls the driver's no-op stub */
         if (!d->warned_unprovided && !d->offered) /* markers: as apitrace, silently */
             retrace_warning(c, "not provided by this context (needs one of: %s): skipped "
@@ -345,6 +368,8 @@ static void replay_call(gt_call *c)
     } else {
         run_call(d, c);
     }
+    if (d->ws)
+        m.cur_known = false;
     gt_callstate_after(&m.cs, d->roles, c);
     if (gl && !m.o.benchmark && !m.cs.in_begin_end && ws_has_current())
         check_gl_error(c);

@@ -9,13 +9,18 @@
 static struct {
     replay_thread **v;
     size_t n, cap;
+    size_t last; /* the one found last */
 } threads;
 
 replay_thread *replay_thread_get(uint32_t id)
 {
+    if (threads.n && threads.v[threads.last]->id == id)
+        return threads.v[threads.last]; /* a thread's calls mostly come in runs */
     for (size_t i = 0; i < threads.n; ++i)
-        if (threads.v[i]->id == id)
+        if (threads.v[i]->id == id) {
+            threads.last = i;
             return threads.v[i];
+        }
     if (GT_GROW(threads.v, threads.cap, threads.n + 1, 8) != 0)
         return NULL;
     replay_thread *t = calloc(1, sizeof *t);
@@ -36,5 +41,5 @@ void replay_threads_free(void)
         free(threads.v[i]);
     free(threads.v);
     threads.v = NULL;
-    threads.n = threads.cap = 0;
+    threads.n = threads.cap = threads.last = 0;
 }

@@ -32,10 +32,25 @@ void retrace_map_del(const char *ns, uint64_t traced);
 void *retrace_ptr_get(uint64_t traced);
 void retrace_ptr_set(uint64_t traced, void *replayed, uint64_t size);
 
-/* Value conversions from the call model. */
-int64_t retrace_sint(const gt_value *v);
-uint64_t retrace_uint(const gt_value *v);
-double retrace_float(const gt_value *v);
+/* Value conversions from the call model: inline for the kind a trace usually holds
+ * (each generated replayer converts every argument), out of line for the rest. */
+int64_t retrace_sint_slow(const gt_value *v);
+uint64_t retrace_uint_slow(const gt_value *v);
+double retrace_float_slow(const gt_value *v);
+static inline int64_t retrace_sint(const gt_value *v)
+{
+    if (v && v->kind == GT_SINT)
+        return v->i;
+    return v && v->kind == GT_UINT ? (int64_t)v->u : retrace_sint_slow(v); /* NULL: 0 */
+}
+static inline uint64_t retrace_uint(const gt_value *v)
+{
+    return v && v->kind == GT_UINT ? v->u : retrace_uint_slow(v); /* NULL: 0 */
+}
+static inline double retrace_float(const gt_value *v)
+{
+    return v->kind == GT_FLOAT ? v->f : retrace_float_slow(v);
+}
 /* Blob data, string bytes, array items packed as TYPE, or NULL/offsets for pointers:
  * memory valid while the call is. elem_size is sizeof(TYPE); kind says how to
  * convert each item: 'i' signed, 'u' unsigned, 'f' float, 'd' double, 'p' pointer. */

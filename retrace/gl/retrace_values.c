@@ -18,11 +18,11 @@
 
 /* ---- values ---------------------------------------------------------------------------- */
 
-int64_t retrace_sint(const gt_value *v) { return gt_value_sint(v); }
+int64_t retrace_sint_slow(const gt_value *v) { return gt_value_sint(v); }
 
-uint64_t retrace_uint(const gt_value *v) { return gt_value_uint(v); }
+uint64_t retrace_uint_slow(const gt_value *v) { return gt_value_uint(v); }
 
-double retrace_float(const gt_value *v)
+double retrace_float_slow(const gt_value *v)
 {
     switch (v->kind) {
     case GT_FLOAT: return v->f;
