@@ -9,12 +9,13 @@
  * parent's (the parent writes them), its file descriptor is the parent's file, and its
  * lock may have been held by another thread of the parent at the moment of the fork
  * (only the forking thread exists in the child), so even free() of it could act on
- * state that is not ours. Its memory (two chunk buffers, ~2.2 MiB, copy-on-write and
+ * state that is not ours. Its memory (seven chunk buffers, ~7 MiB, copy-on-write and
  * never touched again) is leaked on purpose; the inherited descriptor is
  * close-on-exec. The child opens its own file on its next GL call.
  *
  * When the trace is written (with runtime_safety.c and runtime_exit.c): chunks of
- * 1 MiB as the stream fills them; every second by a flusher thread (so SIGKILL loses
+ * 1 MiB as the stream fills them, by the writer's compressor thread (at_output.h,
+ * which the child does not inherit); every second by a flusher thread (so SIGKILL loses
  * at most about a second of calls); on fatal and terminating signals; at exit by an
  * atexit handler registered from our constructor, so it runs after the handlers the
  * program registers in main() (their GL calls are recorded), and by our destructor as
