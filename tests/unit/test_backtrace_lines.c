@@ -37,6 +37,12 @@ static char *joined(const char *file, const char *dir)
     return out;
 }
 
+/* Addresses where libdw finds no line and the reader finds one: tolerated while rare,
+ * never the other way (libdw's line is always the reader's). libdw 0.188 reads none of
+ * clang 14's DWARF 5 line rows (the ASan build), where binutils' addr2line and
+ * llvm-dwarfdump give the rows the reader gives: this program then has no oracle. */
+static long reader_only, compared;
+
 /* Compares both answers at addr; returns whether libdw found a line there. */
 static bool same_answer(Dwfl_Module *m, bt_lines *t, GElf_Addr bias, GElf_Addr addr)
 {
@@ -47,7 +53,13 @@ static bool same_answer(Dwfl_Module *m, bt_lines *t, GElf_Addr bias, GElf_Addr a
     const char *dir = NULL;
     int line = 0;
     int rc = bt_lines_find(t, addr - bias, &file, &line, &dir);
+    ++compared;
     if (!want || !*want) {
+        if (rc == 1) {
+            ++reader_only;
+            free(file);
+            return false;
+        }
         if (rc != 0)
             fail_msg("0x%lx: libdw has no line, the reader has %s:%d", (unsigned long)addr,
                      file, line);
@@ -130,9 +142,16 @@ static void test_this_program(void **state)
     (void)state;
     Dwfl *dwfl = report_self();
     wanted w = {"test_backtrace_lines", true, NULL};
+    reader_only = compared = 0;
     long lines = compare_module(dwfl, &w);
-    print_message("this program: %ld addresses with a line\n", lines);
+    print_message("this program: %ld addresses with a line, %ld only the reader's\n", lines,
+                  reader_only);
+    if (lines == 0 && reader_only > 1000) {
+        dwfl_end(dwfl);
+        skip(); /* libdw reads none of this build's lines (see reader_only) */
+    }
     assert_true(lines > 1000);
+    assert_true(reader_only * 100 < compared); /* under 1% */
     dwfl_end(dwfl);
 }
 
