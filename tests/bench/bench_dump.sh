@@ -19,8 +19,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-# shellcheck source=tests/xvfb.sh
-. "$here/../xvfb.sh"
+# shellcheck source=tests/bench/bench_lib.sh
+. "$here/bench_lib.sh"
 
 runs=7
 out=
@@ -51,14 +51,7 @@ for t in apitrace python3; do
   command -v "$t" >/dev/null || { echo "bench_dump: '$t' not found" >&2; exit 2; }
 done
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/gltrace-bench.XXXXXX")
-XVFB_PID=
-cleanup() {
-  xvfb_stop
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+bench_workdir bench-dump
 
 traces=()
 if [ -n "$corpus" ]; then
@@ -74,8 +67,7 @@ if [ "$record" = 1 ]; then
   for t in Xvfb glxgears es2gears_x11 glmark2; do
     command -v "$t" >/dev/null || { echo "bench_dump: -r needs '$t'" >&2; exit 2; }
   done
-  xvfb_spawn 1024x768x24 || { echo "bench_dump: could not start Xvfb" >&2; exit 2; }
-  export LIBGL_ALWAYS_SOFTWARE=1
+  bench_xvfb bench_dump 1024x768x24
   echo "bench_dump: recording traces on $DISPLAY ..." >&2
   timeout -s INT 3 apitrace trace -o "$work/rec_glxgears.trace" glxgears >/dev/null 2>&1 || true
   timeout -s INT 3 apitrace trace --api egl -o "$work/rec_es2gears.trace" es2gears_x11 \

@@ -15,8 +15,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-# shellcheck source=tests/xvfb.sh
-. "$here/../xvfb.sh"
+# shellcheck source=tests/bench/bench_lib.sh
+. "$here/bench_lib.sh"
 
 runs=3
 secs=4
@@ -43,16 +43,8 @@ for t in glmark2 apitrace Xvfb; do
 done
 [ -x "$bin/gltrace" ] || { echo "bench_programs: $bin/gltrace not found (build first, or -b)" >&2; exit 2; }
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/gltrace-bench-programs.XXXXXX")
-XVFB_PID=
-cleanup() {
-  xvfb_stop
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-xvfb_spawn 1024x768x24 || { echo "bench_programs: could not start Xvfb" >&2; exit 2; }
-export LIBGL_ALWAYS_SOFTWARE=1
+bench_workdir bench-programs
+bench_xvfb bench_programs 1024x768x24
 unset GLTRACE_OUTPUT TRACE_FILE || true
 
 # One run: the FPS glmark2 prints for the scene ("... FPS: 123 FrameTime: ...").

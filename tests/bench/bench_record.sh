@@ -23,8 +23,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-# shellcheck source=tests/xvfb.sh
-. "$here/../xvfb.sh"
+# shellcheck source=tests/bench/bench_lib.sh
+. "$here/bench_lib.sh"
 
 runs=5
 frames=600
@@ -55,17 +55,9 @@ for t in apitrace Xvfb python3; do
   command -v "$t" >/dev/null || { echo "bench_record: '$t' not found" >&2; exit 2; }
 done
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/gltrace-bench-record.XXXXXX")
-XVFB_PID=
-cleanup() {
-  xvfb_stop
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+bench_workdir bench-record
 
-xvfb_spawn 640x480x24 || { echo "bench_record: could not start Xvfb" >&2; exit 2; }
-export LIBGL_ALWAYS_SOFTWARE=1
+bench_xvfb bench_record 640x480x24
 unset GLTRACE_OUTPUT GLTRACE_OUTPUT_READY TRACE_FILE || true
 
 python3 - "$runs" "$frames" "$gltrace" "$app" "$work" "$out" "$keep" <<'PYEOF'

@@ -30,8 +30,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-# shellcheck source=tests/xvfb.sh
-. "$here/../xvfb.sh"
+# shellcheck source=tests/bench/bench_lib.sh
+. "$here/bench_lib.sh"
 
 runs=5
 frames=300
@@ -76,17 +76,9 @@ for t in Xvfb python3; do
   command -v "$t" >/dev/null || { echo "bench_retrace: '$t' not found" >&2; exit 2; }
 done
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/gltrace-bench-retrace.XXXXXX")
-XVFB_PID=
-cleanup() {
-  xvfb_stop
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+bench_workdir bench-retrace
 
-xvfb_spawn 1024x768x24 || { echo "bench_retrace: could not start Xvfb" >&2; exit 2; }
-export LIBGL_ALWAYS_SOFTWARE=1
+bench_xvfb bench_retrace 1024x768x24
 unset GLTRACE_OUTPUT GLTRACE_OUTPUT_READY TRACE_FILE || true
 
 traces=()

@@ -16,6 +16,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+# shellcheck source=tests/bench/bench_lib.sh
+. "$here/bench_lib.sh"
 
 runs=5
 out=
@@ -40,8 +42,7 @@ gltrace="$bin/gltrace"
 for t in apitrace python3; do
   command -v "$t" >/dev/null || { echo "bench_trim: '$t' not found" >&2; exit 2; }
 done
-work=$(mktemp -d "${TMPDIR:-/tmp}/gltrace-bench.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+bench_workdir bench-trim
 
 traces=("$@")
 if [ -n "$corpus" ]; then
