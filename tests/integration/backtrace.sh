@@ -37,9 +37,9 @@ require_tool apitrace Xvfb cc python3 timeout
 prog_src="$WORK/bt_prog.c"
 cat >"$prog_src" <<'EOF'
 #include <GL/gl.h>
-#include <GL/glx.h>
-#include <stdio.h>
 #include <stdlib.h>
+
+#include "glx_window.h"
 
 static void draw_frame(int i, int draws)
 {
@@ -56,34 +56,21 @@ int main(int argc, char **argv)
 {
     int frames = argc > 1 ? atoi(argv[1]) : 3;
     int draws = argc > 2 ? atoi(argv[2]) : 1;
-    Display *dpy = XOpenDisplay(NULL);
-    if (!dpy) {
-        fprintf(stderr, "bt_prog: cannot open the display\n");
+    Display *dpy;
+    Window win;
+    GLXContext ctx;
+    if (glxw_open(64, &dpy, &win, &ctx))
         return 1;
-    }
-    int attr[] = {GLX_RGBA, GLX_DOUBLEBUFFER, None};
-    XVisualInfo *vi = glXChooseVisual(dpy, DefaultScreen(dpy), attr);
-    if (!vi)
-        return 1;
-    XSetWindowAttributes swa = {0};
-    swa.colormap = XCreateColormap(dpy, RootWindow(dpy, vi->screen), vi->visual, AllocNone);
-    Window win = XCreateWindow(dpy, RootWindow(dpy, vi->screen), 0, 0, 64, 64, 0, vi->depth,
-                               InputOutput, vi->visual, CWColormap, &swa);
-    GLXContext ctx = glXCreateContext(dpy, vi, NULL, True);
-    glXMakeCurrent(dpy, win, ctx);
     for (int i = 0; i < frames; ++i) {
         draw_frame(i, draws); /* CALL LINE */
         glXSwapBuffers(dpy, win);
     }
-    glXMakeCurrent(dpy, None, NULL);
-    glXDestroyContext(dpy, ctx);
-    XFree(vi);
-    XCloseDisplay(dpy);
+    glxw_close(dpy, ctx);
     return 0;
 }
 EOF
 prog="$WORK/bt_prog"
-cc -g -O0 -o "$prog" "$prog_src" -lGL -lX11 2>"$WORK/cc.log" ||
+cc -g -O0 -I"$here" -o "$prog" "$prog_src" -lGL -lX11 2>"$WORK/cc.log" ||
   die "cannot build the test program: $(head -5 "$WORK/cc.log")"
 draw_line=$(grep -n 'DRAW LINE' "$prog_src" | cut -d: -f1)
 call_line=$(grep -n 'CALL LINE' "$prog_src" | cut -d: -f1)
@@ -248,7 +235,7 @@ sed -e 's|draw_frame(i, draws); /\* CALL LINE \*/|draw_frame(i, draws); plugin(a
     -e 's|^static void draw_frame|#include <dlfcn.h>\nstatic void plugin(const char *path)\n{\n    void *h = dlopen(path, RTLD_NOW);\n    void (*f)(void) = h ? (void (*)(void))dlsym(h, "plugin_draw") : NULL;\n    if (f)\n        f();\n}\nstatic void draw_frame|' \
     "$prog_src" >"$WORK/bt_dl.c"
 cc -g -O0 -shared -fPIC -o "$WORK/libplugin.so" "$WORK/libplugin.c" 2>"$WORK/cc.log" &&
-  cc -g -O0 -o "$WORK/bt_dl" "$WORK/bt_dl.c" -lGL -lX11 -ldl 2>>"$WORK/cc.log" ||
+  cc -g -O0 -I"$here" -o "$WORK/bt_dl" "$WORK/bt_dl.c" -lGL -lX11 -ldl 2>>"$WORK/cc.log" ||
   die "cannot build the plugin test program: $(head -5 "$WORK/cc.log")"
 plugin_line=$(grep -n 'PLUGIN LINE' "$WORK/libplugin.c" | cut -d: -f1)
 record plugin --backtrace=glClear -- "$WORK/bt_dl" 2 1 "$WORK/libplugin.so"
@@ -289,7 +276,7 @@ EOF
   sed -e 's|draw_frame(i, draws); /\* CALL LINE \*/|draw_frame(i, draws); evil(glClear);|' \
       -e 's|^static void draw_frame|void evil(void (*)(GLbitfield));\nstatic void draw_frame|' \
       "$prog_src" >"$WORK/bt_evil.c"
-  cc -g -O0 -o "$WORK/bt_evil" "$WORK/bt_evil.c" "$WORK/evil.s" -lGL -lX11 2>"$WORK/cc.log" ||
+  cc -g -O0 -I"$here" -o "$WORK/bt_evil" "$WORK/bt_evil.c" "$WORK/evil.s" -lGL -lX11 2>"$WORK/cc.log" ||
     die "cannot build the unwind test program: $(head -5 "$WORK/cc.log")"
   record evil --backtrace=glClear -- "$WORK/bt_evil" 2 1
   check evil "an unwind through code without unwind info stops there" "

@@ -43,36 +43,24 @@ void btl_frame(int i)
 EOF
 cat >"$WORK/src/bt_prog.c" <<'EOF'
 #include <GL/gl.h>
-#include <GL/glx.h>
-#include <stdio.h>
+
+#include "glx_window.h"
 
 void btl_frame(int i);
 
 int main(void)
 {
-    Display *dpy = XOpenDisplay(NULL);
-    if (!dpy) {
-        fprintf(stderr, "bt_prog: cannot open the display\n");
+    Display *dpy;
+    Window win;
+    GLXContext ctx;
+    if (glxw_open(32, &dpy, &win, &ctx))
         return 1;
-    }
-    int attr[] = {GLX_RGBA, GLX_DOUBLEBUFFER, None};
-    XVisualInfo *vi = glXChooseVisual(dpy, DefaultScreen(dpy), attr);
-    if (!vi)
-        return 1;
-    XSetWindowAttributes swa = {0};
-    swa.colormap = XCreateColormap(dpy, RootWindow(dpy, vi->screen), vi->visual, AllocNone);
-    Window win = XCreateWindow(dpy, RootWindow(dpy, vi->screen), 0, 0, 32, 32, 0, vi->depth,
-                               InputOutput, vi->visual, CWColormap, &swa);
-    GLXContext ctx = glXCreateContext(dpy, vi, NULL, True);
-    glXMakeCurrent(dpy, win, ctx);
     for (int i = 0; i < 4; ++i) {
         btl_frame(i);
         glViewport(0, 0, 32, 32);
         glXSwapBuffers(dpy, win);
     }
-    glXMakeCurrent(dpy, None, NULL);
-    glXDestroyContext(dpy, ctx);
-    XCloseDisplay(dpy);
+    glxw_close(dpy, ctx);
     return 0;
 }
 EOF
@@ -84,7 +72,7 @@ build() {
   (
     cd "$WORK"
     cc -O2 -g "$@" -shared -fPIC -o "$v/libbtl.so" src/btl.c -lGL &&
-      cc -O2 -g "$@" -o "$v/bt_prog" src/bt_prog.c -L"$v" -lbtl -Wl,-rpath,"$WORK/$v" \
+      cc -O2 -g "$@" -I"$here" -o "$v/bt_prog" src/bt_prog.c -L"$v" -lbtl -Wl,-rpath,"$WORK/$v" \
         -lGL -lX11
   ) >"$WORK/cc.$v.log" 2>&1 || die "cannot build the $v test program: $(head -5 "$WORK/cc.$v.log")"
 }
