@@ -54,10 +54,15 @@ Rectangle {
 }
 EOF
 
-# stop_program PID: SIGTERM to the recorder's child (the program; `apitrace trace` does
-# not pass signals on), then the recorder is waited for; SIGKILL after 20 s
+# stop_program PID RECORDER NAME: SIGTERM to the recorder's child (the program; `apitrace
+# trace` does not pass signals on), then the recorder is waited for; SIGKILL after 20 s.
+# Ours must have exited by then. apitrace's may not: its handler (lib/os/os_posix.cpp,
+# signalHandler) flushes under the writer's mutex and then dumps a backtrace, so a
+# SIGTERM that lands while the render thread of threadedqopenglwidget holds the mutex
+# (or malloc's lock) never returns (seen in CI once in many runs). Its trace then holds
+# what it wrote before, which the swap count below still checks; that is noted, not failed.
 stop_program() {
-  local pid=$1 child i
+  local pid=$1 recorder=$2 name=$3 child i
   child=$(pgrep -P "$pid" || true)
   kill -TERM ${child:-$pid} 2>/dev/null || true
   for ((i = 0; i < 200; i++)); do
@@ -66,7 +71,12 @@ stop_program() {
   done
   if kill -0 "$pid" 2>/dev/null; then
     kill -KILL ${child:-} "$pid" 2>/dev/null || true
-    fail "${2:-program}: still running 20 s after SIGTERM"
+    if [ "$recorder" = apitrace ]; then
+      echo "qt_replay: note: apitrace: $name: still running 20 s after SIGTERM" \
+        "(its signal handler waits on its own writer's lock); killed"
+    else
+      fail "$recorder: $name: still running 20 s after SIGTERM"
+    fi
   fi
   wait "$pid" 2>/dev/null || true
 }
@@ -97,7 +107,7 @@ record() {
     [ -s "$t" ] && n=$(trace_swaps "$t")
     [ "$n" -ge "$want" ] && break
   done
-  stop_program "$pid" "$recorder: $name"
+  stop_program "$pid" "$recorder" "$name"
   n=$(trace_swaps "$t")
   echo "qt_replay: $recorder recorded $name: $n swaps, $(stat -c %s "$t" 2>/dev/null || echo 0) bytes"
   if [ "$n" -lt "$want" ]; then
