@@ -154,6 +154,21 @@ static void html_image(FILE *f, const char *dir_abs, const char *path, const cha
     free(rel);
 }
 
+/* A failure without an image: a link to its replay's log */
+static void html_log(FILE *f, const char *dir_abs, const char *path)
+{
+    char abs[PATH_MAX];
+    char *rel = realpath(path, abs) ? image_relative_path(dir_abs, abs) : NULL;
+    fputs("<td>no image", f);
+    if (rel) {
+        fputs(": <a href=\"", f);
+        image_html_text(f, rel);
+        fputs("\">the replay's log</a>", f);
+    }
+    fputs("</td>", f);
+    free(rel);
+}
+
 static void html_row(FILE *f, const char *dir_abs, const char *ref_dir, const check_report *r,
                      size_t i)
 {
@@ -175,7 +190,7 @@ static void html_row(FILE *f, const char *dir_abs, const char *ref_dir, const ch
     if (x->image)
         html_image(f, dir_abs, x->image, x->actual ? x->actual : "rendered");
     else if (x->log)
-        html_image(f, dir_abs, x->log, "no image: the replay's log");
+        html_log(f, dir_abs, x->log);
     else
         fputs("<td>no image</td>", f);
     fputs("</tr>\n", f);

@@ -132,6 +132,19 @@ static char *last_image(const files *f)
     return path;
 }
 
+/* Removes the snapshots an earlier run left for this trace, so that the image judged
+ * is this replay's */
+static void remove_old_images(const files *f)
+{
+    char *img;
+    while ((img = last_image(f))) {
+        int rc = unlink(img);
+        free(img);
+        if (rc != 0)
+            return;
+    }
+}
+
 /* The log's last non-empty line, for a one-line reason */
 static char *log_tail(const char *log)
 {
@@ -303,6 +316,7 @@ static int start(const check_list *l, const size_t *idx, const check_opts *o,
     else if (access(path, R_OK) != 0)
         fail(r, fmt("trace %s: %s", path, strerror(errno)));
     else {
+        remove_old_images(&f);
         fflush(NULL);
         pid_t pid = fork();
         if (pid < 0)
