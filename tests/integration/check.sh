@@ -207,11 +207,13 @@ piglit "$WORK/updl.yml" pu apitrace eglretrace >/dev/null
 
 # ---- a replay that crashes, and a file that is not YAML ----------------------------------
 cat >"$WORK/crash_module.c" <<'EOF'
-/* The replayer module, except that a trace named *crash* crashes it. */
+/* The replayer module, except that a trace named *crash* crashes it and one named
+ * *hang* never ends. */
 #include <dlfcn.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "replay.h"
 static const replay_api *real;
 static void init(replay_options *o, const char *t) { real->options_init(o, t); }
@@ -219,6 +221,9 @@ static int run(const replay_options *o, replay_result *r, gt_error *e)
 {
     if (strstr(o->trace, "crash"))
         raise(SIGSEGV);
+    if (strstr(o->trace, "hang"))
+        for (;;)
+            pause();
     return real->run(o, r, e);
 }
 __attribute__((visibility("default"))) const replay_api gltrace_replay_api = {REPLAY_API_VERSION, init, run};
@@ -234,21 +239,41 @@ top="$here/../.."
 cc -shared -fPIC -o "$WORK/crash_module.so" "$WORK/crash_module.c" -I"$top/retrace/include" \
   -I"$top/common/util" -I"$top/common/model" -ldl || die "cannot build the crashing module"
 ln -s "$corpus/glthreads.trace" "$db/crash.trace"
-printf 'traces:\n  crash.trace:\n    %s:\n      checksum: %s\n  sub/glthreads.trace:\n    %s:\n      checksum: %s\n' \
-  $dev "$(sum_of sub/glthreads.trace)" $dev "$(sum_of sub/glthreads.trace)" >"$WORK/crash.yml"
+ln -s "$corpus/glthreads.trace" "$db/hang.trace"
+head -c 3000 /dev/urandom >"$db/garbage.trace"
+{
+  echo "traces:"
+  for t in crash.trace hang.trace garbage.trace sub/glthreads.trace; do
+    printf '  %s:\n    %s:\n      checksum: %s\n' $t $dev "$(sum_of sub/glthreads.trace)"
+  done
+} >"$WORK/crash.yml"
 RC=0
 (cd "$WORK" && GLTRACE_REPLAY="$WORK/crash_module.so" CHECK_REAL_REPLAY="$bin/../lib/libgltrace_replay.so" \
-  timeout 300 "$gltrace" check crash.yml -d $dev -p "$db" -o res-crash >crash.out 2>crash.err) || RC=$?
+  timeout 300 "$gltrace" check crash.yml -d $dev -p "$db" -o res-crash -j 2 --timeout=5 \
+  >crash.out 2>crash.err) || RC=$?
 grep -q '^fail crash.trace: replay crashed: signal 11 ' "$WORK/crash.out" &&
   grep -q '^pass sub/glthreads.trace$' "$WORK/crash.out" && [ "$RC" = 1 ] &&
-  pass "a replay that crashes: that trace fails with its signal, the next one passes" ||
+  pass "a replay that crashes: that trace fails with its signal, the others go on" ||
   fail "a replay that crashes: exit $RC, $(tr '\n' '|' <"$WORK/crash.out") $(tail -2 "$WORK/crash.err")"
+grep -q '^fail hang.trace: replay timed out after 5 s' "$WORK/crash.out" &&
+  pass "--timeout: a replay that never ends fails" || fail "--timeout: $(grep hang "$WORK/crash.out")"
+grep -q '^fail garbage.trace: replay failed (exit 1): .*garbage.trace' "$WORK/crash.out" &&
+  pass "a file that is no trace fails, naming it" || fail "garbage: $(grep garbage "$WORK/crash.out")"
 
 printf 'traces:\n  a.trace:\n    %s:\n      checksum: [unclosed\n  b.trace: {\n' $dev >"$WORK/bad.yml"
 run_check bad bad.yml -d $dev -p "$db" -o res-bad
 [ "$RC" = 2 ] && grep -q '^gltrace check: bad.yml:[0-9]*:[0-9]*: not YAML' "$WORK/bad.err" &&
   pass "a file that is not YAML: exit 2, FILE:LINE:COL ($(head -1 "$WORK/bad.err"))" ||
   fail "a file that is not YAML: exit $RC, $(head -2 "$WORK/bad.err")"
+
+# ---- --calls: the call piglit snapshots, named -------------------------------------------
+last=$(apitrace dump --calls=frame "$db/keithel_glxgears.trace" | awk '$1 ~ /^[0-9]+$/ { n = $1 } END { print n }')
+printf 'traces:\n  keithel_glxgears.trace:\n    %s:\n      checksum: %s\n' $dev \
+  "$(sum_of keithel_glxgears.trace)" >"$WORK/calls.yml"
+run_check calls calls.yml -d $dev -p "$db" -o res-calls --calls="$last"
+grep -q '^pass keithel_glxgears.trace$' "$WORK/calls.out" &&
+  pass "--calls=$last (keithel_glxgears' last swap): the default's verdict" ||
+  fail "--calls=$last: $(grep keithel "$WORK/calls.out")"
 
 # ---- --profile --------------------------------------------------------------------------
 printf 'traces:\n  keithel_glxgears.trace:\n    %s:\n      checksum: x\n  glxsimple.trace:\n    %s:\n      label: [no-perf]\n' \
