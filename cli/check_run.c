@@ -394,7 +394,7 @@ int check_run_all(const check_list *l, const size_t *idx, size_t n, const check_
                 k++;
             if (start(l, idx, o, glretrace, &res[next], &s[k], next) == 0)
                 running++;
-            else if (++done, o->progress)
+            else if (++done && o->progress) /* settled without a replay */
                 progress(l, idx, &res[next], next, done, n);
             next++;
         }
@@ -406,7 +406,7 @@ int check_run_all(const check_list *l, const size_t *idx, size_t n, const check_
         finish(l, idx, o, r, s[k].i, st, s[k].killed);
         s[k].pid = 0;
         running--;
-        if (++done, o->progress)
+        if (++done && o->progress)
             progress(l, idx, r, s[k].i, done, n);
     }
     free(s);
