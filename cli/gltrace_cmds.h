@@ -26,6 +26,8 @@
       "replay (headless) and write an image per frame")                                         \
     X(cmd_diff_images, "diff-images", "REF_PREFIX SRC_PREFIX",                                  \
       "compare two sets of images: a summary and an HTML report")                               \
+    X(cmd_check, "check", "TRACES.yml --device-name=NAME",                                      \
+      "replay each trace's last frame, compare checksums as piglit (traces.yml)")               \
     X(cmd_convert, "convert", "IN... -o OUT",                                                   \
       "convert and merge timelines (FXT, Chrome JSON, XRay, trace-cmd, .trace replayed)")       \
     X(cmd_view, "view", "TRACE",                                                                \

@@ -8,11 +8,11 @@ packages=(
   build-essential cmake pkg-config python3 clang libclang-rt-14-dev
   libsnappy-dev zlib1g-dev libbrotli-dev libunwind-dev libdw-dev libepoxy-dev libsdl2-dev
   libcmocka-dev libx11-dev libgl-dev libegl-dev libgles-dev libzstd-dev
-  libmicrohttpd-dev
+  libmicrohttpd-dev libyaml-dev
   # tests: real GL programs under Xvfb with Mesa llvmpipe, apitrace as the peer
   xvfb xauth x11-utils mesa-utils libgl1-mesa-dri libegl-mesa0 glmark2-x11 apitrace
-  # tests: piglit's replayer profiling with our glretrace (metrics), the modules it imports
-  piglit python3-packaging python3-requests python3-yaml
+  # tests: piglit's replayer with our gltrace and glretrace (metrics, check), the modules it imports
+  piglit python3-packaging python3-requests python3-yaml python3-pil
   # tests: replays checked for writes to freed memory (client_memory)
   valgrind
   # tests: Qt 5 programs (qt_replay)
