@@ -133,9 +133,12 @@ static void add_label(walk *w, check_trace *t, const char *s)
     }
     sprintf(p + old, "%s%s", old ? ", " : "", s);
     t->labels = p;
-    if (!strcmp(s, "skip"))
-        t->label_bits |= CHECK_LABEL_SKIP;
-    else if (!strcmp(s, "no-perf"))
+    /* the labels Mesa's CI skips a trace for (its traces.yml, piglit's replayer) */
+    static const char *const skips[] = {"skip", "hang", "crash", "fail", "unsupported"};
+    for (size_t i = 0; i < sizeof skips / sizeof *skips; ++i)
+        if (!strcmp(s, skips[i]))
+            t->label_bits |= CHECK_LABEL_SKIP;
+    if (!strcmp(s, "no-perf"))
         t->label_bits |= CHECK_LABEL_NO_PERF;
 }
 

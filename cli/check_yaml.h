@@ -25,7 +25,7 @@
 #include "gt_error.h"
 
 enum {
-    CHECK_LABEL_SKIP = 1u << 0,    /* not replayed: a skip */
+    CHECK_LABEL_SKIP = 1u << 0,    /* not replayed: skip, hang, crash, fail, unsupported */
     CHECK_LABEL_NO_PERF = 1u << 1, /* not profiled (--profile) */
 };
 
