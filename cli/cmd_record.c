@@ -58,12 +58,14 @@
 #include "gltrace_cmds.h"
 #include "lib_path.h"
 #include "gt_outfile.h"
+#include "record_frames.h"
 #include "record_kept.h"
 #include "record_status.h"
 
 static void record_usage(FILE *f)
 {
-    fputs("usage: gltrace [-o FILE] [--timeline=FILE.fxt] [--backtrace=CALLSET] [--] PROGRAM [ARGS...]\n"
+    fputs("usage: gltrace [-o FILE] [--timeline=FILE.fxt] [--backtrace=CALLSET]\n"
+          "               [--frames=RANGES] [--trigger=SIGNAL] [--quit-after] [--] PROGRAM [ARGS...]\n"
           "\n"
           "Runs PROGRAM with its OpenGL, GLX and EGL calls recorded into an apitrace-format\n"
           "trace, and exits with PROGRAM's status.\n"
@@ -80,11 +82,18 @@ static void record_usage(FILE *f)
           "                     globs separated by commas (glDraw*,glClear,*SwapBuffers),\n"
           "                     'all', 'none', or 'default' (the default: draws, dispatches,\n"
           "                     clears, blits and swaps)\n"
+          "  --frames=RANGES    record only these frames (from 0, as `gltrace dump` counts\n"
+          "                     them): A-B,C-D... each into FILE's name with .A-B before\n"
+          "                     .trace; the program runs untraced outside them\n"
+          "  --trigger=SIGNAL   record from the frame after SIGNAL (SIGUSR2...) reaches the\n"
+          "                     program or gltrace, to the frame the next one ends (or N\n"
+          "                     frames with --frames=+N): FILE with .A-B before .trace\n"
+          "  --quit-after       end the program after the last of --frames\n"
           "  --                 ends the options (a program named like a command: dump...)\n"
           "\n"
           "environment: GLTRACE_OUTPUT (the trace, as -o), GLTRACE_TIMELINE (as --timeline),\n"
-          "GLTRACE_BACKTRACE (as\n"
-          "--backtrace), GLTRACE_PRELOAD (the recording library to preload instead of\n"
+          "GLTRACE_BACKTRACE (as --backtrace), GLTRACE_FRAMES (as --frames), GLTRACE_TRIGGER\n"
+          "(as --trigger), GLTRACE_QUIT_AFTER=1 (as --quit-after), GLTRACE_PRELOAD (the recording library to preload instead of\n"
           "../lib/gltrace/libgltrace.so or ../lib/libgltrace.so beside gltrace)\n",
           f);
 }
@@ -239,8 +248,19 @@ static int absolute(const char *path, char *out, size_t size)
     return snprintf(out, size, "%s/%s", cwd, path) < (int)size;
 }
 
-/* Whether name is main's derived name "STEM.<pid>[.<n>]EXT" (wrappers/runtime_file.c,
- * timeline_live.c: EXT is suffix when main ends so, else none). */
+/* Digits at p, then what follows them; NULL when there are none. */
+static const char *skip_digits(const char *p)
+{
+    if (*p < '0' || *p > '9')
+        return NULL;
+    while (*p >= '0' && *p <= '9')
+        ++p;
+    return p;
+}
+
+/* What name is beside main: 1 its derived name "STEM.<pid>[.<n>]EXT"
+ * (wrappers/runtime_file.c, timeline_live.c: EXT is suffix when main ends so, else
+ * none), 2 a frame range's trace "STEM.A-B[.<n>]EXT" or "STEM.A-[.<n>]EXT", else 0. */
 static int derived_name(const char *name, const char *main_base, const char *suffix)
 {
     size_t len = strlen(main_base), stem = len, slen = strlen(suffix);
@@ -251,19 +271,18 @@ static int derived_name(const char *name, const char *main_base, const char *suf
     }
     if (strncmp(name, main_base, stem) || name[stem] != '.')
         return 0;
-    const char *p = name + stem + 1;
-    for (int part = 0; part < 2; ++part) {
-        if (*p < '0' || *p > '9')
-            return 0;
-        while (*p >= '0' && *p <= '9')
-            ++p;
-        if (!strcmp(p, ext))
-            return 1;
-        if (*p != '.')
-            return 0;
-        ++p;
+    const char *p = skip_digits(name + stem + 1);
+    int kind = 1;
+    if (p && *p == '-') { /* a range: its last frame, none while a trigger had not ended it */
+        kind = 2;
+        p = skip_digits(p + 1) ? skip_digits(p + 1) : p + 1;
     }
-    return 0;
+    if (p && !strcmp(p, ext))
+        return kind;
+    if (!p || *p != '.')
+        return 0;
+    p = skip_digits(p + 1);
+    return p && !strcmp(p, ext) ? kind : 0;
 }
 
 /* Reports the files (what: "trace", "timeline"; suffix: ".trace", ".fxt") other
@@ -282,7 +301,8 @@ static int report_others(const char *main_path, const struct timespec *start, co
     int count = 0;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
-        if (!derived_name(e->d_name, base, suffix))
+        int kind = derived_name(e->d_name, base, suffix);
+        if (!kind)
             continue;
         char path[PATH_MAX];
         if (snprintf(path, sizeof path, "%.*s%s", prefix, main_path, e->d_name) >=
@@ -293,7 +313,10 @@ static int report_others(const char *main_path, const struct timespec *start, co
             st.st_mtim.tv_sec < start->tv_sec ||
             (st.st_mtim.tv_sec == start->tv_sec && st.st_mtim.tv_nsec < start->tv_nsec))
             continue;
-        fprintf(stderr, "gltrace: %s of another process written to %s\n", what, path);
+        if (kind == 2)
+            fprintf(stderr, "gltrace: %s of a frame range written to %s\n", what, path);
+        else
+            fprintf(stderr, "gltrace: %s of another process written to %s\n", what, path);
         ++count;
     }
     closedir(d);
@@ -390,6 +413,7 @@ static int report_failures(char *lines, const char *trace, const char *program, 
 /* The command line: options, then the program (record_opts.prog_argv). */
 typedef struct record_opts {
     const char *output, *backtrace, *timeline;
+    record_frames frames;
     char **prog_argv;
 } record_opts;
 
@@ -408,11 +432,16 @@ static int parse_options(int argc, char **argv, record_opts *o)
         const char **value = !strcmp(a, "-o") || !strcmp(a, "--output") ? &o->output
                              : !strcmp(a, "--backtrace")                ? &o->backtrace
                              : !strcmp(a, "--timeline")                 ? &o->timeline
+                             : !strcmp(a, "--frames")                   ? &o->frames.frames
+                             : !strcmp(a, "--trigger")                  ? &o->frames.trigger
                                                                          : NULL;
         if (value) {
             if (++i >= argc) {
                 fprintf(stderr, "gltrace: %s needs %s\n", a,
-                        value == &o->backtrace ? "a call set (globs, all or none)" : "a file name");
+                        value == &o->backtrace        ? "a call set (globs, all or none)"
+                        : value == &o->frames.frames  ? "frame ranges (A-B,C-D or +N)"
+                        : value == &o->frames.trigger ? "a signal (SIGUSR2)"
+                                                      : "a file name");
                 return 2;
             }
             *value = argv[i];
@@ -422,6 +451,12 @@ static int parse_options(int argc, char **argv, record_opts *o)
             o->timeline = a + 11;
         } else if (!strncmp(a, "--backtrace=", 12)) {
             o->backtrace = a + 12;
+        } else if (!strncmp(a, "--frames=", 9)) {
+            o->frames.frames = a + 9;
+        } else if (!strncmp(a, "--trigger=", 10)) {
+            o->frames.trigger = a + 10;
+        } else if (!strcmp(a, "--quit-after")) {
+            o->frames.quit_after = 1;
         } else if (!strncmp(a, "-o", 2)) {
             o->output = a + 2;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -447,6 +482,8 @@ static int parse_options(int argc, char **argv, record_opts *o)
         fprintf(stderr, "gltrace: empty output file name\n");
         return 2;
     }
+    if (record_frames_check(&o->frames) != 0)
+        return 2;
     o->prog_argv = argv + i;
     return -1;
 }
@@ -470,7 +507,8 @@ static int set_environment(const char *lib, const char *trace_abs, const char *t
 /* Runs the program and waits for it, passing SIGTERM and SIGHUP on (SIGINT and SIGQUIT
  * reach it from the terminal). Returns 0 with its wait status and the errno of a failed
  * exec (0: it ran), or -1 when it could not be started. */
-static int run_program(char **prog_argv, int status_w, int *status, int *exec_errno)
+static int run_program(char **prog_argv, const record_frames *frames, int status_w, int *status,
+                       int *exec_errno)
 {
     /* The child reports a failed exec through a close-on-exec pipe. */
     int pipefd[2];
@@ -478,7 +516,7 @@ static int run_program(char **prog_argv, int status_w, int *status, int *exec_er
         fprintf(stderr, "gltrace: pipe: %s\n", strerror(errno));
         return -1;
     }
-    struct sigaction ign = {0}, fwd = {0}, old_int, old_quit, old_term, old_hup;
+    struct sigaction ign = {0}, fwd = {0}, old_int, old_quit, old_term, old_hup, old_trig;
     ign.sa_handler = SIG_IGN;
     sigemptyset(&ign.sa_mask);
     fwd.sa_handler = forward_signal;
@@ -504,6 +542,10 @@ static int run_program(char **prog_argv, int status_w, int *status, int *exec_er
     sigaction(SIGQUIT, &ign, &old_quit);
     sigaction(SIGTERM, &fwd, &old_term);
     sigaction(SIGHUP, &fwd, &old_hup);
+    if (frames->trigger_sig) { /* the trigger may be sent to us too */
+        sigaction(frames->trigger_sig, &fwd, &old_trig);
+        record_frames_announce(frames, pid);
+    }
     close(pipefd[1]);
     close(status_w); /* the program holds its own copy */
     *exec_errno = 0;
@@ -527,6 +569,8 @@ static int run_program(char **prog_argv, int status_w, int *status, int *exec_er
     sigaction(SIGQUIT, &old_quit, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGHUP, &old_hup, NULL);
+    if (frames->trigger_sig)
+        sigaction(frames->trigger_sig, &old_trig, NULL);
     return 0;
 }
 
@@ -599,13 +643,17 @@ int cmd_record(int argc, char **argv)
     }
     if (!set_environment(lib, trace_abs, o.timeline ? tl_abs : NULL, o.backtrace))
         goto fail;
+    if (record_frames_env(&o.frames) != 0) {
+        fprintf(stderr, "gltrace: cannot set the environment: %s\n", strerror(errno));
+        goto fail;
+    }
     if ((status_r = gltrace_status_open(&status_w)) < 0)
         goto fail;
     /* File times come from the coarse clock: files made after this are not older. */
     struct timespec start;
     clock_gettime(CLOCK_REALTIME_COARSE, &start);
     int status, exec_errno;
-    if (run_program(o.prog_argv, status_w, &status, &exec_errno) < 0)
+    if (run_program(o.prog_argv, &o.frames, status_w, &status, &exec_errno) < 0)
         goto fail;
     int rc = program_status(program, status, exec_errno);
 

@@ -31,14 +31,17 @@ static void list_commands(FILE *f)
 
 static void usage(FILE *f)
 {
-    fputs("usage: gltrace [-o FILE] [--timeline=FILE.fxt] [--backtrace=CALLSET] [--] PROGRAM [ARGS...]\n"
+    fputs("usage: gltrace [-o FILE] [--timeline=FILE.fxt] [--backtrace=CALLSET]\n"
+          "               [--frames=RANGES] [--trigger=SIGNAL] [--quit-after] [--] PROGRAM [ARGS...]\n"
           "       gltrace COMMAND [OPTIONS] ...\n"
           "\n"
           "The first form runs PROGRAM with its OpenGL/GLX/EGL calls recorded into FILE\n"
           "(default: $GLTRACE_OUTPUT, else PROGRAM.trace here, or PROGRAM.N.trace when\n"
           "taken) and exits with PROGRAM's status; `--` ends the options. --timeline also\n"
           "writes each call's CPU time as the program ran it (FXT, for Perfetto);\n"
-          "--backtrace chooses the calls that carry a backtrace (globs, all, none).\n"
+          "--backtrace chooses the calls that carry a backtrace (globs, all, none);\n"
+          "--frames records only some frames (A-B,C-D: a trace each), --trigger those\n"
+          "between two signals, --quit-after ends the program after the last range.\n"
           "GLTRACE_PRELOAD names the recording library to use instead of\n"
           "../lib/gltrace/libgltrace.so (installed) or ../lib/libgltrace.so beside gltrace;\n"
           "GLTRACE_REPLAY the replayer (libgltrace_replay.so) convert and dump-images load,\n"

@@ -300,7 +300,7 @@ def arg_names(reg, plans):
 
 
 def wrapper(cmd, plans, fid, groups, override, hook, prehook, invoke=None, nodriver=False,
-            traced_names=None, adjust=(), late=False):
+            traced_names=None, adjust=(), late=False, frame_end=False):
     params, ret_plan = plans
     args = ", ".join(_decl(p) for p in cmd.params) or "void"
     call_args = ", ".join(p.name for p in cmd.params)
@@ -336,10 +336,13 @@ def wrapper(cmd, plans, fid, groups, override, hook, prehook, invoke=None, nodri
     invoke = (f"gt_ret = {real_call};" if has_ret else f"{real_call};")
     if nodriver:
         invoke = "(void)0; /* nodriver: recorded only */"
+    # a frame ended (END_FRAME in specs/callflags.txt): recorded or not, the runtime
+    # counts it, after the real call (frame ranges start and stop there)
+    ended = ["    gltrace_frame_end();"] if frame_end else []
     out += ["    at_writer *gt_w = gltrace_writer();",
             "    if (!gt_w) {",
             "        if (gt_real)",
-            f"            {invoke}",
+            f"            {invoke}"] + ["    " + x for x in ended] + [
             f"        return{' gt_ret' if has_ret else ''};",
             "    }",
             ]
@@ -374,6 +377,7 @@ def wrapper(cmd, plans, fid, groups, override, hook, prehook, invoke=None, nodri
     out += ["    gltrace_end_leave(gt_w);"]
     for fn in hook or ():  # hand-written code run after the call, with its result
         out.append(f"    {fn}({hook_args}{', gt_ret' if has_ret else ''});")
+    out += ended
     if has_ret:
         out.append("    return gt_ret;")
     out += ["}", ""]
@@ -405,6 +409,20 @@ def late_functions(reg, ann, plans, roles):
     return late
 
 
+def frame_end_functions(plans, callflags_path):
+    """The wrapped functions that end a frame: END_FRAME in specs/callflags.txt, looked
+    up as common/model/gt_callflags.c does (the first matching rule, else the name),
+    the fact the reader and the replayer count frames by."""
+    import gen_callflags
+    rules, names = gen_callflags.read(callflags_path)
+    rules = [(re.compile(r), flags) for r, flags in rules]
+
+    def flags(n):
+        hit = next((f for r, f in rules if n.startswith("g") and r.search(n)), None)
+        return hit if hit is not None else names.get(n, ())
+    return {n for n in plans if "END_FRAME" in flags(n)}
+
+
 def hook_headers():
     """The headers of the hand-written hooks (wrappers/hook_*.h), which declare the
     functions named by `prehook`/`hook` annotations: every wrapper file includes them."""
@@ -429,6 +447,10 @@ def write_all(out, reg, ann, plans, reg_dir, roles):
                 "glx": gl_types(os.path.join(reg_dir, "gl.xml")) + glx_types(os.path.join(reg_dir, "glx.xml")),
                 "egl": EGL_TYPES}
     late = late_functions(reg, ann, plans, roles)
+    frame_ends = frame_end_functions(plans, _spec("callflags.txt"))
+    for name in frame_ends & set(ann.overrides):
+        raise SystemExit(f"annotations: override {name}: it ends frames; its hand-written "
+                         "wrapper would have to call gltrace_frame_end")
     for stem, part, names in wrapper_files(reg, plans):
         lines = [BANNER.format(src=f"{stem}.xml"),
                  "#include <stddef.h>", "#include <stdint.h>", "",
@@ -440,7 +462,7 @@ def write_all(out, reg, ann, plans, reg_dir, roles):
             lines += wrapper(reg.commands[name], plans[name], ids[name], groups,
                              ann.overrides.get(name), ann.hooks.get(name), ann.prehooks.get(name),
                              ann.invokes.get(name), name in ann.nodriver, traced_names,
-                             ann.adjusts.get(name, ()), name in late)
+                             ann.adjusts.get(name, ()), name in late, name in frame_ends)
         _write(out, f"wrappers_{stem}{part}.gen.c", "\n".join(lines))
     write_table(out, plans, ann.provided, ann.tools)
     write_sig_header(out, plans)

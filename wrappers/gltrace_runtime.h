@@ -61,6 +61,10 @@ void gltrace_safety_start(void);
  * with --backtrace / GLTRACE_BACKTRACE (backtrace.c). Cheap when it was not. */
 void gltrace_backtrace(at_writer *w, uint32_t fid, const char *name);
 
+/* A frame ended (the generated wrappers of END_FRAME functions call it after the real
+ * call, recorded or not): frame ranges start and stop here (capture_frames.c). */
+void gltrace_frame_end(void);
+
 /* Small per-process thread number, 0 for the first thread that made a GL call
  * (runtime_threads.c). Stored plus one; 0: not given yet. */
 extern __thread uint32_t gltrace_t_thread_no __attribute__((tls_model("initial-exec")));

@@ -32,6 +32,7 @@ set_target_properties(gltrace_launch PROPERTIES
 
 add_library(gltrace_runtime STATIC
   ${CMAKE_CURRENT_LIST_DIR}/runtime_writer.c
+  ${CMAKE_CURRENT_LIST_DIR}/capture_frames.c
   ${CMAKE_CURRENT_LIST_DIR}/runtime_file.c
   ${CMAKE_CURRENT_LIST_DIR}/runtime_exit.c
   ${CMAKE_CURRENT_LIST_DIR}/runtime_threads.c

@@ -209,24 +209,27 @@ static at_writer *open_named(const char *env, int forked, const char *exe, char 
     return w;
 }
 
+/* The executable's path, "unknown" when /proc does not say. */
+static void exe_path(char *exe, size_t size)
+{
+    ssize_t n = readlink("/proc/self/exe", exe, size - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    if (!exe[0])
+        snprintf(exe, size, "unknown");
+}
+
 at_writer *gltrace_open_trace(int forked, const char *parent_path, char *path, size_t size)
 {
     const char *env = getenv("GLTRACE_OUTPUT");
     if (env && !*env)
         return NULL;
     char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
-        n = 0;
-    exe[n] = '\0';
-    if (!exe[0])
-        strcpy(exe, "unknown");
-
+    exe_path(exe, sizeof exe);
     if (env)
         return open_named(env, forked, exe, path, size);
     if (forked) { /* beside the parent's trace, or its default name */
         const char *base = strrchr(exe, '/');
-        char main_path[PATH_MAX];
+        char main_path[PATH_MAX + 8]; /* exe is under PATH_MAX */
         snprintf(main_path, sizeof main_path, "%s.trace", base ? base + 1 : exe);
         return derived_path(parent_path[0] ? parent_path : main_path, path, size)
                    ? open_at(path, exe)
@@ -236,6 +239,36 @@ at_writer *gltrace_open_trace(int forked, const char *parent_path, char *path, s
         return NULL;
     fprintf(stderr, "gltrace: recording to %s\n", path);
     return open_at(path, exe);
+}
+
+at_writer *gltrace_open_range_trace(const char *range, char *path, size_t size, size_t *stem_len)
+{
+    const char *env = getenv("GLTRACE_OUTPUT");
+    char exe[PATH_MAX], stem[PATH_MAX];
+    exe_path(exe, sizeof exe);
+    if (env && *env) {
+        size_t n = strlen(env);
+        if (n > 6 && !strcmp(env + n - 6, ".trace"))
+            n -= 6;
+        snprintf(stem, sizeof stem, "%.*s", (int)n, env);
+    } else {
+        const char *base = strrchr(exe, '/');
+        snprintf(stem, sizeof stem, "%s", base ? base + 1 : exe);
+    }
+    *stem_len = strlen(stem);
+    for (unsigned k = 0; k < 10000; ++k) {
+        int len = k ? snprintf(path, size, "%s.%s.%u.trace", stem, range, k)
+                    : snprintf(path, size, "%s.%s.trace", stem, range);
+        if (len < 0 || (size_t)len >= size)
+            break;
+        int r = create_excl(path);
+        if (r < 0)
+            return NULL;
+        if (r > 0)
+            return open_at(path, exe);
+    }
+    not_recording("no free name for %s.%s.trace", stem, range);
+    return NULL;
 }
 
 /* GLTRACE_OUTPUT set by hand: the first process prepares the file (see the top). */

@@ -31,6 +31,21 @@ int gltrace_first_time(const char *what, const char *name);
  * be opened (said on stderr and to the launcher). */
 at_writer *gltrace_open_trace(int forked, const char *parent_path, char *path, size_t size);
 
+/* Opens the trace of a frame range (range: "A-B"): "<stem>.A-B.trace", stem being
+ * GLTRACE_OUTPUT without ".trace" (else the program's name, here), or
+ * "<stem>.A-B.<n>.trace" for the first n free; the name goes into path, the stem's
+ * length into *stem_len. NULL when it could not be made (said on stderr and to the
+ * launcher). */
+at_writer *gltrace_open_range_trace(const char *range, char *path, size_t size, size_t *stem_len);
+
+/* Frame ranges (capture_frames.c drives them, runtime_writer.c does it): the trace of
+ * the range named range ("A-B", or "A-" until a trigger ends it) starts now; the one
+ * being written ends now (flushed and closed; threads still inside a call with it
+ * write nothing more), renamed for final_range when its name was "A-" (never over
+ * an existing file). */
+void gltrace_writer_begin_range(const char *range);
+void gltrace_writer_end_range(const char *final_range);
+
 /* A whole /proc file in a malloc'd NUL-terminated buffer, its size in *len; NULL when
  * it cannot be read (runtime_file.c). */
 char *gltrace_read_proc(const char *path, size_t *len);

@@ -29,10 +29,12 @@
  * into its parent's file). */
 #define _GNU_SOURCE
 #include "gltrace_runtime.h"
+#include "capture_frames.h"
 #include "record_status.h"
 #include "runtime_private.h"
 #include "timeline_live.h"
 
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -41,7 +43,8 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { STATE_UNINIT, STATE_ON, STATE_OFF };
+/* STATE_PAUSED: between frame ranges (capture_frames.c), nothing is written */
+enum { STATE_UNINIT, STATE_ON, STATE_OFF, STATE_PAUSED };
 
 static at_writer *_Atomic g_writer;        /* non-NULL while recording */
 static _Atomic int g_state = STATE_UNINIT; /* STATE_OFF: never (again) recording */
@@ -50,10 +53,29 @@ static _Atomic pid_t g_owner_pid;          /* process that opened g_writer */
 static char g_path[PATH_MAX];              /* the writer keeps a pointer to it */
 static int g_forked;                       /* a fork()ed copy of a recording process */
 static char g_parent_path[PATH_MAX];       /* the parent's trace, when forked */
+static char g_range[64];                   /* frame ranges: the range g_path holds */
+static size_t g_stem_len;                  /* ... after g_path's first g_stem_len bytes */
+
+/* With frame ranges: the first range's trace when one starts at frame 0, else
+ * nothing yet (NULL, STATE_PAUSED). */
+static at_writer *open_first_range(void)
+{
+    char range[64];
+    if (!gltrace_capture_first(range, sizeof range)) {
+        atomic_store(&g_state, STATE_PAUSED);
+        return NULL;
+    }
+    snprintf(g_range, sizeof g_range, "%s", range);
+    return gltrace_open_range_trace(range, g_path, sizeof g_path, &g_stem_len);
+}
 
 static void open_writer(void)
 {
-    at_writer *w = gltrace_open_trace(g_forked, g_parent_path, g_path, sizeof g_path);
+    at_writer *w = gltrace_capture_on() ? open_first_range()
+                                        : gltrace_open_trace(g_forked, g_parent_path, g_path,
+                                                             sizeof g_path);
+    if (!w && atomic_load(&g_state) == STATE_PAUSED)
+        return;
     if (!w) {
         atomic_store(&g_state, STATE_OFF);
         return;
@@ -82,7 +104,8 @@ static void child_after_fork(void)
 
 static at_writer *writer_slow(void)
 {
-    if (atomic_load_explicit(&g_state, memory_order_relaxed) == STATE_OFF)
+    int state = atomic_load_explicit(&g_state, memory_order_relaxed);
+    if (state == STATE_OFF || state == STATE_PAUSED)
         return NULL;
     pthread_mutex_lock(&g_open_lock);
     if (atomic_load(&g_state) == STATE_UNINIT)
@@ -159,6 +182,54 @@ static void finish_trace(void)
     }
     if (err.set)
         write_failed(err.msg);
+}
+
+void gltrace_writer_begin_range(const char *range)
+{
+    pthread_mutex_lock(&g_open_lock);
+    if (atomic_load(&g_state) == STATE_PAUSED) {
+        snprintf(g_range, sizeof g_range, "%s", range);
+        at_writer *w = gltrace_open_range_trace(range, g_path, sizeof g_path, &g_stem_len);
+        if (w) {
+            atomic_store(&g_owner_pid, getpid());
+            atomic_store(&g_writer, w);
+            gltrace_safety_start();
+        }
+        atomic_store(&g_state, w ? STATE_ON : STATE_OFF);
+    }
+    pthread_mutex_unlock(&g_open_lock);
+}
+
+/* "<stem>.A-.trace" becomes "<stem>.A-B.trace" (its range known at last), unless a
+ * file has that name. */
+static void rename_range(const char *final_range)
+{
+    size_t n = strlen(g_range);
+    if (!n || g_range[n - 1] != '-' || !strcmp(final_range, g_range))
+        return;
+    char to[PATH_MAX];
+    int len = snprintf(to, sizeof to, "%.*s.%s%s", (int)g_stem_len, g_path, final_range,
+                       g_path + g_stem_len + 1 + n);
+    if (len > 0 && (size_t)len < sizeof to &&
+        renameat2(AT_FDCWD, g_path, AT_FDCWD, to, RENAME_NOREPLACE) == 0)
+        memcpy(g_path, to, (size_t)len + 1);
+}
+
+/* The writer is finished, not freed: another thread may be inside a call with it in
+ * hand (what it writes is dropped). Its buffers (~7 MiB) stay for the process's life. */
+void gltrace_writer_end_range(const char *final_range)
+{
+    pthread_mutex_lock(&g_open_lock);
+    at_writer *w = atomic_exchange(&g_writer, NULL);
+    if (atomic_load(&g_state) == STATE_ON)
+        atomic_store(&g_state, STATE_PAUSED);
+    gt_error err;
+    gt_error_clear(&err);
+    if (w && !at_writer_finish(w, &err))
+        write_failed(err.msg);
+    if (w)
+        rename_range(final_range);
+    pthread_mutex_unlock(&g_open_lock);
 }
 
 /* The timeline goes after the trace: every call it holds is in the trace on disk. */

@@ -92,6 +92,9 @@ int at_output_flush_dying(at_output *o, int owner_is_caller);
 int at_output_seal(at_output *o);
 /* Flushes, closes the file; 0 when anything failed (message in o->err). */
 int at_output_close(at_output *o);
+/* Flushes, ends the compressor thread and closes the file, keeping the buffers: for an
+ * output other threads may still write into, which from now on writes nothing. */
+int at_output_finish(at_output *o);
 
 static inline void at_output_write(at_output *o, const void *p, size_t n)
 {

@@ -329,6 +329,19 @@ void at_output_write_slow(at_output *o, const void *p, size_t n)
     }
 }
 
+int at_output_finish(at_output *o)
+{
+    at_output_flush(o);
+    at_queue_stop(o);
+    atomic_store(&o->sealed, AT_SEAL_WROTE);
+    if (o->fd >= 0 && close(o->fd) != 0 && !o->failed) {
+        gt_error_set(&o->err, "%s: close failed: %s", o->path, strerror(errno));
+        o->failed = 1;
+    }
+    o->fd = -1;
+    return !o->failed;
+}
+
 int at_output_close(at_output *o)
 {
     at_output_flush(o);

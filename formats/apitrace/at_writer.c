@@ -241,6 +241,16 @@ int at_writer_hold_flushed(at_writer *w)
 
 void at_writer_release(at_writer *w) { at_lock_give(&w->lock); }
 
+int at_writer_finish(at_writer *w, gt_error *err)
+{
+    at_lock_take(&w->lock);
+    int ok = at_output_finish(&w->out);
+    at_lock_give(&w->lock);
+    if (!ok)
+        gt_error_set(err, "%s", w->out.err.msg);
+    return ok;
+}
+
 int at_writer_close(at_writer *w, gt_error *err)
 {
     int ok = at_output_close(&w->out);

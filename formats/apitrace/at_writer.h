@@ -41,6 +41,9 @@ at_writer *at_writer_open(const char *path, const at_writer_property *props, uns
                           gt_error *err);
 /* Flushes and closes; returns 0 when any write failed (err filled). */
 int at_writer_close(at_writer *w, gt_error *err);
+/* Ends the file (flushed and closed) without freeing w, which other threads may still
+ * hold: what they write from now on is dropped. Returns 0 when any write failed. */
+int at_writer_finish(at_writer *w, gt_error *err);
 /* Writes the pending stream bytes as a chunk now (exit paths, timers). */
 int at_writer_flush(at_writer *w);
 /* Same, but only if no thread is inside the writer: for timer threads, which must

@@ -18,13 +18,17 @@
  * differs). Prints nothing; a failure prints a message on stderr and exits 1 (2 for a
  * bad argument).
  *
- * usage: heavy_app [--frames N]   (default 100) */
+ * With --threads 1 the second thread is not started: the main thread's part alone
+ * (the benchmark's one-thread case).
+ *
+ * usage: heavy_app [--frames N] [--threads 1|2]   (defaults: 100 frames, 2 threads) */
 #define GL_GLEXT_PROTOTYPES 1
 #include <GL/gl.h>
 #include <GL/glext.h>
 #include <GL/glx.h>
 #include <X11/Xlib.h>
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +42,7 @@ static Display *dpy;
 static GLXFBConfig fbconfig;
 static GLXContext main_ctx;
 static unsigned frames = 100;
+static unsigned nthreads = 2;
 
 static pthread_mutex_t sync_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t sync_cond = PTHREAD_COND_INITIALIZER;
@@ -168,8 +173,15 @@ int main(int argc, char **argv)
                 return 2;
             }
             frames = (unsigned)n;
+        } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+            const char *v = argv[++i];
+            if (strcmp(v, "1") && strcmp(v, "2")) {
+                fprintf(stderr, "heavy_app: bad --threads %s (1 or 2)\n", v);
+                return 2;
+            }
+            nthreads = (unsigned)(v[0] - '0');
         } else {
-            fprintf(stderr, "usage: heavy_app [--frames N]\n");
+            fprintf(stderr, "usage: heavy_app [--frames N] [--threads 1|2]\n");
             return 2;
         }
     }
@@ -214,8 +226,10 @@ int main(int argc, char **argv)
     glViewport(0, 0, 64, 64);
 
     pthread_t thread;
-    if (pthread_create(&thread, NULL, worker, NULL) != 0)
+    if (nthreads == 2 && pthread_create(&thread, NULL, worker, NULL) != 0)
         die("cannot start the second thread");
+    if (nthreads == 1)
+        done_frame = UINT_MAX; /* nobody to wait for */
 
     for (unsigned f = 0; f < frames; ++f) {
         pthread_mutex_lock(&sync_lock);
@@ -252,7 +266,8 @@ int main(int argc, char **argv)
     work_frame = frames + 1; /* ends the worker */
     pthread_cond_broadcast(&sync_cond);
     pthread_mutex_unlock(&sync_lock);
-    pthread_join(thread, NULL);
+    if (nthreads == 2)
+        pthread_join(thread, NULL);
     if (worker_failed)
         die("GL error on the second thread");
 

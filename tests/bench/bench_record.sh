@@ -4,10 +4,11 @@
 # thread with a shared context). A benchmark, not a test (never registered with
 # ctest). See README.md.
 #
-# usage: bench_record.sh [-n RUNS] [-f FRAMES] [-b BIN_DIR] [-o TABLE.md] [-k DIR]
+# usage: bench_record.sh [-n RUNS] [-f FRAMES] [-t THREADS] [-b BIN_DIR] [-o TABLE.md] [-k DIR]
 #   -n RUNS      timed runs per variant (default 5), interleaved: untraced, apitrace,
 #                gltrace, gltrace --timeline, untraced, apitrace, ...
 #   -f FRAMES    heavy_app --frames (default 600)
+#   -t THREADS   heavy_app --threads: 2 (default: two threads record at once) or 1
 #   -b BIN_DIR   where gltrace and heavy_app are (default: <repo>/build/bin)
 #   -o FILE      also write the results as a markdown table to FILE
 #   -k DIR       keep the two traces of the last run in DIR
@@ -28,18 +29,20 @@ top=$(cd "$here/../.." && pwd)
 
 runs=5
 frames=600
+threads=2
 bin="$top/build/bin"
 out=
 keep=
-while getopts "n:f:b:o:k:h" opt; do
+while getopts "n:f:t:b:o:k:h" opt; do
   case $opt in
   n) runs=$OPTARG ;;
   f) frames=$OPTARG ;;
+  t) threads=$OPTARG ;;
   b) bin=$OPTARG ;;
   o) out=$OPTARG ;;
   k) keep=$OPTARG ;;
   h)
-    sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   *) exit 2 ;;
@@ -60,14 +63,15 @@ bench_workdir bench-record
 bench_xvfb bench_record 640x480x24
 unset GLTRACE_OUTPUT GLTRACE_OUTPUT_READY TRACE_FILE || true
 
-python3 - "$runs" "$frames" "$gltrace" "$app" "$work" "$out" "$keep" <<'PYEOF'
+python3 - "$runs" "$frames" "$gltrace" "$app" "$work" "$out" "$keep" "$threads" <<'PYEOF'
 import json, os, resource, shutil, statistics, subprocess, sys, time
 
 runs, frames = int(sys.argv[1]), int(sys.argv[2])
 gltrace, app, work, out, keep = sys.argv[3:8]
 atrace, gtrace = os.path.join(work, 'a.trace'), os.path.join(work, 'g.trace')
 ttrace, tfxt = os.path.join(work, 't.trace'), os.path.join(work, 't.fxt')
-app_cmd = [app, '--frames', str(frames)]
+threads = int(sys.argv[8])
+app_cmd = [app, '--frames', str(frames), '--threads', str(threads)]
 variants = [
     ('untraced', app_cmd, None),
     ('apitrace', ['apitrace', 'trace', '-o', atrace] + app_cmd, atrace),
@@ -119,7 +123,8 @@ ov_c = {n: med_c[n] - med_c['untraced'] for n in ('apitrace', 'gltrace', 'timeli
 ratio = size['gltrace'] / size['apitrace']
 
 lines = [
-    'heavy_app --frames %d, %d runs each (interleaved), medians; Mesa llvmpipe on Xvfb' % (frames, runs),
+    'heavy_app --frames %d --threads %d, %d runs each (interleaved), medians; Mesa llvmpipe on Xvfb'
+    % (frames, threads, runs),
     '',
     '| | wall s | CPU s | overhead wall s | ns/call wall | overhead CPU s | ns/call CPU | calls | trace bytes |',
     '|---|---|---|---|---|---|---|---|---|',
@@ -133,6 +138,8 @@ for n in ('apitrace', 'gltrace', 'timeline'):
 lines += [
     '',
     'size ratio gltrace/apitrace: %.3f' % ratio,
+    'overhead gltrace/apitrace: %.2f wall, %.2f CPU' % (
+        ov_w['gltrace'] / ov_w['apitrace'], ov_c['gltrace'] / ov_c['apitrace']),
     '%s: gltrace overhead %.1f ns/call <= apitrace %.1f ns/call (wall)' % (
         'PASS' if ov_w['gltrace'] <= ov_w['apitrace'] else 'FAIL',
         ov_w['gltrace'] * 1e9 / ncalls['gltrace'], ov_w['apitrace'] * 1e9 / ncalls['apitrace']),

@@ -1,0 +1,15 @@
+/* Frame ranges and triggers at record time (capture_frames.c): which frames the
+ * recording library writes, for runtime_writer.c, which opens and ends their traces. */
+#ifndef CAPTURE_FRAMES_H
+#define CAPTURE_FRAMES_H
+
+#include <stddef.h>
+
+/* Whether GLTRACE_FRAMES or GLTRACE_TRIGGER asked for ranges (read once, at load). */
+int gltrace_capture_on(void);
+
+/* At the first recorded call, with ranges: 1 when writing starts there (a range from
+ * frame 0), its name ("0-9") in name; 0 when nothing is written yet. */
+int gltrace_capture_first(char *name, size_t size);
+
+#endif
