@@ -26,6 +26,12 @@
       "replay (headless) and write an image per frame")                                         \
     X(cmd_diff_images, "diff-images", "REF_PREFIX SRC_PREFIX",                                  \
       "compare two sets of images: a summary and an HTML report")                               \
+    X(cmd_diff, "diff", "REF_TRACE SRC_TRACE",                                                  \
+      "compare the calls of two traces (as `apitrace diff`)")                                   \
+    X(cmd_diff_state, "diff-state", "REF_JSON SRC_JSON",                                        \
+      "what differs between two state dumps (as `apitrace diff-state`)")                        \
+    X(cmd_leaks, "leaks", "TRACE",                                                              \
+      "GL objects a trace creates and never deletes (as `apitrace leaks`)")                     \
     X(cmd_convert, "convert", "IN... -o OUT",                                                   \
       "convert and merge timelines (FXT, Chrome JSON, XRay, trace-cmd, .trace replayed)")       \
     X(cmd_view, "view", "TRACE",                                                                \

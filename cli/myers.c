@@ -1,0 +1,213 @@
+/* myers.h: E. W. Myers, "An O(ND) Difference Algorithm and Its Variations" (1986),
+ * section 4b (the middle snake, found from both ends), over the lines left after the
+ * unmatched ones are set aside; then the changed runs are slid. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gt_grow.h"
+#include "myers.h"
+
+typedef struct my {
+    const uint32_t *x, *y; /* the sequences searched (unmatched lines set aside) */
+    ptrdiff_t *fd, *bd;     /* furthest x per diagonal, forwards and backwards, offset */
+    uint8_t *cx, *cy;       /* changed flags of x and y */
+} my;
+
+/* The middle snake of x[xoff:xlim] and y[yoff:ylim] (both ends already differ): the
+ * point where the forward and backward searches meet, *xmid, *ymid. */
+static void middle(my *m, ptrdiff_t xoff, ptrdiff_t xlim, ptrdiff_t yoff, ptrdiff_t ylim,
+                   ptrdiff_t *xmid, ptrdiff_t *ymid)
+{
+    ptrdiff_t *fd = m->fd, *bd = m->bd;
+    ptrdiff_t dmin = xoff - ylim, dmax = xlim - yoff;
+    ptrdiff_t fmid = xoff - yoff, bmid = xlim - ylim;
+    ptrdiff_t fmin = fmid, fmax = fmid, bmin = bmid, bmax = bmid;
+    int odd = (fmid - bmid) & 1;
+    fd[fmid] = xoff;
+    bd[bmid] = xlim;
+    for (;;) {
+        /* one more edit forwards on every diagonal in reach */
+        if (fmin > dmin) fd[--fmin - 1] = -1; else ++fmin;
+        if (fmax < dmax) fd[++fmax + 1] = -1; else --fmax;
+        for (ptrdiff_t d = fmax; d >= fmin; d -= 2) {
+            ptrdiff_t lo = fd[d - 1], hi = fd[d + 1];
+            ptrdiff_t x = lo < hi ? hi : lo + 1, y = x - d;
+            while (x < xlim && y < ylim && m->x[x] == m->y[y]) { ++x; ++y; }
+            fd[d] = x;
+            if (odd && bmin <= d && d <= bmax && bd[d] <= x) {
+                *xmid = x;
+                *ymid = y;
+                return;
+            }
+        }
+        /* and backwards */
+        if (bmin > dmin) bd[--bmin - 1] = PTRDIFF_MAX; else ++bmin;
+        if (bmax < dmax) bd[++bmax + 1] = PTRDIFF_MAX; else --bmax;
+        for (ptrdiff_t d = bmax; d >= bmin; d -= 2) {
+            ptrdiff_t lo = bd[d - 1], hi = bd[d + 1];
+            ptrdiff_t x = lo < hi ? lo : hi - 1, y = x - d;
+            while (xoff < x && yoff < y && m->x[x - 1] == m->y[y - 1]) { --x; --y; }
+            bd[d] = x;
+            if (!odd && fmin <= d && d <= fmax && x <= fd[d]) {
+                *xmid = x;
+                *ymid = y;
+                return;
+            }
+        }
+    }
+}
+
+/* Marks the lines of a shortest edit script of the two ranges as changed. Recursion
+ * depth: O(log) in practice, each level halving the edit distance. */
+static void compare(my *m, ptrdiff_t xoff, ptrdiff_t xlim, ptrdiff_t yoff, ptrdiff_t ylim)
+{
+    while (xoff < xlim && yoff < ylim && m->x[xoff] == m->y[yoff]) { ++xoff; ++yoff; }
+    while (xoff < xlim && yoff < ylim && m->x[xlim - 1] == m->y[ylim - 1]) { --xlim; --ylim; }
+    if (xoff == xlim) {
+        while (yoff < ylim) m->cy[yoff++] = 1;
+    } else if (yoff == ylim) {
+        while (xoff < xlim) m->cx[xoff++] = 1;
+    } else {
+        ptrdiff_t xmid, ymid;
+        middle(m, xoff, xlim, yoff, ylim, &xmid, &ymid);
+        compare(m, xoff, xmid, yoff, ymid);
+        compare(m, xmid, xlim, ymid, ylim);
+    }
+}
+
+/* Slides each run of changed lines of one sequence (flags c, sentinels c[-1] and c[n]
+ * unchanged, and oc's too) as GNU diff does: up while the line before the run equals the run's last
+ * line (merging with runs above), then down while the run's first line equals the line
+ * after it (merging below), repeated while it grows; then back up to the last place
+ * where its end lines up with a run of changes of the other sequence (oc, n_other), if
+ * there was one. j follows, in the other sequence, the unchanged line that
+ * corresponds to line i. */
+static void slide(const uint32_t *v, uint8_t *c, ptrdiff_t n, const uint8_t *oc)
+{
+    ptrdiff_t i = 0, j = 0;
+    for (;;) {
+        for (; i < n && !c[i]; ++i)
+            while (oc[j++]) {}
+        if (i == n)
+            return;
+        ptrdiff_t start = i, len, corr;
+        while (c[++i]) {}
+        while (oc[j]) ++j;
+        do {
+            len = i - start;
+            while (start && v[start - 1] == v[i - 1]) {
+                c[--start] = 1;
+                c[--i] = 0;
+                while (start && c[start - 1]) --start;
+                while (oc[--j]) {}
+            }
+            corr = j && oc[j - 1] ? i : n;
+            while (i != n && v[start] == v[i]) {
+                c[start++] = 0;
+                c[i++] = 1;
+                while (c[i]) ++i;
+                while (oc[++j]) corr = i;
+            }
+        } while (len != i - start);
+        while (corr < i) {
+            c[--start] = 1;
+            c[--i] = 0;
+            while (oc[--j]) {}
+        }
+    }
+}
+
+/* Lines of v (n) whose id has no line in the other sequence: set aside, changed. */
+static uint32_t *count_ids(const uint32_t *v, size_t n, uint32_t nid)
+{
+    uint32_t *cnt = calloc(nid ? nid : 1, sizeof *cnt);
+    if (cnt)
+        for (size_t i = 0; i < n; ++i)
+            cnt[v[i]] += cnt[v[i]] < UINT32_MAX;
+    return cnt;
+}
+
+/* The lines of v that the other sequence has (kept, with their indices in v); the
+ * others are marked changed in c. */
+static size_t keep(const uint32_t *v, size_t n, const uint32_t *other_count, uint32_t *kept,
+                   size_t *index, uint8_t *c)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (other_count[v[i]]) {
+            kept[k] = v[i];
+            index[k++] = i;
+        } else {
+            c[i] = 1;
+        }
+    }
+    return k;
+}
+
+static int push(sm_opcode **ops, size_t *nops, size_t *cap, sm_opcode op)
+{
+    if (GT_GROW(*ops, *cap, *nops + 1, 64) < 0)
+        return -1;
+    (*ops)[(*nops)++] = op;
+    return 0;
+}
+
+/* Opcodes from the changed flags: runs of unchanged lines pair up in order. */
+static int to_opcodes(const uint8_t *ca, size_t na, const uint8_t *cb, size_t nb, sm_opcode **ops,
+                      size_t *nops)
+{
+    size_t i = 0, j = 0, cap = 0;
+    while (i < na || j < nb) {
+        size_t i0 = i, j0 = j;
+        while (i < na && j < nb && !ca[i] && !cb[j]) { ++i; ++j; }
+        if (i > i0 && push(ops, nops, &cap, (sm_opcode){SM_EQUAL, i0, i, j0, j}) < 0)
+            return -1;
+        i0 = i;
+        j0 = j;
+        while (i < na && ca[i]) ++i;
+        while (j < nb && cb[j]) ++j;
+        if (i == i0 && j == j0) /* (cannot happen: the unchanged lines pair up) */
+            break;
+        sm_tag tag = i > i0 && j > j0 ? SM_REPLACE : i > i0 ? SM_DELETE : SM_INSERT;
+        if (push(ops, nops, &cap, (sm_opcode){tag, i0, i, j0, j}) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int myers_opcodes(const uint32_t *a, size_t na, const uint32_t *b, size_t nb, sm_opcode **ops,
+                  size_t *nops)
+{
+    uint32_t nid = 0;
+    for (size_t i = 0; i < na; ++i) nid = a[i] >= nid ? a[i] + 1 : nid;
+    for (size_t j = 0; j < nb; ++j) nid = b[j] >= nid ? b[j] + 1 : nid;
+    *ops = NULL;
+    *nops = 0;
+    my m = {0};
+    uint8_t *fa = calloc(na + 2, 1), *fb = calloc(nb + 2, 1); /* flags with a sentinel each side */
+    uint32_t *cnt_a = count_ids(a, na, nid), *cnt_b = count_ids(b, nb, nid);
+    uint32_t *kx = malloc((na + 1) * sizeof *kx), *ky = malloc((nb + 1) * sizeof *ky);
+    size_t *ix = malloc((na + 1) * sizeof *ix), *iy = malloc((nb + 1) * sizeof *iy);
+    uint8_t *cx = calloc(na + 1, 1), *cy = calloc(nb + 1, 1);
+    size_t diags = na + nb + 3;
+    ptrdiff_t *fd = malloc(2 * diags * sizeof *fd);
+    int rc = -1;
+    if (fa && fb && cnt_a && cnt_b && kx && ky && ix && iy && cx && cy && fd) {
+        size_t nx = keep(a, na, cnt_b, kx, ix, fa + 1), ny = keep(b, nb, cnt_a, ky, iy, fb + 1);
+        m = (my){kx, ky, fd + nb + 1, fd + diags + nb + 1, cx, cy};
+        compare(&m, 0, (ptrdiff_t)nx, 0, (ptrdiff_t)ny);
+        for (size_t k = 0; k < nx; ++k) fa[1 + ix[k]] |= cx[k];
+        for (size_t k = 0; k < ny; ++k) fb[1 + iy[k]] |= cy[k];
+        slide(a, fa + 1, (ptrdiff_t)na, fb + 1);
+        slide(b, fb + 1, (ptrdiff_t)nb, fa + 1);
+        rc = to_opcodes(fa + 1, na, fb + 1, nb, ops, nops);
+    }
+    if (rc < 0) {
+        free(*ops);
+        *ops = NULL;
+        *nops = 0;
+    }
+    free(fa); free(fb); free(cnt_a); free(cnt_b); free(kx); free(ky);
+    free(ix); free(iy); free(cx); free(cy); free(fd);
+    return rc;
+}
