@@ -1,8 +1,8 @@
 /* gltrace diff: the calls of two traces compared line by line, as `apitrace diff`
  * (scripts/tracediff.py) shows them with its diff and sdiff tools: both traces dumped
- * as `apitrace dump --color=never --arg-names=no` prints them, the lines aligned by
- * difflib's SequenceMatcher (seqmatch.h), printed as GNU diff's line formats or as
- * sdiff's two columns (diff_print.h). */
+ * as `apitrace dump --color=never --arg-names=no` prints them, the lines aligned as
+ * GNU diff aligns them (myers.h), printed as GNU diff's line formats or as sdiff's two
+ * columns (diff_print.h). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +15,8 @@
 #include "gltrace_cmds.h"
 #include "myers.h"
 
-/* Both traces' lines are held in memory, and SequenceMatcher's time grows with the
- * product of the lengths of the regions that differ: the selection is bounded. */
+/* Both traces' lines are held in memory, and the search's time grows with the length
+ * of the regions that differ times the edits in them: the selection is bounded. */
 #define MAX_LINES (4u << 20)
 
 static void usage(FILE *f)

@@ -3,10 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dump_lines.h"
-#include "gt_grow.h"
 #include "json_diff.h"
-#include "seqmatch.h"
+#include "text_differ.h"
 
 #define TOLERANCE (1.0 / 16777216.0) /* 2 ** -24 */
 
@@ -182,62 +180,35 @@ static void py_str(gt_strbuf *b, const jt_value *v)
     }
 }
 
-/* str.splitlines() for \n, \r\n and \r: the ids of the lines. */
-static int split_lines(dl_pool *pool, const char *s, size_t n, dl_lines *out)
+/* One line of a changed multi-line string, as jsondiff.py prints Differ's lines. */
+static void text_line(void *ctx, char tag, const char *text, size_t len)
 {
-    size_t start = 0;
-    while (start < n) {
-        size_t e = start;
-        while (e < n && s[e] != '\n' && s[e] != '\r')
-            ++e;
-        uint32_t id;
-        if (dl_intern(pool, s + start, e - start, &id) < 0 || GT_GROW(out->ids, out->cap, out->n + 1, 64) < 0)
-            return -1;
-        out->ids[out->n++] = id;
-        start = e + (e < n && s[e] == '\r' && e + 1 < n && s[e + 1] == '\n' ? 2 : 1);
-    }
-    return 0;
-}
-
-static void text_line(jd *d, const dl_pool *pool, char tag, uint32_t id)
-{
+    jd *d = ctx;
     gt_strbuf_putc(d->out, '\n');
     indent(d);
+    if (tag == '?') { /* a hint line: its marks, after three blanks */
+        gt_strbuf_puts(d->out, "   ");
+        gt_strbuf_put(d->out, text, len);
+        return;
+    }
     gt_strbuf_putc(d->out, tag);
     gt_strbuf_puts(d->out, " \"");
-    gt_strbuf_put(d->out, pool->text + pool->off[id], pool->len[id]);
+    gt_strbuf_put(d->out, text, len);
     gt_strbuf_puts(d->out, "\\n\"");
 }
 
-/* difflib.Differ().compare of the two texts' lines; a replaced block as its old
- * lines, then its new ones (Differ's intraline "? " hints are not computed). */
+/* The two values' texts (str()) compared line by line (text_differ.h). */
 static void replace_text(jd *d, const jt_value *a, const jt_value *b)
 {
     gt_strbuf sa, sb;
-    dl_pool pool = {0};
-    dl_lines la = {0}, lb = {0};
-    sm_opcode *ops = NULL;
-    size_t nops = 0;
     gt_strbuf_init(&sa);
     gt_strbuf_init(&sb);
     py_str(&sa, a);
     py_str(&sb, b);
-    if (sa.oom || sb.oom || split_lines(&pool, sa.data, sa.len, &la) < 0 ||
-        split_lines(&pool, sb.data, sb.len, &lb) < 0 || sm_opcodes(la.ids, la.n, lb.ids, lb.n, &ops, &nops) < 0)
-        d->oom = 1;
     ++d->level;
-    for (size_t k = 0; k < nops; ++k) {
-        const sm_opcode *op = &ops[k];
-        for (size_t i = op->a0; i < op->a1; ++i)
-            text_line(d, &pool, op->tag == SM_EQUAL ? ' ' : '-', la.ids[i]);
-        for (size_t j = op->b0; j < op->b1 && op->tag != SM_EQUAL; ++j)
-            text_line(d, &pool, '+', lb.ids[j]);
-    }
+    if (sa.oom || sb.oom || td_compare(sa.data, sa.len, sb.data, sb.len, text_line, d) < 0)
+        d->oom = 1;
     --d->level;
-    free(ops);
-    dl_lines_free(&la);
-    dl_lines_free(&lb);
-    dl_pool_free(&pool);
     gt_strbuf_free(&sa);
     gt_strbuf_free(&sb);
 }

@@ -1,7 +1,7 @@
 /* The difference of two JSON trees as apitrace's scripts/jsondiff.py prints it (the
  * text `apitrace diff-state` shows): only what differs, objects' members sorted, a
  * changed value as "old -> new", numbers equal within a relative 2^-24, a changed
- * multi-line string as its lines marked "- ", "+ " and "  ". */
+ * multi-line string as difflib.Differ's lines (text_differ.h). */
 #ifndef JSON_DIFF_H
 #define JSON_DIFF_H
 

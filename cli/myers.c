@@ -117,7 +117,7 @@ static void slide(const uint32_t *v, uint8_t *c, ptrdiff_t n, const uint8_t *oc)
     }
 }
 
-/* Lines of v (n) whose id has no line in the other sequence: set aside, changed. */
+/* How many times each id occurs in v (n lines; saturating). */
 static uint32_t *count_ids(const uint32_t *v, size_t n, uint32_t nid)
 {
     uint32_t *cnt = calloc(nid ? nid : 1, sizeof *cnt);
@@ -127,14 +127,93 @@ static uint32_t *count_ids(const uint32_t *v, size_t n, uint32_t nid)
     return cnt;
 }
 
-/* The lines of v that the other sequence has (kept, with their indices in v); the
- * others are marked changed in c. */
-static size_t keep(const uint32_t *v, size_t n, const uint32_t *other_count, uint32_t *kept,
-                   size_t *index, uint8_t *c)
+/* In a run of len set-aside lines: a stretch of provisional ones of about
+ * sqrt(len / 4) + 1 or more is kept (two or more stand when len >= 16, four when
+ * len >= 64). */
+static void cancel_subruns(uint8_t *dis, size_t len)
+{
+    size_t minimum = 1, consec = 0;
+    for (size_t tem = len >> 2; (tem >>= 2) > 0;)
+        minimum <<= 1;
+    ++minimum;
+    for (size_t j = 0; j < len; ++j) {
+        if (dis[j] != 2)
+            consec = 0;
+        else if (++consec == minimum)
+            j -= consec; /* back to the stretch's start: all of it is kept */
+        else if (consec > minimum)
+            dis[j] = 0;
+    }
+}
+
+/* From one end of a run (step 1 from its first line, -1 from its last), provisional
+ * lines are kept until three lines set aside for good follow each other, or one is
+ * met 8 lines in. */
+static void cancel_ends(uint8_t *dis, size_t len, ptrdiff_t step)
+{
+    size_t consec = 0;
+    for (size_t j = 0; j < len; ++j) {
+        uint8_t *d = dis + (ptrdiff_t)j * step;
+        if (j >= 8 && *d == 1)
+            break;
+        if (*d == 2) {
+            consec = 0;
+            *d = 0;
+        } else if (*d == 0) {
+            consec = 0;
+        } else if (++consec == 3) {
+            break;
+        }
+    }
+}
+
+/* Which lines are set aside before the search, as GNU diff decides (its
+ * discard_confusing_lines): 1 for a line the other sequence lacks; 2, provisionally,
+ * for one the other has more than about 5 * sqrt(n / 64) times, kept unless it lies
+ * well inside a run of set-aside lines. */
+static void mark_discards(const uint32_t *v, size_t n, const uint32_t *other_count, uint8_t *dis)
+{
+    size_t many = 5;
+    for (size_t tem = n / 64; (tem >>= 2) > 0;)
+        many *= 2;
+    for (size_t i = 0; i < n; ++i)
+        dis[i] = !other_count[v[i]] ? 1 : other_count[v[i]] > many ? 2 : 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (dis[i] == 2) {
+            dis[i] = 0; /* not inside a run that starts with a line set aside for good */
+            continue;
+        }
+        if (!dis[i])
+            continue;
+        size_t j = i, prov = 0;
+        for (; j < n && dis[j]; ++j)
+            prov += dis[j] == 2;
+        while (j > i && dis[j - 1] == 2) {
+            dis[--j] = 0;
+            --prov;
+        }
+        size_t len = j - i;
+        if (prov * 4 > len) { /* a quarter provisional: keep them all */
+            for (size_t k = i; k < j; ++k)
+                if (dis[k] == 2)
+                    dis[k] = 0;
+        } else {
+            cancel_subruns(dis + i, len);
+            cancel_ends(dis + i, len, 1);
+            cancel_ends(dis + i + len - 1, len, -1);
+        }
+        i += len - 1;
+    }
+}
+
+/* The lines of v not set aside (kept, with their indices in v); the others are
+ * marked changed in c. */
+static size_t keep(const uint32_t *v, size_t n, const uint8_t *dis, uint32_t *kept, size_t *index,
+                   uint8_t *c)
 {
     size_t k = 0;
     for (size_t i = 0; i < n; ++i) {
-        if (other_count[v[i]]) {
+        if (!dis[i]) {
             kept[k] = v[i];
             index[k++] = i;
         } else {
@@ -193,7 +272,11 @@ int myers_opcodes(const uint32_t *a, size_t na, const uint32_t *b, size_t nb, sm
     ptrdiff_t *fd = malloc(2 * diags * sizeof *fd);
     int rc = -1;
     if (fa && fb && cnt_a && cnt_b && kx && ky && ix && iy && cx && cy && fd) {
-        size_t nx = keep(a, na, cnt_b, kx, ix, fa + 1), ny = keep(b, nb, cnt_a, ky, iy, fb + 1);
+        mark_discards(a, na, cnt_b, cx);
+        mark_discards(b, nb, cnt_a, cy);
+        size_t nx = keep(a, na, cx, kx, ix, fa + 1), ny = keep(b, nb, cy, ky, iy, fb + 1);
+        memset(cx, 0, na + 1);
+        memset(cy, 0, nb + 1);
         m = (my){kx, ky, fd + nb + 1, fd + diags + nb + 1, cx, cy};
         compare(&m, 0, (ptrdiff_t)nx, 0, (ptrdiff_t)ny);
         for (size_t k = 0; k < nx; ++k) fa[1 + ix[k]] |= cx[k];

@@ -1,8 +1,12 @@
-/* A minimal line diff (Myers' O(ND) algorithm, linear space), laid out as GNU diff
- * lays out its changes, for `gltrace diff`'s diff and sdiff tools: lines that match
- * nothing in the other sequence are set aside before the search, and runs of changes
- * are slid to merge with their neighbours and to line up with the other sequence's
- * changes. Output as seqmatch.h's opcodes. Memory: O(len(a) + len(b)). */
+/* A line diff as GNU diff (apitrace's diff and sdiff tools) aligns lines, for
+ * `gltrace diff`: lines the other sequence lacks, and very frequent ones inside runs of
+ * those, are set aside before the search (GNU diff's discards); a shortest edit script
+ * of the rest (Myers' O(ND) algorithm, linear space); runs of changes slid to merge
+ * with their neighbours and to line up with the other sequence's changes. GNU diff
+ * gives up minimality after 4096 edits in one region (and, with --speed-large-files,
+ * on long diagonals after 200); this search never does, so where two large regions
+ * differ completely the alignments may differ. Output as seqmatch.h's opcodes.
+ * Memory: O(len(a) + len(b)). */
 #ifndef MYERS_H
 #define MYERS_H
 

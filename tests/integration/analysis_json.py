@@ -26,6 +26,9 @@ REF = {
     "special": [float("nan"), float("inf"), float("-inf")],
     "shader": "#version 120\nvoid main() {\n    gl_FragColor = vec4(1.0);\n}\n",
     "empty": {"obj": {}, "arr": []},
+    "program": "uniform vec4 a;\n\tuniform mat4 m;\nvarying vec2 t;\nvoid main() {\n"
+               "    gl_Position = m * a;\n    t = a.xy;\n}\n// caf\u00e9\n",
+    "dissimilar": "one\ntwo\nthree\n",
 }
 
 SRC = {
@@ -42,6 +45,9 @@ SRC = {
     "special": [float("nan"), float("-inf"), float("inf")],
     "shader": "#version 120\nvoid main() {\n    gl_FragColor = vec4(0.5);\n}\n",
     "empty": {"obj": {"a": 1}, "arr": [{}]},
+    "program": "uniform vec4 b;\n\tuniform mat3 m;\nvarying vec2 t;\nattribute float w;\n"
+               "void main() {\n    gl_Position = m * b * w;\n    t = b.yx;\n}\n// caf\u00e8\n",
+    "dissimilar": "alpha\nbeta\n",
 }
 
 
