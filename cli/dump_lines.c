@@ -92,8 +92,10 @@ static int take_lines(dl_pool *p, dl_lines *out, gt_strbuf *buf, size_t max_line
         out->ids[out->n++] = id;
         start += n + 1;
     }
-    memmove(buf->data, buf->data + start, buf->len - start);
-    buf->len -= start;
+    if (start) {
+        memmove(buf->data, buf->data + start, buf->len - start);
+        buf->len -= start;
+    }
     return 0;
 }
 

@@ -210,7 +210,7 @@ static int array(jt_parser *ps, jt_value *v, int depth)
     }
     v->type = JT_ARRAY;
     v->n = n;
-    if (rc == 0 && (v->items = alloc(ps, n * sizeof *items)) != NULL)
+    if (rc == 0 && (v->items = alloc(ps, n * sizeof *items)) != NULL && n)
         memcpy(v->items, items, n * sizeof *items);
     free(items);
     return rc == 0 && v->items ? 0 : -1;
@@ -292,8 +292,10 @@ static int object(jt_parser *ps, jt_value *v, int depth)
     v->type = JT_OBJECT;
     if (rc == 0) {
         finish_object(ps, v, m, n);
-        if (v->type == JT_OBJECT && (v->members = alloc(ps, v->n * sizeof *m)) != NULL)
-            memcpy(v->members, m, v->n * sizeof *m);
+        if (v->type == JT_OBJECT && (v->members = alloc(ps, v->n * sizeof *m)) != NULL) {
+            if (v->n)
+                memcpy(v->members, m, v->n * sizeof *m);
+        }
         else if (v->type == JT_OBJECT)
             rc = -1;
     }
