@@ -254,16 +254,14 @@ static int to_opcodes(const uint8_t *ca, size_t na, const uint8_t *cb, size_t nb
     return 0;
 }
 
-int myers_opcodes(const uint32_t *a, size_t na, const uint32_t *b, size_t nb, sm_opcode **ops,
-                  size_t *nops)
+/* Marks the changes between a and b (na, nb lines) in fa and fb (each with a
+ * sentinel before and after): discards, the search, the slides. 0, or -1 when memory
+ * runs out. */
+static int align(const uint32_t *a, size_t na, const uint32_t *b, size_t nb, uint8_t *fa, uint8_t *fb)
 {
     uint32_t nid = 0;
     for (size_t i = 0; i < na; ++i) nid = a[i] >= nid ? a[i] + 1 : nid;
     for (size_t j = 0; j < nb; ++j) nid = b[j] >= nid ? b[j] + 1 : nid;
-    *ops = NULL;
-    *nops = 0;
-    my m = {0};
-    uint8_t *fa = calloc(na + 2, 1), *fb = calloc(nb + 2, 1); /* flags with a sentinel each side */
     uint32_t *cnt_a = count_ids(a, na, nid), *cnt_b = count_ids(b, nb, nid);
     uint32_t *kx = malloc((na + 1) * sizeof *kx), *ky = malloc((nb + 1) * sizeof *ky);
     size_t *ix = malloc((na + 1) * sizeof *ix), *iy = malloc((nb + 1) * sizeof *iy);
@@ -271,26 +269,49 @@ int myers_opcodes(const uint32_t *a, size_t na, const uint32_t *b, size_t nb, sm
     size_t diags = na + nb + 3;
     ptrdiff_t *fd = malloc(2 * diags * sizeof *fd);
     int rc = -1;
-    if (fa && fb && cnt_a && cnt_b && kx && ky && ix && iy && cx && cy && fd) {
+    if (cnt_a && cnt_b && kx && ky && ix && iy && cx && cy && fd) {
         mark_discards(a, na, cnt_b, cx);
         mark_discards(b, nb, cnt_a, cy);
-        size_t nx = keep(a, na, cx, kx, ix, fa + 1), ny = keep(b, nb, cy, ky, iy, fb + 1);
+        size_t nx = keep(a, na, cx, kx, ix, fa), ny = keep(b, nb, cy, ky, iy, fb);
         memset(cx, 0, na + 1);
         memset(cy, 0, nb + 1);
-        m = (my){kx, ky, fd + nb + 1, fd + diags + nb + 1, cx, cy};
+        my m = {kx, ky, fd + nb + 1, fd + diags + nb + 1, cx, cy};
         compare(&m, 0, (ptrdiff_t)nx, 0, (ptrdiff_t)ny);
-        for (size_t k = 0; k < nx; ++k) fa[1 + ix[k]] |= cx[k];
-        for (size_t k = 0; k < ny; ++k) fb[1 + iy[k]] |= cy[k];
-        slide(a, fa + 1, (ptrdiff_t)na, fb + 1);
-        slide(b, fb + 1, (ptrdiff_t)nb, fa + 1);
-        rc = to_opcodes(fa + 1, na, fb + 1, nb, ops, nops);
+        for (size_t k = 0; k < nx; ++k) fa[ix[k]] |= cx[k];
+        for (size_t k = 0; k < ny; ++k) fb[iy[k]] |= cy[k];
+        slide(a, fa, (ptrdiff_t)na, fb);
+        slide(b, fb, (ptrdiff_t)nb, fa);
+        rc = 0;
+    }
+    free(cnt_a); free(cnt_b); free(kx); free(ky);
+    free(ix); free(iy); free(cx); free(cy); free(fd);
+    return rc;
+}
+
+int myers_opcodes(const uint32_t *a, size_t na, const uint32_t *b, size_t nb, sm_opcode **ops,
+                  size_t *nops)
+{
+    *ops = NULL;
+    *nops = 0;
+    uint8_t *fa = calloc(na + 2, 1), *fb = calloc(nb + 2, 1); /* flags with a sentinel each side */
+    int rc = -1;
+    if (fa && fb) {
+        /* As GNU diff, the identical first and last lines are left out of everything:
+         * the counts, the search and the slides. */
+        size_t p = 0, s = 0;
+        while (p < na && p < nb && a[p] == b[p])
+            ++p;
+        while (s < na - p && s < nb - p && a[na - 1 - s] == b[nb - 1 - s])
+            ++s;
+        if (align(a + p, na - p - s, b + p, nb - p - s, fa + 1 + p, fb + 1 + p) == 0)
+            rc = to_opcodes(fa + 1, na, fb + 1, nb, ops, nops);
     }
     if (rc < 0) {
         free(*ops);
         *ops = NULL;
         *nops = 0;
     }
-    free(fa); free(fb); free(cnt_a); free(cnt_b); free(kx); free(ky);
-    free(ix); free(iy); free(cx); free(cy); free(fd);
+    free(fa);
+    free(fb);
     return rc;
 }

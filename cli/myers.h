@@ -1,5 +1,6 @@
 /* A line diff as GNU diff (apitrace's diff and sdiff tools) aligns lines, for
- * `gltrace diff`: lines the other sequence lacks, and very frequent ones inside runs of
+ * `gltrace diff`: the identical first and last lines left out of everything; lines
+ * the other sequence lacks, and very frequent ones inside runs of
  * those, are set aside before the search (GNU diff's discards); a shortest edit script
  * of the rest (Myers' O(ND) algorithm, linear space); runs of changes slid to merge
  * with their neighbours and to line up with the other sequence's changes. GNU diff

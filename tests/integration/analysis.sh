@@ -3,7 +3,9 @@
 # `apitrace diff`, `apitrace diff-state` and `apitrace leaks`.
 #  - diff: pairs of corpus traces (a trace and its trimmed copy, two recordings of one
 #    program, a trace and itself, traces of different programs), and a corpus trace against a copy of it with an enum
-#    replaced by `gltrace sed`: with -t diff and -t sdiff, --call-nos,
+#    replaced by `gltrace sed`, and pairs of random subsets of a trace's calls
+#    (`gltrace trim --exact`; repeated lines make alignments of equal cost): with
+#    -t diff and -t sdiff, --call-nos,
 #    --suppress-common-lines, widths, --calls, --ref-calls/--src-calls, the same bytes as
 #    `apitrace diff` (run in the C locale, as sdiff then counts a byte per column).
 #    apitrace passes --suppress-common-lines to its diff tool only, and sdiff prints every
@@ -137,6 +139,34 @@ for pair in "${pairs[@]}"; do
       fail "$what $opts: output differs"
       first_diff "$WORK/diff.a" "$WORK/diff.g"
     fi
+  done
+done
+# random pairs: two random subsets of a trace's calls (`gltrace trim --exact`), where
+# repeated lines (glPushMatrix, glCallList) make many alignments of equal cost
+for t in glxgears glmark2_shading; do
+  for seed in 1 2 3 4; do
+    python3 -c '
+import random, sys
+r = random.Random(int(sys.argv[1]))
+for side in range(2):
+    print(",".join(map(str, sorted(r.sample(range(3000), r.randrange(300, 2500))))))
+' "$seed" >"$WORK/sets.txt"
+    sed -n 1p "$WORK/sets.txt" >"$WORK/set1.txt"
+    sed -n 2p "$WORK/sets.txt" >"$WORK/set2.txt"
+    for k in 1 2; do
+      timeout 120 "$G" trim --exact --calls="@$WORK/set$k.txt" -o "$WORK/rand$k.trace" "$c/$t.trace" \
+        >/dev/null 2>&1 || fail "gltrace trim --exact of random calls of $t failed"
+    done
+    for opts in "-t diff" "-t sdiff -w 120 --call-nos"; do
+      # shellcheck disable=SC2086
+      run2 diff diff $opts "$WORK/rand1.trace" "$WORK/rand2.trace"
+      if [ "$RCG" -eq 0 ] && [ "$RCA" -eq 0 ] && cmp -s "$WORK/diff.a" "$WORK/diff.g"; then
+        pass "diff, random calls of $t (seed $seed) $opts"
+      else
+        fail "diff, random calls of $t (seed $seed) $opts: output differs or exit $RCG"
+        first_diff "$WORK/diff.a" "$WORK/diff.g"
+      fi
+    done
   done
 done
 # the exit status: 0 as apitrace, 1 with --exit-code where the calls differ
