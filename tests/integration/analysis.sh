@@ -15,7 +15,8 @@
 #    glmark2_shading and es2gears_x11, against each other and across traces, plain,
 #    --ignore-added and --keep-images; and made-up JSON pairs (analysis_json.py: float
 #    forms, tolerance, escapes, types changing, images, NaN, comments, shader sources
-#    with similar and dissimilar lines, tabs, non-ASCII): the same bytes as
+#    with similar and dissimilar lines, tabs, non-ASCII, random texts with random
+#    edits): the same bytes as
 #    `apitrace diff-state`, difflib.Differ's "? " marks included.
 #  - leaks: on every corpus trace, our lines of the kinds apitrace follows (buffer,
 #    texture) are apitrace's lines; every line we print, of any kind, is checked against
@@ -211,6 +212,8 @@ state_pairs=(
   "${dumps[0]}.a ${dumps[1]}.a" "${dumps[0]}.g ${dumps[1]}.g" "${dumps[0]}.a ${dumps[0]}.g"
   "${dumps[3]}.a ${dumps[3]}.g" "${dumps[1]}.a ${dumps[2]}.a" "${dumps[2]}.g ${dumps[0]}.g"
   "mixed.ref mixed.src" "mixed.src mixed.ref" "equal.ref equal.src" "scalars.ref scalars.src"
+  "random0.ref random0.src" "random1.ref random1.src" "random2.ref random2.src"
+  "random3.src random3.ref"
 )
 for pair in "${state_pairs[@]}"; do
   read -r a b <<<"$pair"

@@ -4,12 +4,15 @@ corpus may not: numbers in every form Python prints (repr of floats, integers be
 floats within and beyond jsondiff.py's tolerance, booleans against integers), strings
 needing escapes and non-ASCII text, arrays of different lengths, values changing type,
 members only one side has, images (__class__) and __dunder__ members, NaN and
-Infinity, // comments, and a multi-line string with one line changed.
+Infinity, // comments, multi-line strings with similar and dissimilar lines, and
+random multi-line strings (repeated and long lines, random edits) that exercise
+difflib's matching and its pairing of similar lines.
 
 usage: analysis_json.py DIR   (writes DIR/NAME.ref.json and DIR/NAME.src.json, prints NAMEs)
 """
 import json
 import os
+import random
 import sys
 
 REF = {
@@ -59,9 +62,35 @@ def write(path, obj, comment):
         f.write(text)
 
 
+def random_text(r, lines):
+    """Lines from a small vocabulary (repeated lines: SequenceMatcher's autojunk past
+    200 lines), some long (past 200 characters), with random edits in a copy."""
+    words = ["gl_Position", "vec4", "uniform", "mat4", "\t", "  ", "{", "}", "caf\u00e9", "x", "=", ";"]
+    a = [" ".join(r.choice(words) for _ in range(r.choice([1, 3, 8, 60]))) for _ in range(lines)]
+    b = list(a)
+    for _ in range(r.randrange(1, 40)):
+        i = r.randrange(len(b))
+        op = r.randrange(4)
+        if op == 0:
+            del b[i]
+        elif op == 1:
+            b.insert(i, r.choice(a))
+        elif op == 2:
+            w = b[i].split(" ")
+            w[r.randrange(len(w))] = r.choice(words)
+            b[i] = " ".join(w)
+        else:
+            b[i] = b[i] + r.choice(words)
+    return "\n".join(a) + "\n", "\n".join(b) + "\n"
+
+
 def main():
     d = sys.argv[1]
     pairs = {"mixed": (REF, SRC), "equal": (REF, REF), "scalars": (1.5, [1.5])}
+    for seed in range(4):
+        r = random.Random(seed)
+        ta, tb = random_text(r, [20, 150, 400, 800][seed])
+        pairs[f"random{seed}"] = ({"source": ta}, {"source": tb})
     for name, (a, b) in pairs.items():
         write(os.path.join(d, name + ".ref.json"), a, name == "mixed")
         write(os.path.join(d, name + ".src.json"), b, False)
