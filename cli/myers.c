@@ -1,65 +1,174 @@
 /* myers.h: E. W. Myers, "An O(ND) Difference Algorithm and Its Variations" (1986),
- * section 4b (the middle snake, found from both ends), over the lines left after the
- * unmatched ones are set aside; then the changed runs are slid. */
+ * section 4b (the middle snake, found from both ends), with GNU diff's shortcuts and
+ * its layout of the changes (the same choices, so that the output is the same). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "gt_grow.h"
 #include "myers.h"
 
+#define SNAKE 20 /* a "long" run of equal lines, for the shortcuts below */
+
 typedef struct my {
     const uint32_t *x, *y; /* the sequences searched (unmatched lines set aside) */
     ptrdiff_t *fd, *bd;     /* furthest x per diagonal, forwards and backwards, offset */
     uint8_t *cx, *cy;       /* changed flags of x and y */
+    ptrdiff_t too_expensive; /* edits after which a search settles for a good point */
 } my;
 
-/* The middle snake of x[xoff:xlim] and y[yoff:ylim] (both ends already differ): the
- * point where the forward and backward searches meet, *xmid, *ymid. */
-static void middle(my *m, ptrdiff_t xoff, ptrdiff_t xlim, ptrdiff_t yoff, ptrdiff_t ylim,
-                   ptrdiff_t *xmid, ptrdiff_t *ymid)
+/* A search's box and where it stands (diagonal d holds the points with x - y = d). */
+typedef struct box {
+    ptrdiff_t xoff, xlim, yoff, ylim;
+    ptrdiff_t fmid, bmid, fmin, fmax, bmin, bmax;
+} box;
+
+/* The point where a search splits its box, and whether each half must be minimal. */
+typedef struct split {
+    ptrdiff_t x, y;
+    int lo_minimal, hi_minimal;
+} split;
+
+/* Whether the SNAKE lines ending before (x, y) (dir -1), or starting at it (dir 1),
+ * are equal. */
+static int snake_at(const my *m, ptrdiff_t x, ptrdiff_t y, int dir)
 {
-    ptrdiff_t *fd = m->fd, *bd = m->bd;
-    ptrdiff_t dmin = xoff - ylim, dmax = xlim - yoff;
-    ptrdiff_t fmid = xoff - yoff, bmid = xlim - ylim;
-    ptrdiff_t fmin = fmid, fmax = fmid, bmin = bmid, bmax = bmid;
-    int odd = (fmid - bmid) & 1;
-    fd[fmid] = xoff;
-    bd[bmid] = xlim;
-    for (;;) {
-        /* one more edit forwards on every diagonal in reach */
-        if (fmin > dmin) fd[--fmin - 1] = -1; else ++fmin;
-        if (fmax < dmax) fd[++fmax + 1] = -1; else --fmax;
-        for (ptrdiff_t d = fmax; d >= fmin; d -= 2) {
-            ptrdiff_t lo = fd[d - 1], hi = fd[d + 1];
-            ptrdiff_t x = lo < hi ? hi : lo + 1, y = x - d;
-            while (x < xlim && y < ylim && m->x[x] == m->y[y]) { ++x; ++y; }
-            fd[d] = x;
-            if (odd && bmin <= d && d <= bmax && bd[d] <= x) {
-                *xmid = x;
-                *ymid = y;
-                return;
-            }
+    for (ptrdiff_t k = 0; k < SNAKE; ++k) {
+        ptrdiff_t i = dir < 0 ? x - 1 - k : x + k, j = dir < 0 ? y - 1 - k : y + k;
+        if (m->x[i] != m->y[j])
+            return 0;
+    }
+    return 1;
+}
+
+/* After 200 edits, when a long snake was met: a diagonal whose progress is large
+ * against the edits spent (v > 12 * (c + its distance from the start)) and that ends
+ * (forwards) or starts (backwards) with a long snake is taken as the split. */
+static int progress_split(const my *m, const box *b, ptrdiff_t c, split *sp)
+{
+    ptrdiff_t best = 0;
+    for (ptrdiff_t d = b->fmax; d >= b->fmin; d -= 2) {
+        ptrdiff_t dd = d - b->fmid, x = m->fd[d], y = x - d, v = (x - b->xoff) * 2 - dd;
+        if (v > 12 * (c + (dd < 0 ? -dd : dd)) && v > best && b->xoff + SNAKE <= x && x < b->xlim &&
+            b->yoff + SNAKE <= y && y < b->ylim && snake_at(m, x, y, -1)) {
+            best = v;
+            *sp = (split){x, y, 1, 0};
         }
-        /* and backwards */
-        if (bmin > dmin) bd[--bmin - 1] = PTRDIFF_MAX; else ++bmin;
-        if (bmax < dmax) bd[++bmax + 1] = PTRDIFF_MAX; else --bmax;
-        for (ptrdiff_t d = bmax; d >= bmin; d -= 2) {
-            ptrdiff_t lo = bd[d - 1], hi = bd[d + 1];
-            ptrdiff_t x = lo < hi ? lo : hi - 1, y = x - d;
-            while (xoff < x && yoff < y && m->x[x - 1] == m->y[y - 1]) { --x; --y; }
-            bd[d] = x;
-            if (!odd && fmin <= d && d <= fmax && x <= fd[d]) {
-                *xmid = x;
-                *ymid = y;
-                return;
-            }
+    }
+    if (best > 0)
+        return 1;
+    for (ptrdiff_t d = b->bmax; d >= b->bmin; d -= 2) {
+        ptrdiff_t dd = d - b->bmid, x = m->bd[d], y = x - d, v = (b->xlim - x) * 2 + dd;
+        if (v > 12 * (c + (dd < 0 ? -dd : dd)) && v > best && b->xoff < x && x <= b->xlim - SNAKE &&
+            b->yoff < y && y <= b->ylim - SNAKE && snake_at(m, x, y, 1)) {
+            best = v;
+            *sp = (split){x, y, 0, 1};
+        }
+    }
+    return best > 0;
+}
+
+/* Too many edits: the furthest point of either search (x + y furthest from its start). */
+static void give_up_split(const my *m, const box *b, split *sp)
+{
+    ptrdiff_t fxy = -1, fx = 0, bxy = PTRDIFF_MAX, bx = 0;
+    for (ptrdiff_t d = b->fmax; d >= b->fmin; d -= 2) {
+        ptrdiff_t x = m->fd[d] < b->xlim ? m->fd[d] : b->xlim, y = x - d;
+        if (y > b->ylim) {
+            x = b->ylim + d;
+            y = b->ylim;
+        }
+        if (fxy < x + y) {
+            fxy = x + y;
+            fx = x;
+        }
+    }
+    for (ptrdiff_t d = b->bmax; d >= b->bmin; d -= 2) {
+        ptrdiff_t x = m->bd[d] > b->xoff ? m->bd[d] : b->xoff, y = x - d;
+        if (y < b->yoff) {
+            x = b->yoff + d;
+            y = b->yoff;
+        }
+        if (x + y < bxy) {
+            bxy = x + y;
+            bx = x;
+        }
+    }
+    if ((b->xlim + b->ylim) - bxy < fxy - (b->xoff + b->yoff))
+        *sp = (split){fx, fxy - fx, 1, 0};
+    else
+        *sp = (split){bx, bxy - bx, 0, 1};
+}
+
+/* One more edit forwards on every diagonal in reach: 1 when the search meets the
+ * backward one (a middle snake); *big when a snake longer than SNAKE was followed. */
+static int step_forward(my *m, box *b, int odd, int *big, split *sp)
+{
+    ptrdiff_t *fd = m->fd, dmin = b->xoff - b->ylim, dmax = b->xlim - b->yoff;
+    if (b->fmin > dmin) fd[--b->fmin - 1] = -1; else ++b->fmin;
+    if (b->fmax < dmax) fd[++b->fmax + 1] = -1; else --b->fmax;
+    for (ptrdiff_t d = b->fmax; d >= b->fmin; d -= 2) {
+        ptrdiff_t lo = fd[d - 1], hi = fd[d + 1];
+        ptrdiff_t x0 = lo < hi ? hi : lo + 1, x = x0, y = x0 - d;
+        while (x < b->xlim && y < b->ylim && m->x[x] == m->y[y]) { ++x; ++y; }
+        *big |= x - x0 > SNAKE;
+        fd[d] = x;
+        if (odd && b->bmin <= d && d <= b->bmax && m->bd[d] <= x) {
+            *sp = (split){x, y, 1, 1};
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The same backwards. */
+static int step_backward(my *m, box *b, int odd, int *big, split *sp)
+{
+    ptrdiff_t *bd = m->bd, dmin = b->xoff - b->ylim, dmax = b->xlim - b->yoff;
+    if (b->bmin > dmin) bd[--b->bmin - 1] = PTRDIFF_MAX; else ++b->bmin;
+    if (b->bmax < dmax) bd[++b->bmax + 1] = PTRDIFF_MAX; else --b->bmax;
+    for (ptrdiff_t d = b->bmax; d >= b->bmin; d -= 2) {
+        ptrdiff_t lo = bd[d - 1], hi = bd[d + 1];
+        ptrdiff_t x0 = lo < hi ? lo : hi - 1, x = x0, y = x0 - d;
+        while (b->xoff < x && b->yoff < y && m->x[x - 1] == m->y[y - 1]) { --x; --y; }
+        *big |= x0 - x > SNAKE;
+        bd[d] = x;
+        if (!odd && b->fmin <= d && d <= b->fmax && x <= m->fd[d]) {
+            *sp = (split){x, y, 1, 1};
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Where to split the box x[xoff:xlim], y[yoff:ylim] (both ends already differ): the
+ * middle snake of a shortest edit script; unless `minimal`, a point that is good enough
+ * once the search grows long, as GNU diff (with --speed-large-files) settles for. */
+static split middle(my *m, ptrdiff_t xoff, ptrdiff_t xlim, ptrdiff_t yoff, ptrdiff_t ylim, int minimal)
+{
+    box b = {xoff, xlim, yoff, ylim, xoff - yoff, xlim - ylim, 0, 0, 0, 0};
+    b.fmin = b.fmax = b.fmid;
+    b.bmin = b.bmax = b.bmid;
+    int odd = (b.fmid - b.bmid) & 1;
+    split sp;
+    m->fd[b.fmid] = xoff;
+    m->bd[b.bmid] = xlim;
+    for (ptrdiff_t c = 1;; ++c) {
+        int big = 0;
+        if (step_forward(m, &b, odd, &big, &sp) || step_backward(m, &b, odd, &big, &sp))
+            return sp;
+        if (minimal)
+            continue;
+        if (c > 200 && big && progress_split(m, &b, c, &sp))
+            return sp;
+        if (c >= m->too_expensive) {
+            give_up_split(m, &b, &sp);
+            return sp;
         }
     }
 }
 
-/* Marks the lines of a shortest edit script of the two ranges as changed. Recursion
- * depth: O(log) in practice, each level halving the edit distance. */
-static void compare(my *m, ptrdiff_t xoff, ptrdiff_t xlim, ptrdiff_t yoff, ptrdiff_t ylim)
+/* Marks the lines of an edit script of the two ranges as changed. */
+static void compare(my *m, ptrdiff_t xoff, ptrdiff_t xlim, ptrdiff_t yoff, ptrdiff_t ylim, int minimal)
 {
     while (xoff < xlim && yoff < ylim && m->x[xoff] == m->y[yoff]) { ++xoff; ++yoff; }
     while (xoff < xlim && yoff < ylim && m->x[xlim - 1] == m->y[ylim - 1]) { --xlim; --ylim; }
@@ -68,10 +177,9 @@ static void compare(my *m, ptrdiff_t xoff, ptrdiff_t xlim, ptrdiff_t yoff, ptrdi
     } else if (yoff == ylim) {
         while (xoff < xlim) m->cx[xoff++] = 1;
     } else {
-        ptrdiff_t xmid, ymid;
-        middle(m, xoff, xlim, yoff, ylim, &xmid, &ymid);
-        compare(m, xoff, xmid, yoff, ymid);
-        compare(m, xmid, xlim, ymid, ylim);
+        split sp = middle(m, xoff, xlim, yoff, ylim, minimal);
+        compare(m, xoff, sp.x, yoff, sp.y, sp.lo_minimal);
+        compare(m, sp.x, xlim, sp.y, ylim, sp.hi_minimal);
     }
 }
 
@@ -275,8 +383,11 @@ static int align(const uint32_t *a, size_t na, const uint32_t *b, size_t nb, uin
         size_t nx = keep(a, na, cx, kx, ix, fa), ny = keep(b, nb, cy, ky, iy, fb);
         memset(cx, 0, na + 1);
         memset(cy, 0, nb + 1);
-        my m = {kx, ky, fd + nb + 1, fd + diags + nb + 1, cx, cy};
-        compare(&m, 0, (ptrdiff_t)nx, 0, (ptrdiff_t)ny);
+        ptrdiff_t te = 1;
+        for (size_t n = nx + ny + 3; n; n >>= 2)
+            te <<= 1;
+        my m = {kx, ky, fd + nb + 1, fd + diags + nb + 1, cx, cy, te > 4096 ? te : 4096};
+        compare(&m, 0, (ptrdiff_t)nx, 0, (ptrdiff_t)ny, 0);
         for (size_t k = 0; k < nx; ++k) fa[ix[k]] |= cx[k];
         for (size_t k = 0; k < ny; ++k) fb[iy[k]] |= cy[k];
         slide(a, fa, (ptrdiff_t)na, fb);

@@ -1,13 +1,12 @@
-/* A line diff as GNU diff (apitrace's diff and sdiff tools) aligns lines, for
- * `gltrace diff`: the identical first and last lines left out of everything; lines
- * the other sequence lacks, and very frequent ones inside runs of
- * those, are set aside before the search (GNU diff's discards); a shortest edit script
- * of the rest (Myers' O(ND) algorithm, linear space); runs of changes slid to merge
- * with their neighbours and to line up with the other sequence's changes. GNU diff
- * gives up minimality after 4096 edits in one region (and, with --speed-large-files,
- * on long diagonals after 200); this search never does, so where two large regions
- * differ completely the alignments may differ. Output as seqmatch.h's opcodes.
- * Memory: O(len(a) + len(b)). */
+/* A line diff as GNU diff (apitrace's diff and sdiff tools, with its
+ * --speed-large-files) aligns lines, for `gltrace diff`: the identical first and last
+ * lines left out of everything; lines the other sequence lacks, and very frequent
+ * ones inside runs of those, set aside before the search (GNU diff's discards); an
+ * edit script of the rest by Myers' O(ND) algorithm (linear space), which settles for
+ * a good split point after 200 edits where a diagonal made much progress, and for the
+ * furthest point reached after max(4096, about sqrt(lines)) edits, as GNU diff does;
+ * runs of changes slid to merge with their neighbours and to line up with the other
+ * sequence's changes. Output as seqmatch.h's opcodes. Memory: O(len(a) + len(b)). */
 #ifndef MYERS_H
 #define MYERS_H
 
