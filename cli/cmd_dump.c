@@ -9,6 +9,7 @@
 #include "at_dump.h"
 #include "at_index.h"
 #include "at_reader.h"
+#include "dump_lines.h"
 #include "gltrace_cmds.h"
 #include "gt_options.h"
 #include "gt_progress.h"
@@ -104,31 +105,6 @@ static int bool_arg(const char *name, const char *arg, bool *out)
     return 1;
 }
 
-static int cmp_property(const void *a, const void *b)
-{
-    return strcmp((*(const at_property *const *)a)->name, (*(const at_property *const *)b)->name);
-}
-
-/* apitrace keeps properties in a std::map: printed sorted by name, one per name. */
-static void print_properties(const at_reader *r, gt_strbuf *out, const at_dump_options *o)
-{
-    unsigned n = at_reader_num_properties(r);
-    const at_property **sorted = n ? malloc(n * sizeof *sorted) : NULL;
-    if (!sorted)
-        return;
-    for (unsigned i = 0; i < n; ++i)
-        sorted[i] = at_reader_property(r, i);
-    qsort(sorted, n, sizeof *sorted, cmp_property);
-    for (unsigned i = 0; i < n; ++i) {
-        unsigned last = i; /* a repeated name keeps its last value */
-        while (last + 1 < n && !strcmp(sorted[last + 1]->name, sorted[i]->name))
-            ++last;
-        at_dump_property(out, sorted[i]->name, sorted[last]->value, o);
-        i = last;
-    }
-    free(sorted);
-}
-
 /* Moves a fresh reader to the frames asked for when a valid index says where they
  * start; otherwise (no index, a stale or damaged one, a container that cannot seek)
  * the reader stays at the start and the frames are counted from there. A seek that
@@ -199,7 +175,7 @@ static int dump_file(const char *path, dump_job *job, gt_strbuf *out)
     at_reader *r = open_reader(path, job, &fp);
     if (!r)
         return 1;
-    print_properties(r, out, &job->opt);
+    dl_print_properties(r, out, &job->opt);
     gt_call *c;
     int ok = 1;
     gt_progress prog;

@@ -28,6 +28,12 @@
       "compare two sets of images: a summary and an HTML report")                               \
     X(cmd_check, "check", "TRACES.yml --device-name=NAME",                                      \
       "replay each trace's last frame, compare checksums as piglit (traces.yml)")               \
+    X(cmd_diff, "diff", "REF_TRACE SRC_TRACE",                                                  \
+      "compare the calls of two traces (as `apitrace diff`)")                                   \
+    X(cmd_diff_state, "diff-state", "REF_JSON SRC_JSON",                                        \
+      "what differs between two state dumps (as `apitrace diff-state`)")                        \
+    X(cmd_leaks, "leaks", "TRACE",                                                              \
+      "GL objects a trace creates and never deletes (as `apitrace leaks`)")                     \
     X(cmd_convert, "convert", "IN... -o OUT",                                                   \
       "convert and merge timelines (FXT, Chrome JSON, XRay, trace-cmd, .trace replayed)")       \
     X(cmd_view, "view", "TRACE",                                                                \
