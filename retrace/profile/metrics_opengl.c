@@ -199,8 +199,10 @@ void mo_span_end(mo_span *s, const mo_caps *caps, bool sync, int64_t v[MO_COUNT]
         v[MO_VSIZE_DURATION] = vs - s->vsize0;
         v[MO_RSS_DURATION] = rss - s->rss0;
     }
-    v[MO_VSIZE_START] = s->vsize0;
-    v[MO_RSS_START] = s->rss0;
+    if (m & BIT(MO_VSIZE_START)) /* not otherwise: a later pass keeps the first's */
+        v[MO_VSIZE_START] = s->vsize0;
+    if (m & BIT(MO_RSS_START))
+        v[MO_RSS_START] = s->rss0;
     if (!s->has_queries)
         return;
     if ((m & BIT(MO_GPU_DURATION)) && caps->timestamp) {
