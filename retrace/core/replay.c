@@ -28,6 +28,7 @@
 #include "gt_grow.h"
 #include "gt_progress.h"
 #include "gt_strbuf.h"
+#include "profile/call_markers.h"
 #include "profile/metrics.h"
 #include "profile/timeline_replay.h"
 #include "replay.h"
@@ -361,6 +362,8 @@ static void replay_call(gt_call *c)
         skip_call(c, tm);
         return;
     }
+    if (m.o.markers && gl && !m.cs.in_begin_end)
+        call_marker_insert(c);
     if (tm) {
         tlr_before(c, true);
         run_call(d, c);
@@ -447,10 +450,11 @@ static int start_profiling(const at_reader *r, gt_error *err)
     tlr_options o = {.pcpu = ro->pcpu, .pgpu = ro->pgpu, .text = ro->text_profile,
                      .min_cpu_ns = ro->min_cpu_ns, .fxt_path = ro->fxt_path,
                      .chrome_path = ro->chrome_path, .input_path = ro->trace,
-                     .verbose = ro->verbose > 0, .frame_times = ro->pframe_times};
+                     .verbose = ro->verbose > 0, .frame_times = ro->pframe_times,
+                     .ppd = ro->ppd, .pmem = ro->pmem};
     if (o.fxt_path || o.chrome_path)
         o.pcpu = true;
-    else if (o.pcpu || o.pgpu)
+    else if (o.pcpu || o.pgpu || o.ppd || o.pmem)
         o.text = true;
     if (o.frame_times)
         o.text = true;
@@ -618,6 +622,7 @@ static void shut_down(void)
     free(m.prev);
     free(m.table);
     gt_strbuf_free(&m.verbose_out);
+    call_markers_reset();
     ws_shutdown();
     replay_threads_free();
     retrace_values_free();
