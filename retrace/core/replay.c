@@ -24,6 +24,7 @@
 #include "at_dump.h"
 #include "at_reader.h"
 #include "gl/retrace_gl.h"
+#include "gl/retrace_query.h"
 #include "gt_callstate.h"
 #include "gt_grow.h"
 #include "gt_progress.h"
@@ -652,6 +653,8 @@ static int set_options(const replay_options *o, gt_error *err)
     if (m.o.benchmark) /* as apitrace: -b takes no snapshots */
         m.o.snapshot_prefix = NULL;
     retrace_set_warn(m.o.benchmark ? NULL : retrace_warn_stderr()); /* -b: no warnings */
+    retrace_query_set(o->query_handling == REPLAY_QUERY_RUN, o->query_handling == REPLAY_QUERY_CHECK,
+                      o->query_tolerance);
     if (gt_callset_init_all(&m.frame_ends) != 0) {
         gt_error_set(err, "out of memory");
         return -1;
@@ -687,8 +690,10 @@ int replay_run(const replay_options *o, replay_result *res, gt_error *err)
         return 0; /* no request */
     }
     int rc = ws_init(o->headless, o->single_buffer, &hooks, err);
-    if (rc == 0)
+    if (rc == 0) {
+        ws_force(o->samples, o->core);
         rc = start_profiling(m.reader, err);
+    }
     if (rc == 0) {
         double start = now();
         m.frame_start = start;
