@@ -363,8 +363,8 @@ static void replay_call(gt_call *c)
         skip_call(c, tm);
         return;
     }
-    if (m.o.markers && gl && !m.cs.in_begin_end)
-        call_marker_insert(c);
+    if (m.o.markers && gl && (d->providers || d->ws) && !m.cs.in_begin_end)
+        call_marker_insert(c); /* not before calls the GL table ignores (no providers) */
     if (tm) {
         tlr_before(c, true);
         run_call(d, c);
