@@ -55,6 +55,7 @@ typedef struct dispatch {
     bool misfit;           /* the signature does not fit the function: calls skipped */
     bool make_current;     /* window system: may change the current context (metrics) */
     bool ws;               /* replayed by the window system: may change what is current */
+    bool query;            /* glGetQueryObject*: skipped as --query-handling says */
     bool warned, warned_unprovided, warned_misfit;
 } dispatch;
 
@@ -129,6 +130,7 @@ static dispatch *resolve(const gt_call *c)
         d->offered = retrace_gl_offered(name);
         d->shape = e->shape;
         d->kind = K_GL;
+        d->query = retrace_query_function(name);
     } else {
         d->kind = K_NONE;
     }
@@ -365,6 +367,10 @@ static void replay_call(gt_call *c)
     }
     if (m.o.markers && gl && (d->providers || d->ws) && !m.cs.in_begin_end)
         call_marker_insert(c); /* not before calls the GL table ignores (no providers) */
+    if (d->query && retrace_query_skips(c)) { /* after its marker, as apitrace */
+        skip_call(c, tm);
+        return;
+    }
     if (tm) {
         tlr_before(c, true);
         run_call(d, c);

@@ -19,6 +19,10 @@ unsigned pixels_begin(void)
         warned = true;
         return 0;
     }
+    GLint busy = 0; /* the program's own query: ours would fail, and end it early */
+    glGetQueryiv(GL_SAMPLES_PASSED, GL_CURRENT_QUERY, &busy);
+    if (busy)
+        return 0;
     GLuint q = 0;
     glGenQueries(1, &q);
     glBeginQuery(GL_SAMPLES_PASSED, q);

@@ -8,7 +8,8 @@
 #include <stdint.h>
 
 /* Begins counting in the current context: the query, or 0 when it has no
- * GL_SAMPLES_PASSED (GLES, GL before 1.5: warned once). */
+ * GL_SAMPLES_PASSED (GLES, GL before 1.5: warned once) or the program's own
+ * GL_SAMPLES_PASSED query is active (apitrace's would fail and end the program's). */
 unsigned pixels_begin(void);
 /* Ends the query Q (from pixels_begin) and returns its count, waiting for it. */
 int64_t pixels_end(unsigned q);

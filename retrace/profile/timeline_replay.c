@@ -92,6 +92,7 @@ static struct {
     int64_t t0;
     int gpu_handle;
     unsigned pix_query;    /* --ppd: the call's query */
+    bool pix_draw;         /* ... the call is a draw call (a pixels column >= 0) */
     int64_t vsize0, rss0; /* --pmem: at the call's start */
     bool replayed;
     ctx_state *cctx;
@@ -456,8 +457,11 @@ void tlr_before(const gt_call *c, bool replayed)
     if (s && replayed && t.o.pgpu && s->gpu && (!cc || (!cc->cs.in_list && !cc->cs.in_begin_end)))
         t.gpu_handle = timing_gpu_begin();
     t.pix_query = 0;
-    if (s && replayed && t.o.text && t.o.ppd && s->gpu && cc && !cc->cs.in_list &&
-        !cc->cs.in_begin_end)
+    /* apitrace's draw calls (glBegin: until glEnd), not all GPU work (glBeginQuery) */
+    t.pix_draw = s && replayed && t.o.text && t.o.ppd &&
+                 (s->roles.bits & (GT_ROLE_DRAW | GT_ROLE_BEGIN)) &&
+                 !(s->roles.bits & GT_ROLE_END) && cc && !cc->cs.in_list && !cc->cs.in_begin_end;
+    if (t.pix_draw)
         t.pix_query = pixels_begin();
     if (t.o.text && t.o.pmem)
         mem_usage(&t.vsize0, &t.rss0);
@@ -514,10 +518,11 @@ static void pixels_mem_after(const sig_info *s, ctx_state *cc, uint64_t rec)
     if (t.pix_query && cc && (s->roles.bits & GT_ROLE_BEGIN)) { /* counted until glEnd */
         cc->begin_pix = t.pix_query;
         cc->begin_pix_rec = rec;
-    } else if (t.pix_query) {
+    } else if (t.pix_draw) { /* a draw call without a query: 0, as apitrace's failed one */
         profile_text_pixels(rec, pixels_end(t.pix_query));
     }
     t.pix_query = 0;
+    t.pix_draw = false;
     if (cc && cc->begin_pix && (s->roles.bits & GT_ROLE_END)) {
         profile_text_pixels(cc->begin_pix_rec, pixels_end(cc->begin_pix));
         cc->begin_pix = 0;

@@ -18,6 +18,8 @@
 #    --query-tolerance=N implies check. Differences: our warning's prefix names the
 #    function ("N: glFoo: warning:"), as all our replay warnings do; apitrace reads the
 #    tolerance into 32 bits (1e14 becomes 276447232), we keep 64.
+#  - --ppd leaves draw calls inside the program's own GL_SAMPLES_PASSED query alone
+#    (apitrace's fails there, and its glEndQuery ends the program's query instead).
 #  - bad values of --query-handling and --samples are refused (exit 2).
 #   usage: retrace_options2.sh BIN_DIR CORPUS_DIR
 set -euo pipefail
@@ -183,6 +185,29 @@ run_both --query-handling=check "$qt"
 "$ours" --query-tolerance=100000000000000000 "$qt" >/dev/null 2>"$WORK/g.err" || true
 [ "$(warned "$WORK/g.err" | wc -l)" = 0 ] && pass "--query-tolerance=1e17 (64 bits): no warning" ||
   fail "--query-tolerance=1e17: warnings"
+
+# which calls are profiled: glGetQueryObject* skipped are not (apitrace returns before);
+# apitrace lists a polled GL_QUERY_RESULT_AVAILABLE once per poll (its wait jumps back
+# before the profiling), ours once: repeats are folded
+for mode in skip run; do
+  run_both --ppd --query-handling=$mode "$qt"
+  compare_files "--ppd --query-handling=$mode: apitrace's lines" <(ppd_lines "$WORK/a.out" | uniq) \
+    <(ppd_lines "$WORK/g.out" | uniq)
+  run_both --pcalls "opengl:CPU Duration" --query-handling=$mode "$qt"
+  compare_files "--pcalls --query-handling=$mode: apitrace's calls" \
+    <(awk -F'\t' '/^call/ { print $2, $4 }' "$WORK/a.out" | uniq) \
+    <(awk -F'\t' '/^call/ { print $2, $4 }' "$WORK/g.out" | uniq)
+done
+
+# --ppd beside the program's own occlusion query: ours stays out of it (apitrace's
+# GL_SAMPLES_PASSED query fails there, unchecked while profiling, and its glEndQuery
+# ends the program's query in the program's stead)
+rc=0
+"$ours" --ppd --query-handling=check "$qt" >"$WORK/g.out" 2>"$WORK/g.err" || rc=$?
+other=$(grep -c -v -e 'Warning: query returned' "$WORK/g.err" || true)
+[ "$rc" = 0 ] && [ "$(warned "$WORK/g.err" | wc -l)" = 3 ] && [ "$other" = 0 ] &&
+  pass "--ppd with the program's queries: no GL error, its counts as the trace's" ||
+  fail "--ppd with the program's queries: exit $rc, $other other lines: $(head -2 "$WORK/g.err")"
 
 # ---- bad values -----------------------------------------------------------------------------
 for bad in --query-handling=sometimes --samples=many --query-tolerance=-1; do
