@@ -92,6 +92,7 @@ struct metrics {
     int order[3];
     size_t norder;
     mx_ext *ext[2]; /* GL_AMD_performance_monitor, GL_INTEL_performance_query */
+    const mx_gl *gl; /* their GL: libepoxy's (a fake in tests/unit/test_metrics_ext.c) */
     unsigned gl_passes; /* the opengl backend's (1 or 2) */
     int cur;            /* the backend of this pass: MB_NONE, MB_OPENGL, or 1 + ext index */
     unsigned local;     /* the pass's number among its backend's */

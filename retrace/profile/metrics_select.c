@@ -17,6 +17,7 @@ metrics *metrics_new(void)
     if (!mx)
         return NULL;
     mx->passes = 1;
+    mx->gl = mx_gl_real();
     return mx;
 }
 
@@ -148,7 +149,7 @@ static int backend(metrics *mx, const char *name, int len)
     for (int i = 0; i < 2; ++i)
         if ((size_t)len == strlen(ext_names[i]) && !memcmp(name, ext_names[i], (size_t)len)) {
             if (!mx->ext[i])
-                mx->ext[i] = mx_ext_new(i == 0 ? MX_AMD : MX_INTEL, mx_gl_real());
+                mx->ext[i] = mx_ext_new(i == 0 ? MX_AMD : MX_INTEL, mx->gl);
             if (!mx->ext[i] || !mx_ext_supported(mx->ext[i])) {
                 fprintf(stderr, "Warning: Backend \"%.*s\" is not supported.\n", len, name);
                 return MB_NONE;
@@ -238,7 +239,7 @@ void metrics_list(metrics *mx)
 {
     printf("Available metrics: \n");
     for (int i = 0; i < 2; ++i) {
-        mx_ext *e = mx_ext_new(i == 0 ? MX_AMD : MX_INTEL, mx_gl_real());
+        mx_ext *e = mx_ext_new(i == 0 ? MX_AMD : MX_INTEL, mx->gl);
         if (e && mx_ext_supported(e))
             mx_ext_list(e, stdout);
         mx_ext_free(e);

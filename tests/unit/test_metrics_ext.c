@@ -2,7 +2,8 @@
  * driven by a fake driver (llvmpipe offers neither extension): names and ids, apitrace's
  * checks, the passes (AMD: greedy while a monitor begins; INTEL: one per query, frames'
  * first), values per event by their types, "-" for events dropped at a context switch,
- * and --list-metrics' layout. */
+ * --list-metrics' layout, and a selection naming several backends (metrics_select.c:
+ * apitrace's order of backends, their passes in turn, the output's columns). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <cmocka.h>
 
 #include "metrics_ext.h"
+#include "metrics_internal.h"
 
 /* ---- the fake driver --------------------------------------------------------------- */
 
@@ -53,6 +55,7 @@ static struct {
     int nsel;
     int begun;         /* monitors or queries begun: each result's values come from it */
     int live;          /* objects not deleted */
+    bool no_intel;     /* the context lacks GL_INTEL_performance_query */
     GLuint query;      /* INTEL: the query of the handle */
 } f;
 
@@ -75,7 +78,10 @@ static const fcounter *find_counter(const fgroup *g, GLuint id)
 #define NAMD (sizeof amd_groups / sizeof amd_groups[0])
 #define NINTEL (sizeof intel_queries / sizeof intel_queries[0])
 
-static bool f_has_extension(const char *name) { (void)name; return true; }
+static bool f_has_extension(const char *name)
+{
+    return !f.no_intel || strcmp(name, "GL_INTEL_performance_query") != 0;
+}
 static GLenum f_GetError(void) { GLenum e = f.error; f.error = GL_NO_ERROR; return e; }
 static void f_Flush(void) {}
 
@@ -471,6 +477,53 @@ static void test_intel_list(void **state)
     mx_ext_free(e);
 }
 
+/* ---- a selection of several backends ------------------------------------------------ */
+
+static metrics *select_fake(void)
+{
+    metrics *mx = metrics_new();
+    assert_non_null(mx);
+    mx->gl = &fake;
+    mx->caps.available[MO_CPU_DURATION] = true; /* no context: what opengl offers, by hand */
+    gt_error err;
+    gt_error_clear(&err);
+    /* apitrace reads --pcalls, then --pframes, then --pdrawcalls: AMD is named first
+     * (its call metric refused), opengl next, INTEL last */
+    assert_int_equal(metrics_add(mx, METRICS_DRAWCALL, "GL_INTEL_performance_query:Clocks", &err), 0);
+    assert_int_equal(metrics_add(mx, METRICS_FRAME,
+                                 "opengl:CPU Duration;GL_AMD_performance_monitor:GPU busy, "
+                                 "Shader busy;bogus:x", &err), 0);
+    assert_int_equal(metrics_add(mx, METRICS_CALL, "GL_AMD_performance_monitor:Bytes", &err), 0);
+    metrics_select(mx);
+    mx->setup = true;
+    return mx;
+}
+
+static void test_selection(void **state)
+{
+    (void)state;
+    metrics *mx = select_fake();
+    /* AMD: GPU busy and Shader busy share a group of one counter: 2; opengl 1; INTEL 1 */
+    assert_int_equal(metrics_passes(mx), 4);
+    assert_int_equal(mx->norder, 3);
+    assert_int_equal(mx->order[0], 1);
+    assert_int_equal(mx->order[1], MB_OPENGL);
+    assert_int_equal(mx->order[2], 2);
+    FILE *out = open_out();
+    assert_int_equal(metrics_write(mx, out), 0);
+    fclose(out);
+    assert_string_equal(buf, "#\tGPU busy\tShader busy\tCPU Duration\n\n"
+                             "#\tcall no\tprogram\tname\tClocks\n\n");
+    metrics_free(mx);
+
+    f.no_intel = true; /* "not supported": left out of the order and the passes */
+    mx = select_fake();
+    assert_int_equal(metrics_passes(mx), 3);
+    assert_int_equal(mx->norder, 2);
+    assert_false(mx->on[METRICS_DRAWCALL]);
+    metrics_free(mx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -478,6 +531,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_amd_list, setup, teardown),
         cmocka_unit_test_setup_teardown(test_intel_passes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_intel_list, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_selection, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
