@@ -659,8 +659,8 @@ static int set_options(const replay_options *o, gt_error *err)
     if (m.o.benchmark) /* as apitrace: -b takes no snapshots */
         m.o.snapshot_prefix = NULL;
     retrace_set_warn(m.o.benchmark ? NULL : retrace_warn_stderr()); /* -b: no warnings */
-    retrace_query_set(o->query_handling == REPLAY_QUERY_RUN, o->query_handling == REPLAY_QUERY_CHECK,
-                      o->query_tolerance);
+    retrace_query_set(o->query_handling == REPLAY_QUERY_RUN,
+                      o->query_handling == REPLAY_QUERY_CHECK, o->query_tolerance);
     if (gt_callset_init_all(&m.frame_ends) != 0) {
         gt_error_set(err, "out of memory");
         return -1;

@@ -99,7 +99,8 @@ static void replay_query(const gt_call *call, query_fn fn, bool is_unsigned)
     if (!q.check || !known)
         return;
     /* apitrace: abs(int64_t(expect) - int64_t(result)) > tolerance */
-    uint64_t diff = expect > got ? (uint64_t)expect - (uint64_t)got : (uint64_t)got - (uint64_t)expect;
+    uint64_t diff =
+        expect > got ? (uint64_t)expect - (uint64_t)got : (uint64_t)got - (uint64_t)expect;
     if (diff <= q.tolerance)
         return;
     if (is_unsigned)
@@ -130,13 +131,16 @@ bool retrace_query_skips(const gt_call *c)
     return !q.run && !query_buffer_bound();
 }
 
-void retrace_glGetQueryObjectiv(const gt_call *call) { replay_query(call, q_glGetQueryObjectiv, false); }
-void retrace_glGetQueryObjectivARB(const gt_call *call) { replay_query(call, q_glGetQueryObjectivARB, false); }
-void retrace_glGetQueryObjectivEXT(const gt_call *call) { replay_query(call, q_glGetQueryObjectivEXT, false); }
-void retrace_glGetQueryObjectuiv(const gt_call *call) { replay_query(call, q_glGetQueryObjectuiv, true); }
-void retrace_glGetQueryObjectuivARB(const gt_call *call) { replay_query(call, q_glGetQueryObjectuivARB, true); }
-void retrace_glGetQueryObjectuivEXT(const gt_call *call) { replay_query(call, q_glGetQueryObjectuivEXT, true); }
-void retrace_glGetQueryObjecti64v(const gt_call *call) { replay_query(call, q_glGetQueryObjecti64v, false); }
-void retrace_glGetQueryObjecti64vEXT(const gt_call *call) { replay_query(call, q_glGetQueryObjecti64vEXT, false); }
-void retrace_glGetQueryObjectui64v(const gt_call *call) { replay_query(call, q_glGetQueryObjectui64v, true); }
-void retrace_glGetQueryObjectui64vEXT(const gt_call *call) { replay_query(call, q_glGetQueryObjectui64vEXT, true); }
+/* The replayers the annotations name: each function with its result's signedness. */
+#define REPLAYER(NAME, UNSIGNED)                                                                   \
+    void retrace_##NAME(const gt_call *call) { replay_query(call, q_##NAME, UNSIGNED); }
+REPLAYER(glGetQueryObjectiv, false)
+REPLAYER(glGetQueryObjectivARB, false)
+REPLAYER(glGetQueryObjectivEXT, false)
+REPLAYER(glGetQueryObjectuiv, true)
+REPLAYER(glGetQueryObjectuivARB, true)
+REPLAYER(glGetQueryObjectuivEXT, true)
+REPLAYER(glGetQueryObjecti64v, false)
+REPLAYER(glGetQueryObjecti64vEXT, false)
+REPLAYER(glGetQueryObjectui64v, true)
+REPLAYER(glGetQueryObjectui64vEXT, true)

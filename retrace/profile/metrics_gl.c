@@ -77,12 +77,14 @@ static void w_GetNextPerfQueryIdINTEL(GLuint a, GLuint *b)
     glGetNextPerfQueryIdINTEL(a, b);
 }
 
-static void w_GetPerfQueryInfoINTEL(GLuint a, GLuint b, GLchar *c, GLuint *d, GLuint *e, GLuint *f, GLuint *g)
+static void w_GetPerfQueryInfoINTEL(GLuint a, GLuint b, GLchar *c, GLuint *d, GLuint *e, GLuint *f,
+                                    GLuint *g)
 {
     glGetPerfQueryInfoINTEL(a, b, c, d, e, f, g);
 }
 
-static void w_GetPerfCounterInfoINTEL(GLuint a, GLuint b, GLuint c, GLchar *d, GLuint e, GLchar *f, GLuint *g, GLuint *h, GLuint *i, GLuint *j, GLuint64 *k)
+static void w_GetPerfCounterInfoINTEL(GLuint a, GLuint b, GLuint c, GLchar *d, GLuint e, GLchar *f,
+                                      GLuint *g, GLuint *h, GLuint *i, GLuint *j, GLuint64 *k)
 {
     glGetPerfCounterInfoINTEL(a, b, c, d, e, f, g, h, i, j, k);
 }

@@ -35,7 +35,8 @@ typedef struct fgroup {
 } fgroup;
 
 static const fgroup amd_groups[] = {
-    {1, "GRBM", 1, 0, {{1, "GPU busy", GL_UNSIGNED_INT, 0}, {2, "Shader busy", GL_PERCENTAGE_AMD, 0}}, 2},
+    {1, "GRBM", 1, 0,
+     {{1, "GPU busy", GL_UNSIGNED_INT, 0}, {2, "Shader busy", GL_PERCENTAGE_AMD, 0}}, 2},
     {5, "Memory", 2, 0, {{7, "Bytes", GL_UNSIGNED_INT64_AMD, 0}, {8, "Busy", GL_FLOAT, 0}}, 2},
 };
 static const fgroup intel_queries[] = {
@@ -469,7 +470,8 @@ static void test_intel_list(void **state)
     FILE *out = open_out();
     mx_ext_list(e, out);
     fclose(out);
-    assert_non_null(strstr(buf, "\nBackend GL_INTEL_performance_query:\n\n  Group #1: Render Basic.\n"
+    assert_non_null(strstr(buf, "\nBackend GL_INTEL_performance_query:\n\n"
+                                "  Group #1: Render Basic.\n"
                                 "    Metric #1: Clocks (type: CNT_TYPE_GENERIC, num. type: "
                                 "CNT_NUM_UINT).\n           Description: the Clocks\n"));
     assert_non_null(strstr(buf, "    Metric #2: Stalled (type: CNT_TYPE_GENERIC, num. type: "
@@ -489,7 +491,8 @@ static metrics *select_fake(void)
     gt_error_clear(&err);
     /* apitrace reads --pcalls, then --pframes, then --pdrawcalls: AMD is named first
      * (its call metric refused), opengl next, INTEL last */
-    assert_int_equal(metrics_add(mx, METRICS_DRAWCALL, "GL_INTEL_performance_query:Clocks", &err), 0);
+    assert_int_equal(
+        metrics_add(mx, METRICS_DRAWCALL, "GL_INTEL_performance_query:Clocks", &err), 0);
     assert_int_equal(metrics_add(mx, METRICS_FRAME,
                                  "opengl:CPU Duration;GL_AMD_performance_monitor:GPU busy, "
                                  "Shader busy;bogus:x", &err), 0);
