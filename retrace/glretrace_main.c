@@ -60,6 +60,10 @@ static void usage(FILE *f)
           "      --pgpu                GPU time of each call doing GPU work (timer queries)\n"
           "      --pframe-times        when each frame's rendering finished (the text profile's\n"
           "                            rendering_finished lines)\n"
+          "      --ppd                 pixels drawn by each draw call (GL_SAMPLES_PASSED; the\n"
+          "                            text profile's pixels column, -1 for other calls)\n"
+          "      --pmem                memory use of each call (the text profile's vsize and rss\n"
+          "                            columns: bytes and pages when it began, and their growth)\n"
           "      --fxt=FILE            write the calls' timeline as Fuchsia trace format (FXT)\n"
           "      --chrome=FILE         write the calls' timeline as Chrome trace JSON\n"
           "                            (--fxt and --chrome imply --pcpu)\n"
@@ -71,7 +75,17 @@ static void usage(FILE *f)
           "      --pcalls=METRICS      call profiling metrics selection\n"
           "      --pdrawcalls=METRICS  draw call profiling metrics selection\n"
           "      --list-metrics        list the metrics the trace's first context offers\n"
-          "      --gen-passes          print the number of passes the metrics need and exit\n",
+          "      --gen-passes          print the number of passes the metrics need and exit\n"
+          "      --markers             insert each GL call's dump text as a debug marker\n"
+          "                            (KHR_debug) before it, for GPU debuggers and driver logs\n"
+          "      --core                contexts created without a version (glXCreateContext,\n"
+          "                            glXCreateNewContext) are 3.2 core profile ones\n"
+          "      --samples=N           windows with N samples (GL_ARB_multisample), whatever\n"
+          "                            the trace's visuals asked (default: theirs)\n"
+          "      --query-handling=MODE glGetQueryObject* with no query buffer bound: skip\n"
+          "                            (default), run (waiting for the result) or check (run,\n"
+          "                            and warn where the result differs from the trace's)\n"
+          "      --query-tolerance=N   the difference check allows; N > 0 implies check\n",
           f);
 }
 
@@ -107,6 +121,13 @@ enum {
     OPT_PDRAWCALLS,
     OPT_LIST_METRICS,
     OPT_GEN_PASSES,
+    OPT_PPD,
+    OPT_PMEM,
+    OPT_MARKERS,
+    OPT_CORE,
+    OPT_SAMPLES,
+    OPT_QUERY_HANDLING,
+    OPT_QUERY_TOLERANCE,
 };
 
 static const struct option long_options[] = {
@@ -149,6 +170,13 @@ static const struct option long_options[] = {
     {"pdrawcalls", required_argument, 0, OPT_PDRAWCALLS},
     {"list-metrics", no_argument, 0, OPT_LIST_METRICS},
     {"gen-passes", no_argument, 0, OPT_GEN_PASSES},
+    {"ppd", no_argument, 0, OPT_PPD},
+    {"pmem", no_argument, 0, OPT_PMEM},
+    {"markers", no_argument, 0, OPT_MARKERS},
+    {"core", no_argument, 0, OPT_CORE},
+    {"samples", required_argument, 0, OPT_SAMPLES},
+    {"query-handling", required_argument, 0, OPT_QUERY_HANDLING},
+    {"query-tolerance", required_argument, 0, OPT_QUERY_TOLERANCE},
     {0, 0, 0, 0},
 };
 
@@ -249,6 +277,29 @@ static int metric_option(cli *c, int opt, const char *arg)
     return rc == 0;
 }
 
+/* --query-handling, --query-tolerance (a tolerance above 0 means check, as apitrace). */
+static int query_option(replay_options *o, int opt, const char *arg)
+{
+    if (opt == OPT_QUERY_TOLERANCE) {
+        if (!parse_count("--query-tolerance", arg, &o->query_tolerance))
+            return 0;
+        if (o->query_tolerance > 0)
+            o->query_handling = REPLAY_QUERY_CHECK;
+        return 1;
+    }
+    if (!strcmp(arg, "skip"))
+        o->query_handling = REPLAY_QUERY_SKIP;
+    else if (!strcmp(arg, "run"))
+        o->query_handling = REPLAY_QUERY_RUN;
+    else if (!strcmp(arg, "check"))
+        o->query_handling = REPLAY_QUERY_CHECK;
+    else {
+        fprintf(stderr, "glretrace: --query-handling: skip, run or check, not \"%s\"\n", arg);
+        return 0;
+    }
+    return 1;
+}
+
 /* One option into C: 1, or 0 after saying why it is wrong. */
 static int parse_option(cli *c, int opt, const char *arg)
 {
@@ -319,6 +370,19 @@ static int parse_option(cli *c, int opt, const char *arg)
     case OPT_PCPU: o->pcpu = true; return 1;
     case OPT_PGPU: o->pgpu = true; return 1;
     case OPT_PFRAME_TIMES: o->pframe_times = true; return 1;
+    case OPT_PPD: o->ppd = true; return 1;
+    case OPT_PMEM: o->pmem = true; return 1;
+    case OPT_MARKERS: o->markers = true; return 1;
+    case OPT_CORE: o->core = true; return 1;
+    case OPT_SAMPLES: {
+        uint64_t n;
+        if (!parse_count("--samples", arg, &n))
+            return 0;
+        o->samples = n > 64 ? 64 : (int)n;
+        return 1;
+    }
+    case OPT_QUERY_HANDLING:
+    case OPT_QUERY_TOLERANCE: return query_option(o, opt, arg);
     case OPT_FXT: o->fxt_path = arg; return 1;
     case OPT_CHROME: o->chrome_path = arg; return 1;
     case OPT_TEXT_PROFILE: o->text_profile = true; return 1;

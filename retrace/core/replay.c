@@ -24,10 +24,12 @@
 #include "at_dump.h"
 #include "at_reader.h"
 #include "gl/retrace_gl.h"
+#include "gl/retrace_query.h"
 #include "gt_callstate.h"
 #include "gt_grow.h"
 #include "gt_progress.h"
 #include "gt_strbuf.h"
+#include "profile/call_markers.h"
 #include "profile/metrics.h"
 #include "profile/timeline_replay.h"
 #include "replay.h"
@@ -53,6 +55,7 @@ typedef struct dispatch {
     bool misfit;           /* the signature does not fit the function: calls skipped */
     bool make_current;     /* window system: may change the current context (metrics) */
     bool ws;               /* replayed by the window system: may change what is current */
+    bool query;            /* glGetQueryObject*: skipped as --query-handling says */
     bool warned, warned_unprovided, warned_misfit;
 } dispatch;
 
@@ -127,6 +130,7 @@ static dispatch *resolve(const gt_call *c)
         d->offered = retrace_gl_offered(name);
         d->shape = e->shape;
         d->kind = K_GL;
+        d->query = retrace_query_function(name);
     } else {
         d->kind = K_NONE;
     }
@@ -361,6 +365,12 @@ static void replay_call(gt_call *c)
         skip_call(c, tm);
         return;
     }
+    if (m.o.markers && gl && (d->providers || d->ws) && !m.cs.in_begin_end)
+        call_marker_insert(c); /* not before calls the GL table ignores (no providers) */
+    if (d->query && retrace_query_skips(c)) { /* after its marker, as apitrace */
+        skip_call(c, tm);
+        return;
+    }
     if (tm) {
         tlr_before(c, true);
         run_call(d, c);
@@ -447,10 +457,11 @@ static int start_profiling(const at_reader *r, gt_error *err)
     tlr_options o = {.pcpu = ro->pcpu, .pgpu = ro->pgpu, .text = ro->text_profile,
                      .min_cpu_ns = ro->min_cpu_ns, .fxt_path = ro->fxt_path,
                      .chrome_path = ro->chrome_path, .input_path = ro->trace,
-                     .verbose = ro->verbose > 0, .frame_times = ro->pframe_times};
+                     .verbose = ro->verbose > 0, .frame_times = ro->pframe_times,
+                     .ppd = ro->ppd, .pmem = ro->pmem};
     if (o.fxt_path || o.chrome_path)
         o.pcpu = true;
-    else if (o.pcpu || o.pgpu)
+    else if (o.pcpu || o.pgpu || o.ppd || o.pmem)
         o.text = true;
     if (o.frame_times)
         o.text = true;
@@ -618,6 +629,7 @@ static void shut_down(void)
     free(m.prev);
     free(m.table);
     gt_strbuf_free(&m.verbose_out);
+    call_markers_reset();
     ws_shutdown();
     replay_threads_free();
     retrace_values_free();
@@ -647,6 +659,8 @@ static int set_options(const replay_options *o, gt_error *err)
     if (m.o.benchmark) /* as apitrace: -b takes no snapshots */
         m.o.snapshot_prefix = NULL;
     retrace_set_warn(m.o.benchmark ? NULL : retrace_warn_stderr()); /* -b: no warnings */
+    retrace_query_set(o->query_handling == REPLAY_QUERY_RUN,
+                      o->query_handling == REPLAY_QUERY_CHECK, o->query_tolerance);
     if (gt_callset_init_all(&m.frame_ends) != 0) {
         gt_error_set(err, "out of memory");
         return -1;
@@ -682,8 +696,10 @@ int replay_run(const replay_options *o, replay_result *res, gt_error *err)
         return 0; /* no request */
     }
     int rc = ws_init(o->headless, o->single_buffer, &hooks, err);
-    if (rc == 0)
+    if (rc == 0) {
+        ws_force(o->samples, o->core);
         rc = start_profiling(m.reader, err);
+    }
     if (rc == 0) {
         double start = now();
         m.frame_start = start;

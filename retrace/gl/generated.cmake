@@ -13,7 +13,8 @@ set(RETRACE_GEN_C
 set(RETRACE_RUNTIME_C
   ${PROJECT_SOURCE_DIR}/retrace/gl/retrace_values.c ${PROJECT_SOURCE_DIR}/retrace/gl/retrace_memcpy.c
   ${PROJECT_SOURCE_DIR}/retrace/gl/retrace_override.c ${PROJECT_SOURCE_DIR}/retrace/gl/retrace_check.c
-  ${PROJECT_SOURCE_DIR}/retrace/gl/retrace_programs.c ${PROJECT_SOURCE_DIR}/retrace/gl/retrace_warn.c)
+  ${PROJECT_SOURCE_DIR}/retrace/gl/retrace_programs.c ${PROJECT_SOURCE_DIR}/retrace/gl/retrace_warn.c
+  ${PROJECT_SOURCE_DIR}/retrace/gl/retrace_query.c)
 # The replayers call GL through libepoxy with its own prototypes: only what it declares.
 find_path(RETRACE_EPOXY_INCLUDE_DIR epoxy/gl_generated.h HINTS ${EPOXY_INCLUDE_DIRS})
 if(NOT RETRACE_EPOXY_INCLUDE_DIR)

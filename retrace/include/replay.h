@@ -54,6 +54,10 @@ typedef struct replay_options {
      * stdout (text_profile; pcpu or pgpu without a timeline file imply it) */
     bool pcpu, pgpu, text_profile;
     bool pframe_times; /* the text profile with "rendering_finished NS" after each frame end */
+    /* the text profile's pixels column (--ppd: GL_SAMPLES_PASSED of each draw call, -1
+     * for other calls) and memory columns (--pmem: vsize and rss per call); either
+     * implies the text profile */
+    bool ppd, pmem;
     int64_t min_cpu_ns; /* text profile: calls faster than this are left out */
     const char *fxt_path, *chrome_path;
     /* -D: the GL state after the first call numbered dump_state_call or later that
@@ -67,6 +71,19 @@ typedef struct replay_options {
      * --gen-passes: below); NULL: none. The caller runs one replay per pass and
      * writes them; the replay runs every traced thread on one thread with them. */
     struct metrics *metrics;
+    /* --markers: before each GL call, its dump text as a KHR_debug marker
+     * (glDebugMessageInsert, third party, marker type, id 0xAB1DE) in the command stream */
+    bool markers;
+    /* --core: contexts the trace creates without a version (glXCreateContext,
+     * glXCreateNewContext) are 3.2 core profile ones, as apitrace's --core */
+    bool core;
+    /* --samples=N (> 1): windows have N samples, whatever the trace's visuals asked */
+    int samples;
+    /* glGetQueryObject* with no query buffer bound: not replayed (skip, the default),
+     * replayed waiting for the result (run), or replayed and compared with the trace's
+     * result, a difference above query_tolerance warned about (check) */
+    enum { REPLAY_QUERY_SKIP, REPLAY_QUERY_RUN, REPLAY_QUERY_CHECK } query_handling;
+    uint64_t query_tolerance;
 } replay_options;
 
 /* Defaults: no snapshots, no call limit, no loop, no timings, min_cpu_ns 1000. */
@@ -137,7 +154,7 @@ int metrics_write(metrics *mx, FILE *out);
  * the gltrace command loads it only when it replays (convert, dump-images), so its
  * other commands do not load SDL2, libepoxy and what they pull in (sound, Wayland,
  * D-Bus...). */
-#define REPLAY_API_VERSION 2
+#define REPLAY_API_VERSION 3
 typedef struct replay_api {
     unsigned version; /* REPLAY_API_VERSION: the module and its user were built together */
     void (*options_init)(replay_options *o, const char *trace);

@@ -1,297 +1,20 @@
-/* apitrace's profiling metrics (metrics.h): the selection, the passes, the frame and
- * call records and apitrace's output. The measuring is metrics_opengl.c's. */
+/* apitrace's profiling metrics (metrics.h): the passes, the frame and call records,
+ * the replay's hooks. The selection and the output are metrics_select.c's; the
+ * measuring metrics_opengl.c's and the ext backends' (metrics_ext.h). */
 #include <SDL.h>
-#include <ctype.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gt_callstate.h"
 #include "gt_grow.h"
 #include "gt_roles.h"
-#include "metrics.h"
-#include "metrics_opengl.h"
-
-#define BIT(m) (1u << (m))
-
-/* How apitrace's replayer profiles a function. */
-enum {
-    K_UNKNOWN = 0,
-    K_NONE,    /* not profiled: not GL, no side effects, GREMEDY markers */
-    K_CALL,
-    K_DRAW,
-    K_BEGIN,   /* glBegin: a draw lasting until glEnd */
-    K_END,
-    K_NEWLIST,
-    K_ENDLIST,
-    K_PROGRAM, /* glUseProgram(ObjectARB): the program column */
-    /* K_BEGIN and after move the call state (gt_callstate.h) */
-};
-
-typedef struct mrec {
-    const char *name; /* NULL: frame_end (call lists) */
-    uint32_t no, program;
-    bool draw, committed;
-    int64_t v[MO_COUNT];
-} mrec;
-
-typedef struct mlist {
-    mrec *r;
-    size_t n, cap;
-    size_t cursor; /* passes after the first walk the records the first made */
-} mlist;
-
-typedef struct pending {
-    bool frame; /* frames' list, else calls' */
-    size_t idx;
-    mo_span span;
-} pending;
-
-typedef struct ctx_state {
-    void *key;
-    gt_callstate cs; /* stepped at each profiled call's end */
-} ctx_state;
-
-typedef struct spec {
-    metrics_boundary b;
-    char *text;
-} spec;
-
-struct metrics {
-    spec *specs;
-    size_t nspecs, capspecs;
-    bool list, gen_passes, done;
-    bool setup;    /* the selection was resolved against the first context */
-    bool acquired; /* this pass has begun (a context was current) */
-    mo_caps caps;
-    bool enabled[MO_COUNT][METRICS_BOUNDARIES];
-    bool profiled[MO_COUNT][METRICS_BOUNDARIES];
-    bool on[METRICS_BOUNDARIES]; /* boundaries with a metric enabled */
-    bool two_passes, sync, queries_needed;
-    unsigned pass, passes;
-    int64_t base;
-    mlist frames, calls;
-    /* the frame measured now */
-    bool frame_open;
-    mo_span frame_span;
-    size_t frame_idx;
-    bool frame_has_rec;
-    /* the call measured now (glBegin: until glEnd) */
-    bool call_open, begin_open;
-    mo_span call_span;
-    size_t call_idx;
-    bool call_has_rec;
-    pending *pend;
-    size_t npend, cappend;
-    unsigned char *kinds; /* by signature id */
-    char **names;         /* ... their names, kept past the replay that read them */
-    size_t nkinds;
-    ctx_state *ctxs;
-    size_t nctx, capctx;
-};
-
-/* ---- selection ------------------------------------------------------------------- */
-
-metrics *metrics_new(void)
-{
-    metrics *mx = calloc(1, sizeof *mx);
-    if (!mx)
-        return NULL;
-    mx->passes = 1;
-    return mx;
-}
-
-void metrics_free(metrics *mx)
-{
-    if (!mx)
-        return;
-    for (size_t i = 0; i < mx->nspecs; ++i)
-        free(mx->specs[i].text);
-    free(mx->specs);
-    free(mx->frames.r);
-    free(mx->calls.r);
-    free(mx->pend);
-    for (size_t i = 0; i < mx->nkinds; ++i)
-        free(mx->names[i]);
-    free(mx->kinds);
-    free(mx->names);
-    free(mx->ctxs);
-    free(mx);
-}
-
-int metrics_add(metrics *mx, metrics_boundary b, const char *text, gt_error *err)
-{
-    if (GT_GROW(mx->specs, mx->capspecs, mx->nspecs + 1, 4) != 0) {
-        gt_error_set(err, "out of memory");
-        return -1;
-    }
-    char *copy = strdup(text);
-    if (!copy) {
-        gt_error_set(err, "out of memory");
-        return -1;
-    }
-    mx->specs[mx->nspecs++] = (spec){b, copy};
-    return 0;
-}
-
-void metrics_set_list(metrics *mx) { mx->list = true; }
-void metrics_set_gen_passes(metrics *mx) { mx->gen_passes = true; }
-unsigned metrics_passes(const metrics *mx) { return mx->passes; }
-bool metrics_done(const metrics *mx) { return mx->done; }
-
-static const char *const other_backends[] = {"GL_AMD_performance_monitor",
-                                             "GL_INTEL_performance_query"};
-
-static int metric_by_name(const char *name, size_t len)
-{
-    for (int m = 0; m < MO_COUNT; ++m)
-        if (strlen(mo_metrics[m].name) == len && !memcmp(mo_metrics[m].name, name, len))
-            return m;
-    return -1;
-}
-
-static int metric_by_id(unsigned g, unsigned id)
-{
-    for (int m = 0; m < MO_COUNT; ++m)
-        if (mo_metrics[m].group == g && mo_metrics[m].id == id)
-            return m;
-    return -1;
-}
-
-static void enable(metrics *mx, metrics_boundary b, int m, const char *shown, int shown_len)
-{
-    if (m < 0) {
-        fprintf(stderr, "Warning: No metric \"%.*s\".\n", shown_len, shown);
-        return;
-    }
-    if (!mx->caps.available[m]) {
-        fprintf(stderr, "Warning: Metric %.*s not enabled (error 1).\n", shown_len, shown);
-        return;
-    }
-    mx->enabled[m][b] = true;
-    mx->on[b] = true;
-}
-
-/* The metrics of one backend block, `NAME,[G, ID],...` (apitrace's parseMetricsBlock). */
-static void parse_metrics(metrics *mx, metrics_boundary b, const char *s, const char *end)
-{
-    while (s < end) {
-        while (s < end && *s == ' ')
-            ++s;
-        const char *comma = memchr(s, ',', (size_t)(end - s));
-        const char *e = comma ? comma : end;
-        if (*s == '[' && s < e) {
-            const char *close = memchr(s, ']', (size_t)(end - s));
-            if (!close || !comma || comma > close) { /* "[G, ID]" needs its comma inside */
-                fprintf(stderr, "Warning: No metric \"%.*s\".\n", (int)(e - s), s);
-                s = comma ? comma + 1 : end;
-                continue;
-            }
-            unsigned g = (unsigned)strtoul(s + 1, NULL, 10);
-            unsigned id = (unsigned)strtoul(comma + 1, NULL, 10);
-            char shown[128];
-            int n = snprintf(shown, sizeof shown, "[%.*s, %.*s]", (int)(comma - s - 1), s + 1,
-                             (int)(close - comma - 1), comma + 1);
-            enable(mx, b, metric_by_id(g, id), shown, n < 0 ? 0 : n);
-            const char *next = memchr(close, ',', (size_t)(end - close));
-            s = next ? next + 1 : end;
-            continue;
-        }
-        if (e > s)
-            enable(mx, b, metric_by_name(s, (size_t)(e - s)), s, (int)(e - s));
-        s = comma ? comma + 1 : end;
-    }
-}
-
-/* `BACKEND:METRICS` blocks separated by `;` (apitrace's parseBackendBlock). */
-static void parse_spec(metrics *mx, const spec *sp)
-{
-    const char *s = sp->text;
-    while (*s) {
-        const char *semi = strchr(s, ';');
-        const char *end = semi ? semi : s + strlen(s);
-        const char *colon = memchr(s, ':', (size_t)(end - s));
-        if (colon) {
-            const char *name = s + strspn(s, " ");
-            int len = (int)(colon - name);
-            bool other = false;
-            for (size_t i = 0; i < 2; ++i)
-                if ((size_t)len == strlen(other_backends[i]) &&
-                    !memcmp(name, other_backends[i], (size_t)len)) {
-                    other = true;
-                    if (mo_has_extension(other_backends[i]))
-                        fprintf(stderr, "Warning: Backend \"%.*s\": offered by this driver, not "
-                                        "read by gltrace yet.\n", len, name);
-                    else
-                        fprintf(stderr, "Warning: Backend \"%.*s\" is not supported.\n", len, name);
-                }
-            if (!other && (len != 6 || memcmp(name, "opengl", 6)))
-                fprintf(stderr, "Warning: No backend \"%.*s\".\n", len, name);
-            else if (!other)
-                parse_metrics(mx, sp->b, colon + 1, end);
-        }
-        if (!semi)
-            break;
-        s = semi + 1;
-    }
-}
-
-/* apitrace's generatePasses */
-static void gen_passes(metrics *mx)
-{
-    for (int m = 0; m < MO_COUNT; ++m)
-        if (mx->enabled[m][METRICS_CALL])
-            mx->enabled[m][METRICS_DRAWCALL] = false;
-    for (int b = 0; b < METRICS_BOUNDARIES; ++b)
-        if (mx->enabled[MO_GPU_DISJOINT][b] && !mx->enabled[MO_GPU_DURATION][b]) {
-            fprintf(stderr, "Warning: Disjoint won't be queried for boundary %d as GPU duration "
-                            "is not profiled.\n", b);
-            mx->enabled[MO_GPU_DISJOINT][b] = false;
-        }
-    for (int b = 0; b < METRICS_BOUNDARIES; ++b) {
-        if (mx->enabled[MO_GPU_START][b] || mx->enabled[MO_GPU_DURATION][b] ||
-            mx->enabled[MO_GPU_PIXELS][b])
-            mx->queries_needed = true;
-        if (mx->enabled[MO_GPU_START][b] || mx->enabled[MO_GPU_DURATION][b])
-            mx->sync = true;
-    }
-    bool (*e)[METRICS_BOUNDARIES] = mx->enabled;
-    if (!mx->caps.timestamp && e[MO_GPU_DURATION][METRICS_FRAME] &&
-        (e[MO_GPU_DURATION][METRICS_CALL] || e[MO_GPU_DURATION][METRICS_DRAWCALL]))
-        mx->two_passes = true;
-    if (e[MO_GPU_PIXELS][METRICS_FRAME] &&
-        (e[MO_GPU_PIXELS][METRICS_CALL] || e[MO_GPU_PIXELS][METRICS_DRAWCALL]))
-        mx->two_passes = true;
-    mx->passes = mx->two_passes ? 2 : 1;
-}
-
-/* --list-metrics, as apitrace's listMetricsCLI prints it */
-static void list_metrics(metrics *mx)
-{
-    printf("Available metrics: \n");
-    for (size_t i = 0; i < 2; ++i)
-        if (mo_has_extension(other_backends[i]))
-            fprintf(stderr, "glretrace: %s: offered by this driver, not read by gltrace yet\n",
-                    other_backends[i]);
-    printf("\nBackend opengl:\n");
-    for (unsigned g = 0; g < 2; ++g) {
-        printf("\n  Group #%u: %s.\n", g, mo_group_names[g]);
-        for (int m = 0; m < MO_COUNT; ++m)
-            if (mo_metrics[m].group == g && mx->caps.available[m])
-                printf("    Metric #%u: %s (type: %s, num. type: %s).\n"
-                       "           Description: \n",
-                       mo_metrics[m].id, mo_metrics[m].name, mo_metrics[m].type,
-                       mo_metrics[m].num_type);
-    }
-    printf("\n");
-    fflush(stdout);
-}
+#include "metrics_internal.h"
 
 /* ---- passes ---------------------------------------------------------------------- */
 
 void metrics_begin_pass(metrics *mx, unsigned pass)
 {
     mx->pass = pass;
+    mx->ndraws = 0;
     mx->acquired = false;
     mx->frame_open = mx->call_open = mx->begin_open = false;
     mx->frames.cursor = mx->calls.cursor = 0;
@@ -304,7 +27,9 @@ static void set_profiled(metrics *mx)
 {
     memset(mx->profiled, 0, sizeof mx->profiled);
     bool *dur = mx->profiled[MO_GPU_DURATION], *pix = mx->profiled[MO_GPU_PIXELS];
-    if (mx->pass == 0) {
+    if (mx->cur != MB_OPENGL) /* another backend's pass: opengl measures nothing */
+        return;
+    if (mx->local == 0) {
         memcpy(mx->profiled, mx->enabled, sizeof mx->profiled);
         if (mx->two_passes) {
             if (!mx->caps.timestamp)
@@ -384,6 +109,8 @@ static void frame_begin(metrics *mx)
         mrec *r = next_rec(mx, &mx->frames, &mx->frame_idx);
         mx->frame_has_rec = r != NULL;
     }
+    if (mx->frame_has_rec && metrics_cur_ext(mx))
+        mx_ext_begin_query(metrics_cur_ext(mx), METRICS_FRAME, mx->frame_idx);
     mo_span_begin(&mx->frame_span, mask, &mx->caps, mx->sync, mx->base);
     mx->frame_open = true;
 }
@@ -409,6 +136,8 @@ static void frame_stop(metrics *mx)
         return;
     mx->frame_open = false;
     span_stop(mx, &mx->frame_span, &mx->frames, mx->frame_has_rec, mx->frame_idx, true);
+    if (metrics_cur_ext(mx))
+        mx_ext_end_query(metrics_cur_ext(mx), METRICS_FRAME);
 }
 
 /* A frame's line: the frame measured since the last one ended (apitrace adds it at
@@ -421,6 +150,23 @@ static void frame_commit(metrics *mx)
     }
 }
 
+/* The backend whose pass this is (apitrace's: each backend's passes in turn). */
+static void find_backend(metrics *mx)
+{
+    mx->cur = MB_NONE;
+    unsigned first = 0;
+    for (size_t i = 0; i < mx->norder; ++i) {
+        int be = mx->order[i];
+        unsigned n = be == MB_OPENGL ? mx->gl_passes : (unsigned)mx->ext[be - 1]->npasses;
+        if (mx->pass < first + n) {
+            mx->cur = be;
+            mx->local = mx->pass - first;
+            return;
+        }
+        first += n;
+    }
+}
+
 /* The first context of a pass: resolve the selection (once), then begin measuring. */
 static void acquire(metrics *mx)
 {
@@ -430,13 +176,11 @@ static void acquire(metrics *mx)
         mx->setup = true;
         mo_caps_read(&mx->caps);
         if (mx->list) {
-            list_metrics(mx);
+            metrics_list(mx);
             mx->done = true;
             return;
         }
-        for (size_t i = 0; i < mx->nspecs; ++i)
-            parse_spec(mx, &mx->specs[i]);
-        gen_passes(mx);
+        metrics_select(mx);
         if (mx->gen_passes) {
             printf("%u\n", mx->passes);
             fflush(stdout);
@@ -445,7 +189,10 @@ static void acquire(metrics *mx)
         }
     }
     mx->acquired = true;
+    find_backend(mx);
     set_profiled(mx);
+    if (metrics_cur_ext(mx))
+        mx_ext_begin_pass(metrics_cur_ext(mx), mx->local);
     mx->base = mo_now(&mx->caps, mx->sync);
     frame_begin(mx);
 }
@@ -454,14 +201,20 @@ void metrics_before_switch(metrics *mx)
 {
     if (!mx->acquired || mx->done)
         return;
+    if (metrics_cur_ext(mx)) /* its frame in progress is dropped, as apitrace's */
+        mx_ext_pause(metrics_cur_ext(mx));
     frame_stop(mx); /* apitrace's pausePass */
     process_queries(mx);
 }
 
 void metrics_after_switch(metrics *mx)
 {
-    if (!mx->acquired && !mx->done)
+    if (mx->done)
+        return;
+    if (!mx->acquired)
         acquire(mx);
+    else if (metrics_cur_ext(mx) && SDL_GL_GetCurrentContext())
+        mx_ext_resume(metrics_cur_ext(mx)); /* apitrace's continuePass */
 }
 
 /* ---- calls ----------------------------------------------------------------------- */
@@ -563,6 +316,8 @@ void metrics_call_begin(metrics *mx, const gt_call *c)
         }
         mx->call_has_rec = r != NULL;
     }
+    if (draw && mx->call_has_rec && metrics_cur_ext(mx))
+        mx_ext_begin_query(metrics_cur_ext(mx), METRICS_DRAWCALL, mx->ndraws++);
     mo_span_begin(&mx->call_span, mask, &mx->caps, mx->sync, mx->base);
     mx->call_open = true;
 }
@@ -571,6 +326,8 @@ static void call_stop(metrics *mx)
 {
     mx->call_open = mx->begin_open = false;
     span_stop(mx, &mx->call_span, &mx->calls, mx->call_has_rec, mx->call_idx, false);
+    if (metrics_cur_ext(mx))
+        mx_ext_end_query(metrics_cur_ext(mx), METRICS_DRAWCALL);
 }
 
 void metrics_call_end(metrics *mx, const gt_call *c)
@@ -623,6 +380,8 @@ void metrics_frame_end(metrics *mx)
 void metrics_context_destroyed(metrics *mx, void *sdl_ctx)
 {
     if (sdl_ctx == SDL_GL_GetCurrentContext()) {
+        if (mx->acquired && metrics_cur_ext(mx)) /* its objects go with the context */
+            mx_ext_pause(metrics_cur_ext(mx));
         if (mx->frame_open && mx->frame_span.ctx == sdl_ctx)
             frame_stop(mx);
         process_queries(mx);
@@ -653,65 +412,11 @@ void metrics_end_pass(metrics *mx)
     frame_commit(mx);
     mo_finish();
     process_queries(mx);
+    if (metrics_cur_ext(mx))
+        mx_ext_end_pass(metrics_cur_ext(mx));
 }
 
 void metrics_drain_current(metrics *mx)
 {
     process_queries(mx);
-}
-
-/* ---- output ---------------------------------------------------------------------- */
-
-static void write_values(const metrics *mx, metrics_boundary b, const int64_t *v, FILE *out)
-{
-    for (int m = 0; m < MO_COUNT; ++m)
-        if (mx->enabled[m][b])
-            fprintf(out, "\t%" PRId64, v[m]);
-    fputc('\n', out);
-}
-
-static void write_header(const metrics *mx, metrics_boundary b, FILE *out)
-{
-    fputs(b == METRICS_FRAME ? "#" : "#\tcall no\tprogram\tname", out);
-    for (int m = 0; m < MO_COUNT; ++m)
-        if (mx->enabled[m][b])
-            fprintf(out, "\t%s", mo_metrics[m].name);
-    fputc('\n', out);
-}
-
-static void write_calls(const metrics *mx, metrics_boundary b, FILE *out)
-{
-    write_header(mx, b, out);
-    for (size_t i = 0; i < mx->calls.n; ++i) {
-        const mrec *r = &mx->calls.r[i];
-        if (!r->name) {
-            fputs("frame_end\n", out);
-            continue;
-        }
-        if (b == METRICS_DRAWCALL && !r->draw)
-            continue;
-        fprintf(out, "call\t%" PRIu32 "\t%" PRIu32 "\t%s", r->no, r->program, r->name);
-        write_values(mx, b, r->v, out);
-    }
-    fputc('\n', out);
-}
-
-int metrics_write(metrics *mx, FILE *out)
-{
-    if (mx->done || !mx->setup)
-        return 0;
-    if (mx->on[METRICS_FRAME]) {
-        write_header(mx, METRICS_FRAME, out);
-        for (size_t i = 0; i < mx->frames.n; ++i)
-            if (mx->frames.r[i].committed) {
-                fputs("frame", out);
-                write_values(mx, METRICS_FRAME, mx->frames.r[i].v, out);
-            }
-        fputc('\n', out);
-    }
-    if (mx->on[METRICS_CALL])
-        write_calls(mx, METRICS_CALL, out);
-    if (mx->on[METRICS_DRAWCALL])
-        write_calls(mx, METRICS_DRAWCALL, out);
-    return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }

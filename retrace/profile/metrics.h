@@ -5,11 +5,12 @@
  * GL_TIMESTAMP when a GPU time is asked for, as apitrace; GPU Start/Duration from
  * GL_TIMESTAMP queries, else GL_TIME_ELAPSED; GPU Disjoint (EXT_disjoint_timer_query);
  * Pixels Drawn (GL_SAMPLES_PASSED); VSIZE and RSS from /proc/self/stat).
- * `GL_AMD_performance_monitor` and `GL_INTEL_performance_query` are known names whose
- * backends are "not supported" when the context lacks the extension (llvmpipe lacks
- * both), as apitrace says; where a driver has them they are not read yet (a warning
- * says so). Metrics the context lacks are warned about and left out ("Warning: Metric
- * GPU Duration not enabled (error 1)."), as apitrace does.
+ * `GL_AMD_performance_monitor` and `GL_INTEL_performance_query` (metrics_ext.h): the
+ * driver's counters for frames and draw calls, "not supported" when the context lacks
+ * the extension (llvmpipe lacks both), as apitrace says. The backends take their passes
+ * in turn, in the order the selection first names them (metrics_select.c). Metrics the
+ * context lacks are warned about and left out ("Warning: Metric GPU Duration not
+ * enabled (error 1)."), as apitrace does.
  *
  * Boundaries: a frame runs from the first context made current (then from each frame's
  * end, just before its swap) to the next frame end; a context switch ends it early

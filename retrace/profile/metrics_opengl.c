@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "metrics_opengl.h"
+#include "pixels_mem.h"
 
 const mo_metric mo_metrics[MO_COUNT] = {
     [MO_CPU_START] = {0, 0, "CPU Start", "CNT_TYPE_TIMESTAMP", "CNT_NUM_INT64"},
@@ -100,29 +101,6 @@ int64_t mo_now(const mo_caps *caps, bool sync)
     return cpu_ns();
 }
 
-/* /proc/self/stat's vsize (bytes) and rss (pages), apitrace's os::getVsize/getRss */
-static void proc_stat(int64_t *vsize, int64_t *rss)
-{
-    *vsize = *rss = 0;
-    FILE *f = fopen("/proc/self/stat", "r");
-    if (!f)
-        return;
-    char buf[1024];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = 0;
-    const char *p = strrchr(buf, ')'); /* after the command name, which may hold spaces */
-    if (!p)
-        return;
-    long long v = 0, r = 0;
-    /* fields 3..22 skipped, 23 vsize, 24 rss */
-    if (sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d "
-                      "%*d %*u %lld %lld", &v, &r) == 2) {
-        *vsize = v;
-        *rss = r;
-    }
-}
-
 static void query_timestamp(const mo_caps *caps, GLuint q)
 {
     if (caps->disjoint && !caps->desktop)
@@ -183,7 +161,7 @@ void mo_span_begin(mo_span *s, unsigned mask, const mo_caps *caps, bool sync, in
         s->cpu0 = mo_now(caps, sync);
     if (mask & (BIT(MO_VSIZE_START) | BIT(MO_VSIZE_DURATION) | BIT(MO_RSS_START) |
                 BIT(MO_RSS_DURATION)))
-        proc_stat(&s->vsize0, &s->rss0);
+        mem_usage(&s->vsize0, &s->rss0);
 }
 
 void mo_span_end(mo_span *s, const mo_caps *caps, bool sync, int64_t v[MO_COUNT])
@@ -195,12 +173,14 @@ void mo_span_end(mo_span *s, const mo_caps *caps, bool sync, int64_t v[MO_COUNT]
         v[MO_CPU_DURATION] = mo_now(caps, sync) - s->cpu0;
     if (m & (BIT(MO_VSIZE_DURATION) | BIT(MO_RSS_DURATION))) {
         int64_t vs, rss;
-        proc_stat(&vs, &rss);
+        mem_usage(&vs, &rss);
         v[MO_VSIZE_DURATION] = vs - s->vsize0;
         v[MO_RSS_DURATION] = rss - s->rss0;
     }
-    v[MO_VSIZE_START] = s->vsize0;
-    v[MO_RSS_START] = s->rss0;
+    if (m & BIT(MO_VSIZE_START)) /* not otherwise: a later pass keeps the first's */
+        v[MO_VSIZE_START] = s->vsize0;
+    if (m & BIT(MO_RSS_START))
+        v[MO_RSS_START] = s->rss0;
     if (!s->has_queries)
         return;
     if ((m & BIT(MO_GPU_DURATION)) && caps->timestamp) {

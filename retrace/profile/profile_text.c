@@ -14,12 +14,15 @@ typedef struct record {
     uint32_t no, program;
     bool pending;
     int64_t cpu_start, cpu_dur, gpu_start, gpu_dur;
+    int64_t pixels; /* -1: not a draw call */
+    int64_t vsize, vsize_dur, rss, rss_dur;
     int64_t finished; /* frame_end with --pframe-times: when its rendering finished */
 } record;
 
 static struct {
     FILE *out;
     bool cpu, gpu, on;
+    bool pixels, memory;
     int64_t min_cpu, base;
     record *r;
     size_t head, n, cap; /* live records are r[head .. n) */
@@ -49,7 +52,7 @@ static void print_record(const record *r)
             fprintf(p.out, "rendering_finished %" PRId64 "\n", r->finished);
         return;
     }
-    int64_t gs = 0, gd = 0, cs = 0, cd = 0;
+    int64_t gs = 0, gd = 0, cs = 0, cd = 0, vs = 0, vd = 0, rs = 0, rd = 0;
     if (p.gpu && r->gpu_start > 0) {
         gs = r->gpu_start - p.base;
         gd = r->gpu_dur;
@@ -60,9 +63,16 @@ static void print_record(const record *r)
         cs = r->cpu_start - p.base;
         cd = r->cpu_dur;
     }
-    fprintf(p.out, "call %" PRIu32 " %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64
-                   " 0 0 0 0 0 %" PRIu32 " %s\n",
-            r->no, gs, gd, cs, cd, r->program, r->name);
+    if (p.memory && r->vsize && r->rss) { /* absolute, as apitrace prints them */
+        vs = r->vsize;
+        vd = r->vsize_dur;
+        rs = r->rss;
+        rd = r->rss_dur;
+    }
+    fprintf(p.out, "call %" PRIu32 " %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64
+                   " %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 " %" PRIu32 " %s\n",
+            r->no, gs, gd, cs, cd, vs, vd, rs, rd, p.pixels ? r->pixels : 0, r->program,
+            r->name);
 }
 
 static void print_ready(bool force)
@@ -121,7 +131,33 @@ uint64_t profile_text_call(uint32_t no, const char *name, uint32_t program, int6
     r->cpu_start = cpu_start;
     r->cpu_dur = cpu_dur;
     r->pending = gpu_pending;
+    r->pixels = -1;
     return p.first_id + (uint64_t)(r - p.r - p.head);
+}
+
+void profile_text_columns(bool pixels, bool memory)
+{
+    p.pixels = pixels;
+    p.memory = memory;
+}
+
+void profile_text_pixels(uint64_t rec, int64_t pixels)
+{
+    record *r = find(rec);
+    if (r)
+        r->pixels = pixels;
+}
+
+void profile_text_mem(uint64_t rec, int64_t vsize, int64_t vsize_dur, int64_t rss,
+                      int64_t rss_dur)
+{
+    record *r = find(rec);
+    if (!r)
+        return;
+    r->vsize = vsize;
+    r->vsize_dur = vsize_dur;
+    r->rss = rss;
+    r->rss_dur = rss_dur;
 }
 
 void profile_text_set_cpu(uint64_t rec, int64_t cpu_dur)

@@ -3,12 +3,13 @@
  * profile view) read ours:
  *
  *   # call no gpu_start gpu_dura cpu_start cpu_dura vsize_start vsize_dura rss_start rss_dura pixels program name
- *   call NO GPU_START GPU_DURA CPU_START CPU_DURA 0 0 0 0 0 PROGRAM NAME
+ *   call NO GPU_START GPU_DURA CPU_START CPU_DURA VSIZE VSIZE_DURA RSS RSS_DURA PIXELS PROGRAM NAME
  *   frame_end
  *   rendering_finished NS      (--pframe-times: when the frame's rendering finished)
  *
- * Times in ns from the start of the replay; columns of what was not asked for are 0;
- * vsize/rss and pixels (--pmem, --ppd) are not measured (0). Calls whose CPU time is
+ * Times in ns from the start of the replay; columns of what was not asked for are 0.
+ * --pmem: the process's vsize (bytes) and rss (pages) when the call began, absolute,
+ * and their growth over it; --ppd: the samples a draw call passed, -1 for other calls. Calls whose CPU time is
  * under --min-cpu-time (default 1000 ns) are left out, as apitrace does (with --pcpu).
  * Lines are printed when the GPU results of their calls are in, in call order.
  * Like apitrace, lines are committed at each frame end and each switch of traced
@@ -26,6 +27,12 @@ void profile_text_init(FILE *out, bool cpu, bool gpu, int64_t min_cpu_ns, int64_
 /* A listed call; returns its record id. name must outlive the profile. */
 uint64_t profile_text_call(uint32_t no, const char *name, uint32_t program, int64_t cpu_start,
                            int64_t cpu_dur, bool gpu_pending);
+/* After init: the pixels (--ppd) and memory (--pmem) columns are printed. */
+void profile_text_columns(bool pixels, bool memory);
+/* A record's pixels (a draw call's) and memory use. */
+void profile_text_pixels(uint64_t rec, int64_t pixels);
+void profile_text_mem(uint64_t rec, int64_t vsize, int64_t vsize_dur, int64_t rss,
+                      int64_t rss_dur);
 /* The CPU duration of a record, known later (glBegin: up to its glEnd). */
 void profile_text_set_cpu(uint64_t rec, int64_t cpu_dur);
 /* The GPU time of a record (valid false: none). */

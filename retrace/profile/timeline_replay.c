@@ -22,6 +22,7 @@
 #include "gt_roles.h"
 #include "gt_timeline.h"
 #include "gt_timeline_frame.h"
+#include "pixels_mem.h"
 #include "profile_text.h"
 #include "timeline_replay.h"
 #include "timeline_replay_out.h"
@@ -59,6 +60,8 @@ typedef struct ctx_state {
     int begin_handle; /* GPU query of glBegin, ended at glEnd */
     uint64_t begin_tag, begin_rec;
     int64_t begin_t0;
+    unsigned begin_pix; /* --ppd's query of glBegin, ended at glEnd */
+    uint64_t begin_pix_rec;
     int64_t gpu_last_end; /* end of this context's latest GPU work laid out */
 } ctx_state;
 
@@ -88,6 +91,9 @@ static struct {
     /* the call between tlr_before and tlr_after */
     int64_t t0;
     int gpu_handle;
+    unsigned pix_query;    /* --ppd: the call's query */
+    bool pix_draw;         /* ... the call is a draw call (a pixels column >= 0) */
+    int64_t vsize0, rss0; /* --pmem: at the call's start */
     bool replayed;
     ctx_state *cctx;
     /* frames */
@@ -450,6 +456,15 @@ void tlr_before(const gt_call *c, bool replayed)
     ctx_state *cc = t.cctx;
     if (s && replayed && t.o.pgpu && s->gpu && (!cc || (!cc->cs.in_list && !cc->cs.in_begin_end)))
         t.gpu_handle = timing_gpu_begin();
+    t.pix_query = 0;
+    /* apitrace's draw calls (glBegin: until glEnd), not all GPU work (glBeginQuery) */
+    t.pix_draw = s && replayed && t.o.text && t.o.ppd &&
+                 (s->roles.bits & (GT_ROLE_DRAW | GT_ROLE_BEGIN)) &&
+                 !(s->roles.bits & GT_ROLE_END) && cc && !cc->cs.in_list && !cc->cs.in_begin_end;
+    if (t.pix_draw)
+        t.pix_query = pixels_begin();
+    if (t.o.text && t.o.pmem)
+        mem_usage(&t.vsize0, &t.rss0);
     t.t0 = timing_now_ns();
     if (!t.frame_started)
         frame_instant(t.t0 - t.base);
@@ -492,6 +507,28 @@ static void call_gpu_end(const gt_call *c, const sig_info *s, ctx_state *cc, uin
     timing_gpu_end(t.gpu_handle, tag);
 }
 
+/* --ppd's and --pmem's columns of the record of a call just replayed. */
+static void pixels_mem_after(const sig_info *s, ctx_state *cc, uint64_t rec)
+{
+    if (t.o.text && t.o.pmem && rec != UINT64_MAX) {
+        int64_t vsize, rss;
+        mem_usage(&vsize, &rss);
+        profile_text_mem(rec, t.vsize0, vsize - t.vsize0, t.rss0, rss - t.rss0);
+    }
+    if (t.pix_query && cc && (s->roles.bits & GT_ROLE_BEGIN)) { /* counted until glEnd */
+        cc->begin_pix = t.pix_query;
+        cc->begin_pix_rec = rec;
+    } else if (t.pix_draw) { /* a draw call without a query: 0, as apitrace's failed one */
+        profile_text_pixels(rec, pixels_end(t.pix_query));
+    }
+    t.pix_query = 0;
+    t.pix_draw = false;
+    if (cc && cc->begin_pix && (s->roles.bits & GT_ROLE_END)) {
+        profile_text_pixels(cc->begin_pix_rec, pixels_end(cc->begin_pix));
+        cc->begin_pix = 0;
+    }
+}
+
 static void end_frame(int64_t t1, uint64_t tid)
 {
     if (t.o.pgpu)
@@ -522,6 +559,7 @@ void tlr_after(const gt_call *c)
     uint64_t rec = text_record(c, s, cc, t1, t.gpu_handle >= 0);
     if (cc && begin)
         cc->begin_rec = rec;
+    pixels_mem_after(s, cc, rec);
     call_gpu_end(c, s, cc, rec);
     if (cc)
         gt_callstate_after(&cc->cs, s->roles, c);
@@ -582,8 +620,10 @@ int tlr_start(const tlr_options *o, gt_error *err)
         timing_gpu_init(on_gpu_result, NULL);
         name_track(GT_TL_THREAD_NAME, GT_TL_GPU_TID(TLR_PID), "GPU");
     }
-    if (o->text)
+    if (o->text) {
         profile_text_init(stdout, o->pcpu, o->pgpu, o->min_cpu_ns, t.base);
+        profile_text_columns(o->ppd, o->pmem);
+    }
     t.on = true;
     return 0;
 }

@@ -39,6 +39,7 @@ typedef struct tlr_options {
     bool pcpu, pgpu;
     bool text;             /* apitrace's text profile on stdout */
     bool frame_times;      /* ... with when each frame's rendering finished (--pframe-times) */
+    bool ppd, pmem;        /* ... with pixels drawn per draw call, memory use per call */
     int64_t min_cpu_ns;    /* text profile: calls faster than this are left out */
     const char *fxt_path;  /* NULL: none */
     const char *chrome_path;

@@ -94,6 +94,12 @@ int ws_init(bool headless, bool single_buffer, const ws_hooks *hooks, gt_error *
     return 0;
 }
 
+void ws_force(int samples, bool core)
+{
+    ws.force_samples = samples > 1 ? samples : 0;
+    ws.core = core;
+}
+
 void ws_wait_closed(void)
 {
     if (!ws.inited || ws.headless)

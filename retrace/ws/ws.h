@@ -27,6 +27,9 @@ typedef struct ws_hooks {
 /* Starts SDL's video (offscreen driver with headless); single_buffer asks for
  * single-buffered visuals. 0, or -1 with err set. */
 int ws_init(bool headless, bool single_buffer, const ws_hooks *hooks, gt_error *err);
+/* After ws_init: windows with `samples` samples (> 1) whatever the trace's visuals ask
+ * (--samples), and contexts created without a version made 3.2 core ones (--core). */
+void ws_force(int samples, bool core);
 /* -w: keeps the windows shown until the user closes one (or SIGINT/SIGTERM); returns
  * at once when headless. */
 void ws_wait_closed(void);

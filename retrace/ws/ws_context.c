@@ -63,8 +63,9 @@ void ws_set_gl_attributes(const ws_profile *p)
     SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
     SDL_GL_SetAttribute(SDL_GL_STENCIL_SIZE, 8);
     SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, ws.single_buffer ? 0 : 1);
-    SDL_GL_SetAttribute(SDL_GL_MULTISAMPLEBUFFERS, ws.samples > 1 ? 1 : 0);
-    SDL_GL_SetAttribute(SDL_GL_MULTISAMPLESAMPLES, ws.samples > 1 ? ws.samples : 0);
+    int samples = ws.force_samples ? ws.force_samples : ws.samples;
+    SDL_GL_SetAttribute(SDL_GL_MULTISAMPLEBUFFERS, samples > 1 ? 1 : 0);
+    SDL_GL_SetAttribute(SDL_GL_MULTISAMPLESAMPLES, samples > 1 ? samples : 0);
     if (p->api == 1) {
         SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_ES);
         SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, p->major ? p->major : 1);

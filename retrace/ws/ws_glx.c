@@ -57,10 +57,19 @@ static void note_config_samples(uint64_t config)
         }
 }
 
+/* A context the trace creates without a version: compatibility, or 3.2 core (--core,
+ * apitrace's default profile then). */
+static ws_profile legacy_profile(void)
+{
+    if (ws.core)
+        return (ws_profile){.major = 3, .minor = 2, .profile_mask = SDL_GL_CONTEXT_PROFILE_CORE};
+    return (ws_profile){.profile_mask = SDL_GL_CONTEXT_PROFILE_COMPATIBILITY};
+}
+
 /* glXCreateContext(dpy, vis, shareList, direct) */
 static void glx_create_context(const gt_call *call)
 {
-    ws_profile p = {.profile_mask = SDL_GL_CONTEXT_PROFILE_COMPATIBILITY};
+    ws_profile p = legacy_profile();
     ws_new_context(call, &p, ws_u64(ws_arg(call, 2)));
 }
 
@@ -68,7 +77,7 @@ static void glx_create_context(const gt_call *call)
 static void glx_create_new_context(const gt_call *call)
 {
     note_config_samples(ws_u64(ws_arg(call, 1)));
-    ws_profile p = {.profile_mask = SDL_GL_CONTEXT_PROFILE_COMPATIBILITY};
+    ws_profile p = legacy_profile();
     ws_new_context(call, &p, ws_u64(ws_arg(call, 3)));
 }
 

@@ -54,6 +54,8 @@ typedef struct ws_room {
     bool offscreen;          /* SDL's offscreen driver: EGL pbuffers, no X (headless) */
     bool single_buffer;      /* --sb */
     int samples;             /* the traced visual's samples (0: not multisampled) */
+    int force_samples;       /* --samples (0: the trace's) */
+    bool core;               /* --core: versionless contexts are 3.2 core ones */
     struct ws_config_samples { uint64_t config; int samples; } *configs; /* GLX_SAMPLES
                               * told per traced GLXFBConfig (glXGetFBConfigAttrib) */
     size_t nconfig, capconfig;

@@ -12,7 +12,8 @@
 #    Drawn for frames and calls, two passes, as apitrace.
 #  - with --pcpu/--pgpu too, only the metrics are printed (apitrace's text profile is off).
 #  - --gen-passes prints apitrace's numbers; unknown metrics and backends, and the
-#    GL_AMD_performance_monitor and GL_INTEL_performance_query backends llvmpipe lacks,
+#    GL_AMD_performance_monitor and GL_INTEL_performance_query backends llvmpipe lacks
+#    (tested on a fake driver by unit_metrics_ext),
 #    are warned about in apitrace's words and are no error.
 #  - piglit's command line (`--headless --benchmark --singlethread --loop=N --pframes
 #    "opengl:GPU Duration"`) prints as many frame lines as apitrace's eglretrace for a
