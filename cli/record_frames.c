@@ -10,23 +10,6 @@
 #include "gt_capture_plan.h"
 #include "gt_frameranges.h"
 
-/* "SIGUSR2", "USR2" or a number, as the library reads GLTRACE_TRIGGER; 0: none. */
-static int signal_number(const char *s)
-{
-    char *end;
-    long n = strtol(s, &end, 10);
-    if (*s && !*end)
-        return n > 0 && n < NSIG ? (int)n : 0;
-    if (!strncmp(s, "SIG", 3))
-        s += 3;
-    for (int i = 1; i < NSIG; ++i) {
-        const char *abbrev = sigabbrev_np(i);
-        if (abbrev && !strcmp(abbrev, s))
-            return i;
-    }
-    return 0;
-}
-
 int record_frames_check(record_frames *f)
 {
     if (!f->frames && !f->trigger) {
@@ -37,7 +20,7 @@ int record_frames_check(record_frames *f)
         return 0;
     }
     if (f->trigger) {
-        f->trigger_sig = signal_number(f->trigger);
+        f->trigger_sig = gt_capture_signal(f->trigger);
         if (!f->trigger_sig || f->trigger_sig == SIGKILL || f->trigger_sig == SIGSTOP) {
             fprintf(stderr, "gltrace: --trigger=%s: not a signal a program can take "
                             "(SIGUSR2, USR2 or a number)\n", f->trigger);

@@ -89,26 +89,9 @@ static void on_trigger(int sig)
     atomic_fetch_add(&g_triggers, 1);
 }
 
-/* "SIGUSR2", "USR2" or a number; 0 when it names no signal. */
-static int signal_number(const char *s)
-{
-    char *end;
-    long n = strtol(s, &end, 10);
-    if (*s && !*end)
-        return n > 0 && n < NSIG ? (int)n : 0;
-    if (!strncmp(s, "SIG", 3))
-        s += 3;
-    for (int i = 1; i < NSIG; ++i) {
-        const char *abbrev = sigabbrev_np(i);
-        if (abbrev && !strcmp(abbrev, s))
-            return i;
-    }
-    return 0;
-}
-
 static int install_trigger(const char *name)
 {
-    int sig = signal_number(name);
+    int sig = gt_capture_signal(name);
     if (!sig || sig == SIGKILL || sig == SIGSTOP) {
         fprintf(stderr, "gltrace: GLTRACE_TRIGGER=%s: not a signal a program can take; "
                         "recording nothing\n", name);

@@ -1,5 +1,8 @@
+#define _GNU_SOURCE
 #include "gt_capture_plan.h"
 
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 int gt_capture_init(gt_capture_plan *c, const gt_frameranges *r, int by_trigger, gt_error *err)
@@ -68,4 +71,20 @@ unsigned gt_capture_frame_end(gt_capture_plan *c, uint64_t ended, int triggered)
 int gt_capture_done(const gt_capture_plan *c)
 {
     return !c->by_trigger && !c->writing && c->next == c->ranges.n;
+}
+
+int gt_capture_signal(const char *s)
+{
+    char *end;
+    long n = strtol(s, &end, 10);
+    if (*s && !*end)
+        return n > 0 && n < NSIG ? (int)n : 0;
+    if (!strncmp(s, "SIG", 3))
+        s += 3;
+    for (int i = 1; i < NSIG; ++i) {
+        const char *abbrev = sigabbrev_np(i);
+        if (abbrev && !strcmp(abbrev, s))
+            return i;
+    }
+    return 0;
 }

@@ -40,4 +40,8 @@ unsigned gt_capture_frame_end(gt_capture_plan *c, uint64_t ended, int triggered)
 /* No range is left to write (numbered ranges only): the rest runs untraced. */
 int gt_capture_done(const gt_capture_plan *c);
 
+/* The trigger's signal from its name as users write it ("SIGUSR2", "USR2") or its
+ * number; 0 when it names no signal. */
+int gt_capture_signal(const char *name);
+
 #endif
