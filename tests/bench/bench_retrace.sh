@@ -126,6 +126,23 @@ runs = int(runs)
 traces = sys.argv[6:]
 tools = {'apitrace': apiretrace, 'ours': ours}
 rendered = re.compile(r'Rendered (\d+) frames in ([0-9.eE+-]+) secs')
+thread_of = re.compile(r'\d+ @(\d+) ')
+
+
+def switches(trace):
+    """Changes of thread between consecutive calls (each costs ours a context bind)."""
+    p = subprocess.Popen([gltrace, 'dump', '--verbose', '--thread-ids', '--color=never',
+                          '--multiline=false', '--arg-names=false', trace],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                         errors='replace')
+    n, prev = 0, None
+    for line in p.stdout:
+        m = thread_of.match(line)
+        if m:
+            n += prev is not None and m.group(1) != prev
+            prev = m.group(1)
+    p.wait()
+    return n
 
 
 def once(tool, trace):
@@ -152,6 +169,7 @@ for t in traces:
     except ValueError:
         sys.exit('bench_retrace: gltrace info %s failed' % t)
     calls, nthreads = d.get('CallsCount', 0), d.get('ThreadsCount', 1)
+    nswitch = switches(t) if nthreads > 1 else 0
     frames = {}
     for k in tools:  # warm-up: page cache, shader cache, dynamic linking
         frames[k] = once(k, t)[0]
@@ -170,7 +188,8 @@ for t in traces:
     ms = {k: statistics.median(v) for k, v in sec.items()}
     mw = {k: statistics.median(v) for k, v in wall.items()}
     mc = {k: statistics.median(v) for k, v in cpu.items()}
-    rows.append(dict(name=name, calls=calls, threads=nthreads, frames=frames, sec=ms, wall=mw,
+    rows.append(dict(name=name, calls=calls, threads=nthreads, switches=nswitch, frames=frames,
+                     sec=ms, wall=mw,
                      cpu=mc, ratio=ms['apitrace'] / ms['ours'], wratio=mw['apitrace'] / mw['ours'],
                      cratio=mc['apitrace'] / mc['ours']))
 
@@ -180,19 +199,21 @@ lines = [
     'Xvfb. Host: %s, %d CPUs. "replay s" is the "Rendered N frames in S secs" time, '
     '"wall s" the process run time, "CPU s" its user + system time (all its threads, '
     'llvmpipe\'s included); calls/s = CallsCount / replay s; ratio = apitrace / ours '
-    '(above 1: ours is faster).' % (apiretrace, ours, runs, platform.machine(), os.cpu_count()),
+    '(above 1: ours is faster); switches: changes of traced thread between consecutive '
+    'calls.' % (apiretrace, ours, runs, platform.machine(), os.cpu_count()),
     '',
-    '| trace | calls | frames | calls/frame | apitrace replay s | ours replay s | ratio | '
+    '| trace | calls | switches | frames | calls/frame | apitrace replay s | ours replay s | ratio | '
     'apitrace wall s | ours wall s | wall ratio | apitrace CPU s | ours CPU s | CPU ratio | '
     'apitrace calls/s | ours calls/s |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
 ]
 verdicts = []
 for r in rows:
     f = r['frames']['ours']
-    lines.append('| %s | %d | %d | %.0f | %.3f | %.3f | %.2f | %.3f | %.3f | %.2f | %.3f | %.3f | '
-                 '%.2f | %.0f | %.0f |' % (
-        r['name'], r['calls'], f, r['calls'] / max(f, 1), r['sec']['apitrace'], r['sec']['ours'],
+    lines.append('| %s | %d | %d | %d | %.0f | %.3f | %.3f | %.2f | %.3f | %.3f | %.2f | %.3f | '
+                 '%.3f | %.2f | %.0f | %.0f |' % (
+        r['name'], r['calls'], r['switches'], f, r['calls'] / max(f, 1), r['sec']['apitrace'],
+        r['sec']['ours'],
         r['ratio'], r['wall']['apitrace'], r['wall']['ours'], r['wratio'], r['cpu']['apitrace'],
         r['cpu']['ours'], r['cratio'], r['calls'] / r['sec']['apitrace'], r['calls'] / r['sec']['ours']))
     heavy = r['calls'] / max(f, 1) >= 1000
