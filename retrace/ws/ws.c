@@ -76,6 +76,7 @@ int ws_init(bool headless, bool single_buffer, const ws_hooks *hooks, gt_error *
     ws.single_buffer = single_buffer;
     ws.samples = 0;
     ws.hooks = *hooks;
+    ws_bind_reset();
     SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0");
     if (start_video(headless) != 0) {
         gt_error_set(err, "cannot start SDL's video%s: %s",
@@ -137,5 +138,6 @@ void ws_shutdown(void)
     free(ws.configs);
     memset(&ws, 0, sizeof ws);
     memset(&ws_bound, 0, sizeof ws_bound);
+    ws_bind_reset();
     SDL_Quit();
 }

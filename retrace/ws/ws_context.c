@@ -96,7 +96,7 @@ int ws_sdl_make_current(SDL_Window *win, SDL_GLContext ctx)
         SDL_GL_MakeCurrent(ws_bound.win, NULL);
         ws_bound.read_split = false;
     }
-    if (SDL_GL_MakeCurrent(win, ctx) != 0)
+    if (ws_bind(win, ctx) != 0)
         return 0;
     ws_bound.win = win;
     ws_bound.ctx = ctx;
@@ -135,6 +135,7 @@ static int bind_share(ws_context *c, ws_context *share, SDL_Window *win)
         return 0;
     ws_bound.win = helper; /* SDL_GL_CreateContext makes it current */
     ws_bound.ctx = c->anchor;
+    ws_bind_note_context(helper, c->anchor);
     return 1;
 }
 
@@ -161,6 +162,7 @@ static int ensure_context(ws_context *c, ws_drawable *d)
     }
     ws_bound.win = d->win; /* SDL_GL_CreateContext makes it current */
     ws_bound.ctx = c->ctx;
+    ws_bind_note_context(d->win, c->ctx);
     SDL_GL_SetSwapInterval(0);
     ws_offscreen_read_back(d);
     return 1;
@@ -260,6 +262,7 @@ void ws_destroy_context(const gt_call *call)
         ws.hooks.context_destroyed(c->ctx);
         if (ws_bound.ctx == c->ctx)
             ws_sdl_make_current(ws_bound.win, NULL);
+        ws_bind_forget_context(c->ctx);
         SDL_GL_DeleteContext(c->ctx);
         c->ctx = NULL;
     }
@@ -276,6 +279,12 @@ void ws_thread_exit(void)
 }
 
 void ws_forget_current(void) { ws.cur = NULL; }
+
+void ws_rebind(void)
+{
+    if (ws.cur && ws.cur->ctx && ws.cur->draw)
+        bind_thread(ws.cur);
+}
 
 void ws_switch_thread(replay_thread *t)
 {

@@ -141,6 +141,22 @@ void ws_destroy_surface(const gt_call *call);
 /* glXSwapBuffers(dpy, drawable), eglSwapBuffers(dpy, surface) and the WithDamage variants */
 void ws_swap_buffers(const gt_call *call);
 
+/* ---- binding SDL's contexts (ws_bind.c) ---- */
+/* SDL_GL_MakeCurrent(win, ctx), straight through glXMakeCurrent for SDL's GLX contexts
+ * (no XSync round trip), SDL's record of the binding kept as SDL keeps it: 0, or -1
+ * with SDL's error set. */
+int ws_bind(SDL_Window *win, SDL_GLContext ctx);
+/* After SDL made CTX current on WIN (SDL_GL_CreateContext): notes whether CTX is a GLX
+ * context (which ws_bind binds straight); ws_bind_forget_context before it is deleted. */
+void ws_bind_note_context(SDL_Window *win, SDL_GLContext ctx);
+void ws_bind_forget_context(SDL_GLContext ctx);
+/* A new SDL session: nothing known of its contexts and slots. */
+void ws_bind_reset(void);
+/* SDL_DestroyWindow(win), and this thread's context bound again if SDL released it. */
+void ws_destroy_window(SDL_Window *win);
+/* Binds the replayed traced thread's context on this OS thread again (ws_context.c). */
+void ws_rebind(void);
+
 /* ---- separate read drawables (ws_read_drawable.c) ---- */
 /* Makes ctx current to draw on window draw and read from window read, as
  * glXMakeContextCurrent(dpy, draw, read, ctx) or eglMakeCurrent(dpy, draw, read, ctx).

@@ -123,7 +123,7 @@ static void destroy_drawable(uint64_t traced)
         if (d->win) {
             if (ws_bound.win == d->win)
                 ws_sdl_make_current(d->win, NULL), ws_bound.win = NULL;
-            SDL_DestroyWindow(d->win);
+            ws_destroy_window(d->win);
         }
         free(d);
         ws.draws[i] = ws.draws[--ws.ndraw];
@@ -182,7 +182,7 @@ static void resize_window(ws_drawable *d)
             if (ws_sdl_make_current(win, ws_bound.ctx))
                 ws_offscreen_read_back(d);
         }
-        SDL_DestroyWindow(old);
+        ws_destroy_window(old);
         return;
     }
     SDL_SetWindowSize(d->win, d->w, d->h);

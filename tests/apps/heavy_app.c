@@ -19,9 +19,13 @@
  * bad argument).
  *
  * With --threads 1 the second thread is not started: the main thread's part alone
- * (the benchmark's one-thread case).
+ * (the benchmark's one-thread case). With --interleave N the two threads take turns
+ * while both do their parts of a frame, N uniform or buffer calls each (a trace that
+ * switches threads about 200 times a frame with N = 8, for the replay benchmark,
+ * whatever the scheduler does).
  *
- * usage: heavy_app [--frames N] [--threads 1|2]   (defaults: 100 frames, 2 threads) */
+ * usage: heavy_app [--frames N] [--threads 1|2] [--interleave N]
+ *        (defaults: 100 frames, 2 threads, no turns) */
 #define GL_GLEXT_PROTOTYPES 1
 #include <GL/gl.h>
 #include <GL/glext.h>
@@ -48,6 +52,37 @@ static pthread_mutex_t sync_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t sync_cond = PTHREAD_COND_INITIALIZER;
 static unsigned work_frame, done_frame; /* frame the worker may do / has done (+1) */
 static int worker_failed;
+
+/* --interleave: whose turn it is (0 main, 1 worker) and who is inside its part of a
+ * frame; a thread waits for its turn only while the other one is inside its part */
+static unsigned interleave;
+static int turn, busy[2];
+static _Thread_local int self; /* 0 main, 1 worker */
+static _Thread_local unsigned since_turn;
+
+static void set_busy(int b)
+{
+    if (!interleave)
+        return;
+    pthread_mutex_lock(&sync_lock);
+    busy[self] = b;
+    pthread_cond_broadcast(&sync_cond);
+    pthread_mutex_unlock(&sync_lock);
+}
+
+/* After each uniform or buffer call: every N of them, the other thread's turn. */
+static void take_turns(void)
+{
+    if (!interleave || ++since_turn < interleave)
+        return;
+    since_turn = 0;
+    pthread_mutex_lock(&sync_lock);
+    turn = !self;
+    pthread_cond_broadcast(&sync_cond);
+    while (turn != self && busy[!self])
+        pthread_cond_wait(&sync_cond, &sync_lock);
+    pthread_mutex_unlock(&sync_lock);
+}
 
 static void die(const char *msg)
 {
@@ -98,6 +133,7 @@ static void uniforms(GLint loc_offset, GLint loc_xform, GLint loc_scale, unsigne
     for (unsigned i = 0; i < UNIFORMS; ++i) {
         float v = (float)((f + i) % 16) / 256.0f;
         glUniform4f(loc_offset, v, -v, 0.0f, 0.0f);
+        take_turns();
         if (i % 4 == 0) {
             float m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, v, v, 0, 1};
             if (loc_xform >= 0)
@@ -113,12 +149,14 @@ static void buffer_updates(unsigned f, float base)
     for (unsigned i = 0; i < SUBDATA; ++i) {
         subdata(data, f, i, base);
         glBufferSubData(GL_ARRAY_BUFFER, (GLintptr)(i * sizeof data), sizeof data, data);
+        take_turns();
     }
 }
 
 static void *worker(void *arg)
 {
     (void)arg;
+    self = 1;
     int pb_attrs[] = {GLX_PBUFFER_WIDTH, 16, GLX_PBUFFER_HEIGHT, 16, None};
     GLXPbuffer pb = glXCreatePbuffer(dpy, fbconfig, pb_attrs);
     GLXContext ctx = glXCreateNewContext(dpy, fbconfig, GLX_RGBA_TYPE, main_ctx, True);
@@ -144,8 +182,10 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&sync_lock);
         if (f >= frames)
             break;
+        set_busy(1);
         uniforms(loc_offset, -1, loc_scale, f + 1000);
         buffer_updates(f, 0.25f);
+        set_busy(0);
         glFlush();
         pthread_mutex_lock(&sync_lock);
         done_frame = f + 1;
@@ -180,8 +220,16 @@ int main(int argc, char **argv)
                 return 2;
             }
             nthreads = (unsigned)(v[0] - '0');
+        } else if (!strcmp(argv[i], "--interleave") && i + 1 < argc) {
+            char *end;
+            unsigned long n = strtoul(argv[++i], &end, 10);
+            if (*end || n == 0 || n > 1000000) {
+                fprintf(stderr, "heavy_app: bad --interleave %s\n", argv[i]);
+                return 2;
+            }
+            interleave = (unsigned)n;
         } else {
-            fprintf(stderr, "usage: heavy_app [--frames N] [--threads 1|2]\n");
+            fprintf(stderr, "usage: heavy_app [--frames N] [--threads 1|2] [--interleave N]\n");
             return 2;
         }
     }
@@ -234,7 +282,11 @@ int main(int argc, char **argv)
     for (unsigned f = 0; f < frames; ++f) {
         pthread_mutex_lock(&sync_lock);
         work_frame = f + 1; /* the worker's part of frame f runs alongside ours */
+        busy[0] = interleave != 0; /* before the worker starts: it takes turns with us */
         pthread_cond_broadcast(&sync_cond);
+        /* --interleave: its wake-up can take longer than our part */
+        while (interleave && !busy[1] && done_frame <= f && !worker_failed)
+            pthread_cond_wait(&sync_cond, &sync_lock);
         pthread_mutex_unlock(&sync_lock);
 
         glUseProgram(0);
@@ -252,6 +304,7 @@ int main(int argc, char **argv)
         glUseProgram(prog);
         uniforms(loc_offset, loc_xform, loc_scale, f);
         buffer_updates(f, 0.0f);
+        set_busy(0);
         glDrawArrays(GL_POINTS, 0, BUF_FLOATS / 4);
 
         pthread_mutex_lock(&sync_lock);

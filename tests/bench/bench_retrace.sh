@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # bench_retrace: `glretrace -b` (ours) against apitrace's `glretrace -b` on the same
 # traces: one with many calls per frame (tests/apps/heavy_app recorded with gltrace, two
-# threads), one with many frames (glxgears recorded with gltrace for a few seconds) and,
-# when glmark2 is installed, a glmark2 scene (`build` with client arrays, a few
-# seconds). A benchmark, not a test (never registered with ctest). See README.md.
+# threads), the same program with its two threads taking turns every few calls (a
+# trace that switches threads ~200 times a frame), one with many frames (glxgears
+# recorded with gltrace for a few seconds) and, when glmark2 is installed, a glmark2
+# scene (`build` with client arrays, a few seconds). A benchmark, not a test (never
+# registered with ctest). See README.md.
 #
-# usage: bench_retrace.sh [-n RUNS] [-f FRAMES] [-s SECONDS] [-b BIN_DIR] [-a GLRETRACE]
-#                         [-o TABLE.md] [-k DIR] [-c] [TRACE...]
+# usage: bench_retrace.sh [-n RUNS] [-f FRAMES] [-i CALLS] [-s SECONDS] [-b BIN_DIR]
+#                         [-a GLRETRACE] [-o TABLE.md] [-k DIR] [-c] [TRACE...]
 #   -n RUNS      timed runs per tool and trace (default 5); the two tools alternate
 #   -f FRAMES    heavy_app --frames of the many-calls-per-frame trace (default 300)
+#   -i CALLS     heavy_app --interleave of the switch-heavy trace (80 frames, threads
+#                taking turns every CALLS uniform or buffer calls; default 6, 0: none)
 #   -s SECONDS   how long glxgears is recorded for the many-frames trace (default 4)
 #   -b BIN_DIR   where gltrace, glretrace and heavy_app are (default: <repo>/build/bin)
 #   -a PATH      apitrace's glretrace (default: the `glretrace` in PATH)
@@ -35,16 +39,18 @@ top=$(cd "$here/../.." && pwd)
 
 runs=5
 frames=300
+interleave=6
 seconds=4
 bin="$top/build/bin"
 apiretrace=
 out=
 keep=
 record=1
-while getopts "n:f:s:b:a:o:k:ch" opt; do
+while getopts "n:f:i:s:b:a:o:k:ch" opt; do
   case $opt in
   n) runs=$OPTARG ;;
   f) frames=$OPTARG ;;
+  i) interleave=$OPTARG ;;
   s) seconds=$OPTARG ;;
   b) bin=$OPTARG ;;
   a) apiretrace=$OPTARG ;;
@@ -52,7 +58,7 @@ while getopts "n:f:s:b:a:o:k:ch" opt; do
   k) keep=$OPTARG ;;
   c) record=0 ;;
   h)
-    sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   *) exit 2 ;;
@@ -85,12 +91,18 @@ traces=()
 if [ "$record" = 1 ]; then
   [ -x "$app" ] || { echo "bench_retrace: $app not found (needs the x11 and gl dev packages)" >&2; exit 2; }
   command -v glxgears >/dev/null || { echo "bench_retrace: 'glxgears' not found (or -c)" >&2; exit 2; }
-  echo "bench_retrace: recording heavy_app --frames $frames and glxgears for $seconds s on $DISPLAY ..." >&2
+  echo "bench_retrace: recording heavy_app --frames $frames (and --interleave $interleave), glxgears for $seconds s on $DISPLAY ..." >&2
   "$gltrace" -o "$work/heavy_app.trace" -- "$app" --frames "$frames" >/dev/null 2>&1 ||
     { echo "bench_retrace: recording heavy_app failed" >&2; exit 1; }
   timeout -s INT "$seconds" "$gltrace" -o "$work/glxgears.trace" -- glxgears >/dev/null 2>&1 || true
   [ -s "$work/glxgears.trace" ] || { echo "bench_retrace: recording glxgears failed" >&2; exit 1; }
-  traces+=("$work/heavy_app.trace" "$work/glxgears.trace")
+  traces+=("$work/heavy_app.trace")
+  if [ "$interleave" != 0 ]; then
+    "$gltrace" -o "$work/heavy_switch.trace" -- "$app" --frames 80 --interleave "$interleave" \
+      >/dev/null 2>&1 || { echo "bench_retrace: recording heavy_app --interleave failed" >&2; exit 1; }
+    traces+=("$work/heavy_switch.trace")
+  fi
+  traces+=("$work/glxgears.trace")
   if command -v glmark2 >/dev/null; then
     "$gltrace" -o "$work/glmark2_build.trace" -- glmark2 -s 400x300 \
       -b "build:use-vbo=false:duration=$seconds" >/dev/null 2>&1 ||
@@ -114,6 +126,23 @@ runs = int(runs)
 traces = sys.argv[6:]
 tools = {'apitrace': apiretrace, 'ours': ours}
 rendered = re.compile(r'Rendered (\d+) frames in ([0-9.eE+-]+) secs')
+thread_of = re.compile(r'\d+ @(\d+) ')
+
+
+def switches(trace):
+    """Changes of thread between consecutive calls (each costs ours a context bind)."""
+    p = subprocess.Popen([gltrace, 'dump', '--verbose', '--thread-ids', '--color=never',
+                          '--multiline=false', '--arg-names=false', trace],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                         errors='replace')
+    n, prev = 0, None
+    for line in p.stdout:
+        m = thread_of.match(line)
+        if m:
+            n += prev is not None and m.group(1) != prev
+            prev = m.group(1)
+    p.wait()
+    return n
 
 
 def once(tool, trace):
@@ -140,6 +169,7 @@ for t in traces:
     except ValueError:
         sys.exit('bench_retrace: gltrace info %s failed' % t)
     calls, nthreads = d.get('CallsCount', 0), d.get('ThreadsCount', 1)
+    nswitch = switches(t) if nthreads > 1 else 0
     frames = {}
     for k in tools:  # warm-up: page cache, shader cache, dynamic linking
         frames[k] = once(k, t)[0]
@@ -158,7 +188,8 @@ for t in traces:
     ms = {k: statistics.median(v) for k, v in sec.items()}
     mw = {k: statistics.median(v) for k, v in wall.items()}
     mc = {k: statistics.median(v) for k, v in cpu.items()}
-    rows.append(dict(name=name, calls=calls, threads=nthreads, frames=frames, sec=ms, wall=mw,
+    rows.append(dict(name=name, calls=calls, threads=nthreads, switches=nswitch, frames=frames,
+                     sec=ms, wall=mw,
                      cpu=mc, ratio=ms['apitrace'] / ms['ours'], wratio=mw['apitrace'] / mw['ours'],
                      cratio=mc['apitrace'] / mc['ours']))
 
@@ -168,19 +199,21 @@ lines = [
     'Xvfb. Host: %s, %d CPUs. "replay s" is the "Rendered N frames in S secs" time, '
     '"wall s" the process run time, "CPU s" its user + system time (all its threads, '
     'llvmpipe\'s included); calls/s = CallsCount / replay s; ratio = apitrace / ours '
-    '(above 1: ours is faster).' % (apiretrace, ours, runs, platform.machine(), os.cpu_count()),
+    '(above 1: ours is faster); switches: changes of traced thread between consecutive '
+    'calls.' % (apiretrace, ours, runs, platform.machine(), os.cpu_count()),
     '',
-    '| trace | calls | frames | calls/frame | apitrace replay s | ours replay s | ratio | '
+    '| trace | calls | switches | frames | calls/frame | apitrace replay s | ours replay s | ratio | '
     'apitrace wall s | ours wall s | wall ratio | apitrace CPU s | ours CPU s | CPU ratio | '
     'apitrace calls/s | ours calls/s |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
 ]
 verdicts = []
 for r in rows:
     f = r['frames']['ours']
-    lines.append('| %s | %d | %d | %.0f | %.3f | %.3f | %.2f | %.3f | %.3f | %.2f | %.3f | %.3f | '
-                 '%.2f | %.0f | %.0f |' % (
-        r['name'], r['calls'], f, r['calls'] / max(f, 1), r['sec']['apitrace'], r['sec']['ours'],
+    lines.append('| %s | %d | %d | %d | %.0f | %.3f | %.3f | %.2f | %.3f | %.3f | %.2f | %.3f | '
+                 '%.3f | %.2f | %.0f | %.0f |' % (
+        r['name'], r['calls'], r['switches'], f, r['calls'] / max(f, 1), r['sec']['apitrace'],
+        r['sec']['ours'],
         r['ratio'], r['wall']['apitrace'], r['wall']['ours'], r['wratio'], r['cpu']['apitrace'],
         r['cpu']['ours'], r['cratio'], r['calls'] / r['sec']['apitrace'], r['calls'] / r['sec']['ours']))
     heavy = r['calls'] / max(f, 1) >= 1000
