@@ -300,7 +300,7 @@ def arg_names(reg, plans):
 
 
 def wrapper(cmd, plans, fid, groups, override, hook, prehook, invoke=None, nodriver=False,
-            traced_names=None, adjust=(), late=False, frame_end=False):
+            traced_names=None, adjust=(), late=False, frame_end=False, track=None):
     params, ret_plan = plans
     args = ", ".join(_decl(p) for p in cmd.params) or "void"
     call_args = ", ".join(p.name for p in cmd.params)
@@ -339,6 +339,8 @@ def wrapper(cmd, plans, fid, groups, override, hook, prehook, invoke=None, nodri
     # a frame ended (END_FRAME in specs/callflags.txt): recorded or not, the runtime
     # counts it, after the real call (frame ranges start and stop there)
     ended = ["    gltrace_frame_end();"] if frame_end else []
+    # objects made or deleted (track_rows): followed while frame ranges are asked for
+    ended = track_lines(track, has_ret) + ended
     out += ["    at_writer *gt_w = gltrace_writer();",
             "    if (!gt_w) {",
             "        if (gt_real)",
@@ -409,6 +411,44 @@ def late_functions(reg, ann, plans, roles):
     return late
 
 
+def track_rows(reg, plans, ann):
+    """{function: (op, class, names argument, count argument)} of the wrapped functions
+    that create or delete GL object names, as `gltrace leaks` reads them from the
+    registry's class= namespaces (specs/gen_leaks.py, specs/leaks.txt), and the sorted
+    classes. The recording library follows them while frame ranges are asked for."""
+    import gen_leaks
+    skip, _ = gen_leaks.read_spec(_spec("leaks.txt"))
+    rows = {n: r for n, r in gen_leaks.object_rows(reg, skip).items() if n in plans}
+    for name in set(rows) & set(ann.overrides):
+        raise SystemExit(f"annotations: override {name}: it makes or deletes objects; its "
+                         "hand-written wrapper would have to call gltrace_track_*")
+    return rows, sorted({r[1] for r in rows.values()})
+
+
+def track_lines(track, has_ret):
+    """The C that tells the object tracker what the call did (after the real call)."""
+    if not track:
+        return []
+    (op, cls, arg, count), classes = track
+    cid = f"{classes.index(cls)} /* {cls} */"
+    gone = "1" if op == "LK_DELETE" else "0"
+    if op == "LK_RET":
+        return [f"    gltrace_track_name({cid}, 0, (uint32_t)gt_ret);"] if has_ret else []
+    if count:
+        return [f"    gltrace_track_names({cid}, {gone}, (long)({count}), (const uint32_t *)({arg}));"]
+    return [f"    gltrace_track_name({cid}, {gone}, (uint32_t)({arg}));"]
+
+
+def write_track_header(out, classes):
+    """track_classes.gen.h: the object classes the tracker follows, in the order of
+    the ids the wrappers pass (wrappers/capture_track.c)."""
+    lines = [BANNER.format(src="gl.xml"), "#ifndef TRACK_CLASSES_GEN_H", "#define TRACK_CLASSES_GEN_H", "",
+             f"#define GT_TRACK_CLASSES {len(classes)}", "",
+             "static const char *const gt_track_class_names[GT_TRACK_CLASSES] = {"]
+    lines += [f'    "{c}",' for c in classes] + ["};", "", "#endif", ""]
+    _write(out, "track_classes.gen.h", "\n".join(lines))
+
+
 def frame_end_functions(plans, callflags_path):
     """The wrapped functions that end a frame: END_FRAME in specs/callflags.txt, looked
     up as common/model/gt_callflags.c does (the first matching rule, else the name),
@@ -448,6 +488,8 @@ def write_all(out, reg, ann, plans, reg_dir, roles):
                 "egl": EGL_TYPES}
     late = late_functions(reg, ann, plans, roles)
     frame_ends = frame_end_functions(plans, _spec("callflags.txt"))
+    tracked, classes = track_rows(reg, plans, ann)
+    write_track_header(out, classes)
     for name in frame_ends & set(ann.overrides):
         raise SystemExit(f"annotations: override {name}: it ends frames; its hand-written "
                          "wrapper would have to call gltrace_frame_end")
@@ -462,7 +504,8 @@ def write_all(out, reg, ann, plans, reg_dir, roles):
             lines += wrapper(reg.commands[name], plans[name], ids[name], groups,
                              ann.overrides.get(name), ann.hooks.get(name), ann.prehooks.get(name),
                              ann.invokes.get(name), name in ann.nodriver, traced_names,
-                             ann.adjusts.get(name, ()), name in late, name in frame_ends)
+                             ann.adjusts.get(name, ()), name in late, name in frame_ends,
+                             (tracked[name], classes) if name in tracked else None)
         _write(out, f"wrappers_{stem}{part}.gen.c", "\n".join(lines))
     write_table(out, plans, ann.provided, ann.tools)
     write_sig_header(out, plans)

@@ -3,11 +3,13 @@
 
 Usage: gen_wrappers.py --out DIR [--registry DIR] [--check]
 Reads gl.xml and glx.xml (DIR, default specs/registry: the vendored copy), specs/egl.xml,
-specs/annotations.txt, specs/roles.txt (which calls are recorded before they run) and
-specs/callflags.txt (which end frames); writes into the output directory:
+specs/annotations.txt, specs/roles.txt (which calls are recorded before they run),
+specs/callflags.txt (which end frames) and specs/leaks.txt (with the registry: which make
+or delete objects); writes into the output directory:
   wrappers_gl_[0-3].gen.c, wrappers_glx.gen.c, wrappers_egl.gen.c  one wrapper per command
   wrapper_table.gen.c   sorted name -> wrapper table behind gltrace_wrapper()
   signatures.gen.c      enum and bitmask signatures shared by the wrappers
+  track_classes.gen.h   the object classes the wrappers report to the tracker
   wrapped.gen.txt       the number of wrapped commands per registry (for the test)
 Every command must be classified (specs/classify.py); one that is not stops the
 generator with its name. --check classifies without writing.

@@ -31,7 +31,11 @@ static uint64_t g_frames;                  /* frames ended, on the frame thread 
 static _Atomic unsigned g_triggers;        /* signals received */
 static unsigned g_triggers_seen;
 
+static void (*g_on_start)(unsigned long long first);
+
 int gltrace_capture_on(void) { return g_on; }
+
+void gltrace_capture_on_range_start(void (*fn)(unsigned long long first)) { g_on_start = fn; }
 
 static void range_name(char *name, size_t size)
 {
@@ -73,6 +77,8 @@ void gltrace_frame_end(void)
         gltrace_writer_end_range(name);
     }
     if (act & GT_CAPTURE_START) {
+        if (g_on_start)
+            g_on_start(g_plan.first);
         range_name(name, sizeof name);
         gltrace_writer_begin_range(name);
     }
@@ -104,7 +110,8 @@ static int install_trigger(const char *name)
     return sigaction(sig, &sa, NULL) == 0;
 }
 
-__attribute__((constructor)) static void capture_init(void)
+/* before the other constructors (priority 101): the object tracker asks gltrace_capture_on */
+__attribute__((constructor(101))) static void capture_init(void)
 {
     const char *frames = getenv("GLTRACE_FRAMES"), *trigger = getenv("GLTRACE_TRIGGER");
     const char *quit = getenv("GLTRACE_QUIT_AFTER");

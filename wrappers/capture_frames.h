@@ -12,4 +12,8 @@ int gltrace_capture_on(void);
  * frame 0), its name ("0-9") in name; 0 when nothing is written yet. */
 int gltrace_capture_first(char *name, size_t size);
 
+/* fn runs at each range's start, before its first call is written, with the range's
+ * first frame (the object tracker registers itself: capture_track.c). One at most. */
+void gltrace_capture_on_range_start(void (*fn)(unsigned long long first));
+
 #endif

@@ -65,6 +65,25 @@ void gltrace_backtrace(at_writer *w, uint32_t fid, const char *name);
  * call, recorded or not): frame ranges start and stop here (capture_frames.c). */
 void gltrace_frame_end(void);
 
+/* Objects made or deleted (the generated wrappers of the functions that create or
+ * delete names of a registry namespace call these after the real call, recorded or
+ * not; cls is an index into track_classes.gen.h). Followed only while frame ranges
+ * are asked for (capture_track.c): otherwise one load and a branch. */
+extern int gltrace_tracking;
+void gltrace_track_names_slow(unsigned cls, int gone, long n, const uint32_t *names);
+
+static inline void gltrace_track_names(unsigned cls, int gone, long n, const uint32_t *names)
+{
+    if (__builtin_expect(gltrace_tracking, 0) && names && n > 0)
+        gltrace_track_names_slow(cls, gone, n, names);
+}
+
+static inline void gltrace_track_name(unsigned cls, int gone, uint32_t name)
+{
+    if (__builtin_expect(gltrace_tracking, 0) && name)
+        gltrace_track_names_slow(cls, gone, 1, &name);
+}
+
 /* Small per-process thread number, 0 for the first thread that made a GL call
  * (runtime_threads.c). Stored plus one; 0: not given yet. */
 extern __thread uint32_t gltrace_t_thread_no __attribute__((tls_model("initial-exec")));

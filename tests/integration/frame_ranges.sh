@@ -17,6 +17,10 @@
 #     range at a frame boundary, the second ends it; the trace is named for the frames
 #     it holds (NAME.S-E.trace), holds E-S+1 frames, and its calls are the full
 #     recording's frames S..E;
+#   - the objects the recorder follows before a range (GLTRACE_CAPTURE_DEBUG=objects
+#     prints them at the range's start) are those `gltrace leaks` finds alive in the
+#     full recording cut before the range's first frame (trim --exact), for gl33_demo
+#     alone and with its second thread and shared context (--thread);
 #   - bad options (a range that ends before it starts, a signal that is none,
 #     --quit-after without --frames, numbered ranges with a trigger) exit 2 before the
 #     program runs, saying what is wrong.
@@ -145,6 +149,42 @@ if [[ "$tr" =~ ^t\.([0-9]+)-([0-9]+)\.trace$ ]]; then
 else
   fail "no trace named t.S-E.trace from the trigger: $(ls)"
 fi
+
+# ---- the objects followed before a range ---------------------------------------------
+# live_from_leaks TRACE: "KIND: NAMES" per kind with objects, from `gltrace leaks`
+live_from_leaks() {
+  "$gltrace" leaks "$1" | python3 -c '
+import re, sys
+live = {}
+for line in sys.stdin:
+    m = re.match(r"\d+: error: (.+) (\d+) was not destroyed", line)
+    if m:
+        live.setdefault(m.group(1), []).append(int(m.group(2)))
+for k in sorted(live):
+    print("%s: %s" % (k, " ".join(str(n) for n in sorted(live[k]))))'
+}
+tracked() { # tracked FIRST APP_ARGS...: the tracker's report at frame FIRST's range
+  local first=$1
+  shift
+  GLTRACE_CAPTURE_DEBUG=objects "$gltrace" -o tr.trace --backtrace=none \
+    --frames="$first-$first" --quit-after -- "$app" "$@" 2>&1 >/dev/null |
+    sed -n "s/^gltrace: frame $first: live \(.*\): \(.\+\)$/\1: \2/p"
+  rm -f tr.*.trace
+}
+for variant in "6 --frames 12" "3 --thread --frames 12"; do
+  read -r first args <<<"$variant"
+  # shellcheck disable=SC2086
+  "$gltrace" -o v.trace --backtrace=none -- "$app" $args >/dev/null 2>&1
+  "$gltrace" trim --exact --frames=0-$((first - 1)) -o cut.trace v.trace >/dev/null 2>&1
+  live_from_leaks cut.trace >want.txt
+  # shellcheck disable=SC2086
+  tracked "$first" $args >got.txt
+  if [ -s want.txt ] && cmp -s want.txt got.txt; then
+    pass "gl33_demo $args: the objects followed at frame $first are leaks' ($(wc -l <got.txt) kinds)"
+  else
+    fail "gl33_demo $args: objects at frame $first: $(first_diff want.txt got.txt)"
+  fi
+done
 
 # ---- bad options ----------------------------------------------------------------------
 bad() { # bad WHAT EXPECTED_TEXT ARGS...
