@@ -81,6 +81,9 @@ if [ "$fuzz_seconds" -gt 0 ]; then
   fuzz_bg fuzz_png "$half" "$top/tests/fuzz/regressions_png" '*.png'
   # the frame index's contents (gltrace index), seeded with tests/fuzz/regressions_index
   fuzz_bg fuzz_index "$half" "$top/tests/fuzz/regressions_index" '*'
+  # diff-state's JSON and check's traces.yml, seeded with tests/fuzz/regressions_{json,yaml}
+  fuzz_bg fuzz_json "$half" "$top/tests/fuzz/regressions_json" '*'
+  fuzz_bg fuzz_yaml "$half" "$top/tests/fuzz/regressions_yaml" '*'
   while [ "$running" -gt 0 ]; do
     wait -n || status=1
     running=$((running - 1))
