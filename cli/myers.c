@@ -414,7 +414,9 @@ int myers_opcodes(const uint32_t *a, size_t na, const uint32_t *b, size_t nb, sm
             ++p;
         while (s < na - p && s < nb - p && a[na - 1 - s] == b[nb - 1 - s])
             ++s;
-        if (align(a + p, na - p - s, b + p, nb - p - s, fa + 1 + p, fb + 1 + p) == 0)
+        /* an empty side may be NULL: no offset is added to it */
+        const uint32_t *ap = na ? a + p : a, *bp = nb ? b + p : b;
+        if (align(ap, na - p - s, bp, nb - p - s, fa + 1 + p, fb + 1 + p) == 0)
             rc = to_opcodes(fa + 1, na, fb + 1, nb, ops, nops);
     }
     if (rc < 0) {
