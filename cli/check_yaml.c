@@ -277,9 +277,9 @@ static int walk_doc(const char *path, const char *device, yaml_document_t *doc, 
     return 0;
 }
 
-int check_yaml_load(const char *path, const char *device, check_list *out, gt_error *err)
+/* check_yaml_load without freeing what a failure leaves in out */
+static int load(const char *path, const char *device, check_list *out, gt_error *err)
 {
-    memset(out, 0, sizeof *out);
     if (read_all(path, out, err) != 0)
         return -1;
     yaml_parser_t parser;
@@ -301,6 +301,15 @@ int check_yaml_load(const char *path, const char *device, check_list *out, gt_er
     }
     yaml_parser_delete(&parser);
     return rc;
+}
+
+int check_yaml_load(const char *path, const char *device, check_list *out, gt_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (load(path, device, out, err) == 0)
+        return 0;
+    check_list_free(out); /* a failure leaves nothing to free */
+    return -1;
 }
 
 void check_list_free(check_list *l)

@@ -53,7 +53,8 @@ typedef struct check_list {
 
 /* Reads PATH and lists the traces that name DEVICE. A file that is not YAML, or
  * whose `traces` is neither a mapping nor a list, is an error ("PATH:LINE:COL: why");
- * an entry that cannot be used is listed with `bad` set. 0, or -1 with err set. */
+ * an entry that cannot be used is listed with `bad` set. 0, or -1 with err set (and
+ * nothing in out to free). */
 int check_yaml_load(const char *path, const char *device, check_list *out, gt_error *err);
 void check_list_free(check_list *l);
 
