@@ -10,8 +10,23 @@
 #include "gt_capture_plan.h"
 #include "gt_frameranges.h"
 
+/* The variables the library reads stand for the options not given (as GLTRACE_OUTPUT
+ * for -o): they are checked here like the options, then passed on. */
+static void from_environment(record_frames *f)
+{
+    const char *frames = getenv("GLTRACE_FRAMES"), *trigger = getenv("GLTRACE_TRIGGER");
+    const char *quit = getenv("GLTRACE_QUIT_AFTER");
+    if (!f->frames && frames && *frames)
+        f->frames = frames;
+    if (!f->trigger && trigger && *trigger)
+        f->trigger = trigger;
+    if (!f->quit_after && quit && !strcmp(quit, "1"))
+        f->quit_after = 1;
+}
+
 int record_frames_check(record_frames *f)
 {
+    from_environment(f);
     if (!f->frames && !f->trigger) {
         if (f->quit_after) {
             fprintf(stderr, "gltrace: --quit-after needs --frames\n");

@@ -10,7 +10,8 @@ typedef struct record_frames {
     int trigger_sig;              /* the trigger's number, once checked */
 } record_frames;
 
-/* 0 when the options make sense together (else a message on stderr, -1). */
+/* Takes GLTRACE_FRAMES, GLTRACE_TRIGGER and GLTRACE_QUIT_AFTER for the options not
+ * given; 0 when they make sense together (else a message on stderr, -1). */
 int record_frames_check(record_frames *f);
 /* Sets (or clears) the library's variables; 0, or -1 with errno. */
 int record_frames_env(const record_frames *f);

@@ -205,5 +205,14 @@ bad "--frames=1-2,2-3" "must ascend" --frames=1-2,2-3
 bad "--trigger=SIGNOPE" "not a signal" --trigger=SIGNOPE
 bad "--quit-after alone" "needs --frames" --quit-after
 bad "--frames=1-2 with a trigger" "not frame numbers" --frames=1-2 --trigger=USR2
+GLTRACE_FRAMES=4-2 bad "GLTRACE_FRAMES=4-2 (the launcher reads it as --frames)" "ends before it starts"
+
+# the variables stand for the options: GLTRACE_FRAMES=0-1 records frames 0-1 only
+GLTRACE_FRAMES=0-1 GLTRACE_QUIT_AFTER=1 "$gltrace" -o e.trace --backtrace=none -- "$app" --frames 6 \
+  >/dev/null 2>e.log || true
+n=$("$gltrace" info e.0-1.trace 2>/dev/null |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["FramesCount"])' 2>/dev/null || echo none)
+[ "$n" = 2 ] && pass "GLTRACE_FRAMES=0-1 through the launcher: e.0-1.trace with 2 frames" ||
+  fail "GLTRACE_FRAMES=0-1 through the launcher: $n frames; $(ls e.* 2>&1 | tr '\n' ' ')"
 
 it_finish
