@@ -15,15 +15,13 @@
 #     glDrawElements (on @0) and after the previous swap; the swaps are all on @0;
 #   - `apitrace dump` exits 0 with nothing on stderr; `gltrace dump` == `apitrace dump`
 #     with every option set of DUMP_OPTION_SETS;
-#   - `glretrace` (default: one replay thread per traced thread) exits 0, prints no line
+#   - `glretrace` (default: one replay thread, binding each traced thread's context at a
+#     switch between them, as `--singlethread`) exits 0, prints no line
 #     with "error" or "warning", renders 6 frames (warm-up + 5);
 #   - `glretrace -s`: 6 snapshots, the last 5 equal the app's own frames 0-4
 #     (compare_png.py); the first is the --warmup swap (see record_gltrace.sh);
 #   - the worker's updates show: the app's frames with --thread differ from those without,
 #     and an untraced --thread run saves the same frames as the traced one.
-# Not checked: `glretrace --singlethread` replays every thread's calls on one thread with one
-# current context, so after the worker's glXMakeContextCurrent the main thread's draws go
-# to the worker's context (no VAO there: GL_INVALID_OPERATION) and snapshots are 16x16.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/integration/lib.sh
