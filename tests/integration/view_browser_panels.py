@@ -166,8 +166,13 @@ def event_list(page, url):
     selecting the call."""
     d = page.d
     d.find_element(By.ID, 'view-events').click()
+    # done, and its rows drawn: the list draws them after it says done, and until then
+    # the rows on the page may be none or the previous frame's
     st = page.wait('the event list', lambda: page.js(
-        "const e = document.getElementById('events'); return e.dataset.state === 'done' ? e.dataset.count : null"), 60)
+        "const e = document.getElementById('events'); if (e.dataset.state !== 'done') return null;"
+        "const r = e.querySelector('.event[data-no]'), f = S.frame;"
+        "if (+e.dataset.count === 0) return e.dataset.count;"
+        "return r && +r.dataset.no >= f.first_call && +r.dataset.no < f.first_call + f.calls ? e.dataset.count : null"), 60)
     rows = page.js("return [...document.querySelectorAll('#events .event[data-no]')].map(r => "
                    "[+r.dataset.no, r.dataset.kind, r.dataset.gpuNs || null])")
     frame = int(page.js("return S.frame.frame"))
