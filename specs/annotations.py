@@ -14,6 +14,7 @@ class Annotations:
     skip: set = field(default_factory=set)         # functions not exported (see the file)
     hooks: dict = field(default_factory=dict)      # func -> [C functions called after the call]
     prehooks: dict = field(default_factory=dict)   # func -> [C functions called before it]
+    track_hooks: dict = field(default_factory=dict) # func -> [C functions following it, recorded or not]
     invokes: dict = field(default_factory=dict)    # func -> C function that makes the real call
     provided: set = field(default_factory=set)     # GetProcAddress gives our wrapper anyway
     nodriver: set = field(default_factory=set)     # recorded only, never passed to the driver
@@ -92,6 +93,10 @@ def load(path):
                     raise SystemExit(f"{where}: {word} {rest[0]} {rest[1]} listed twice")
                 table[rest[0]].append(rest[1])  # several run in file order
                 ann.hook_lines[(word, rest[0], rest[1])] = lineno
+            elif word == "track" and len(rest) == 2:
+                if rest[1] in ann.track_hooks.setdefault(rest[0], []):
+                    raise SystemExit(f"{where}: track {rest[0]} {rest[1]} listed twice")
+                ann.track_hooks[rest[0]].append(rest[1])
             elif word == "invoke" and len(rest) == 2:
                 ann.invokes[rest[0]] = rest[1]
             elif word == "provide" and len(rest) == 1:

@@ -300,7 +300,8 @@ def arg_names(reg, plans):
 
 
 def wrapper(cmd, plans, fid, groups, override, hook, prehook, invoke=None, nodriver=False,
-            traced_names=None, adjust=(), late=False, frame_end=False, track=None):
+            traced_names=None, adjust=(), late=False, frame_end=False, track=None,
+            track_hooks=()):
     params, ret_plan = plans
     args = ", ".join(_decl(p) for p in cmd.params) or "void"
     call_args = ", ".join(p.name for p in cmd.params)
@@ -341,6 +342,11 @@ def wrapper(cmd, plans, fid, groups, override, hook, prehook, invoke=None, nodri
     ended = ["    gltrace_frame_end();"] if frame_end else []
     # objects made or deleted (track_rows): followed while frame ranges are asked for
     ended = track_lines(track, has_ret) + ended
+    # `track F FN`: hand-written code that follows what the call made, recorded or not
+    # (frame ranges: the snapshot at a range's start re-creates it)
+    call_names = [p.name for p in cmd.params] + (["gt_ret"] if has_ret else [])
+    ended = [f"    if (__builtin_expect(gltrace_tracking, 0))\n        {fn}({', '.join(call_names)});"
+             for fn in track_hooks] + ended
     out += ["    at_writer *gt_w = gltrace_writer();",
             "    if (!gt_w) {",
             "        if (gt_real)",
@@ -351,9 +357,13 @@ def wrapper(cmd, plans, fid, groups, override, hook, prehook, invoke=None, nodri
     hook_args = ", ".join(["gt_w"] + [p.name for p in cmd.params])
     for fn in prehook or ():  # hand-written code that may write fake calls before this one
         out.append(f"    {fn}({hook_args});")
+    # while the snapshot writes fake calls (gltrace_faking, frame ranges) the driver is
+    # not called: the call is only written, answering what the snapshot says it answered
+    fake_ret = ([f"    if (gltrace_faking())",
+                 f"        gt_ret = ({cmd.ret})(uintptr_t)gltrace_t_fake_ret;"] if has_ret else [])
     if late:  # recorded after the real call (gltrace_runtime.h)
         out += ["    unsigned gt_late = gltrace_record_late();",
-                "    if (gt_late && gt_real)",
+                "    if (gt_late && gt_real && !gltrace_faking())",
                 f"        {invoke}",
                 f"    gltrace_begin_enter(gt_w, &gtfn_{n}, gt_late);"]
     else:
@@ -365,8 +375,9 @@ def wrapper(cmd, plans, fid, groups, override, hook, prehook, invoke=None, nodri
         out += ["    " + s for s in value_write(plan, p.name, p, groups, p.ctype)]
     out += [f"    gltrace_backtrace(gt_w, gtfn_{n}.id, \"{n}\");",
             "    uint32_t gt_no = gltrace_end_enter(gt_w);",
-            "    if (!gt_late && gt_real)" if late else "    if (gt_real)",
-            f"        {invoke}"]
+            "    if (!gt_late && gt_real && !gltrace_faking())" if late
+            else "    if (gt_real && !gltrace_faking())",
+            f"        {invoke}"] + fake_ret
     out += ["    gltrace_begin_leave(gt_w, gt_no);"]
     for i, (p, plan) in enumerate(zip(cmd.params, params)):
         if not plan.output:
@@ -505,11 +516,33 @@ def write_all(out, reg, ann, plans, reg_dir, roles):
                              ann.overrides.get(name), ann.hooks.get(name), ann.prehooks.get(name),
                              ann.invokes.get(name), name in ann.nodriver, traced_names,
                              ann.adjusts.get(name, ()), name in late, name in frame_ends,
-                             (tracked[name], classes) if name in tracked else None)
+                             (tracked[name], classes) if name in tracked else None,
+                             ann.track_hooks.get(name, ()))
         _write(out, f"wrappers_{stem}{part}.gen.c", "\n".join(lines))
+    for name in set(ann.track_hooks) - set(plans):
+        raise SystemExit(f"annotations: track {name}: not a wrapped function")
+    for name in set(ann.track_hooks) & set(ann.overrides):
+        raise SystemExit(f"annotations: track {name}: its wrapper is written by hand "
+                         "(call the tracking code there)")
+    write_protos(out, reg, plans, preludes)
     write_table(out, plans, ann.provided, ann.tools)
     write_sig_header(out, plans)
     write_enum_header(out, reg)
+
+
+def write_protos(out, reg, plans, preludes):
+    """protos.gen.h: the GL and GLX wrappers' prototypes, for hand-written code that
+    calls our own wrappers (the state snapshot writes its fake calls through them);
+    EGL's come from <EGL/egl.h>, as the EGL wrappers' types do."""
+    lines = [BANNER.format(src="gl.xml, glx.xml"), "#ifndef PROTOS_GEN_H", "#define PROTOS_GEN_H",
+             "#include <stddef.h>", "#include <stdint.h>", "", preludes["glx"]]
+    for name in sorted(plans):
+        cmd = reg.commands[name]
+        if cmd.registry in ("gl", "glx"):
+            args = ", ".join(_decl(p) for p in cmd.params) or "void"
+            lines.append(f"{cmd.ret} {name}({args});")
+    lines += ["", "#endif", ""]
+    _write(out, "protos.gen.h", "\n".join(lines))
 
 
 def write_enum_header(out, reg):

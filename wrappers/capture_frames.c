@@ -32,10 +32,16 @@ static _Atomic unsigned g_triggers;        /* signals received */
 static unsigned g_triggers_seen;
 
 static void (*g_on_start)(unsigned long long first);
+static int (*g_snapshot)(const char *range, unsigned long long first);
 
 int gltrace_capture_on(void) { return g_on; }
 
 void gltrace_capture_on_range_start(void (*fn)(unsigned long long first)) { g_on_start = fn; }
+
+void gltrace_capture_set_snapshot(int (*fn)(const char *range, unsigned long long first))
+{
+    g_snapshot = fn;
+}
 
 static void range_name(char *name, size_t size)
 {
@@ -80,7 +86,8 @@ void gltrace_frame_end(void)
         if (g_on_start)
             g_on_start(g_plan.first);
         range_name(name, sizeof name);
-        gltrace_writer_begin_range(name);
+        if (g_snapshot)
+            g_snapshot(name, g_plan.first);
     }
     if (g_quit_after && (act & GT_CAPTURE_STOP) && gt_capture_done(&g_plan)) {
         fprintf(stderr, "gltrace: the last frame range is written: the program exits "

@@ -16,4 +16,8 @@ int gltrace_capture_first(char *name, size_t size);
  * first frame (the object tracker registers itself: capture_track.c). One at most. */
 void gltrace_capture_on_range_start(void (*fn)(unsigned long long first));
 
+/* fn opens a range that starts after the first frame: it writes the state snapshot
+ * into the range's trace, which it opens (snapshot.c registers itself). */
+void gltrace_capture_set_snapshot(int (*fn)(const char *range, unsigned long long first));
+
 #endif

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "capture_frames.h"
+#include "capture_track.h"
 #include "gltrace_runtime.h"
 #include "track_classes.gen.h"
 
@@ -107,18 +108,48 @@ static int cmp_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+int gltrace_track_class(const char *name)
+{
+    for (int c = 0; c < GT_TRACK_CLASSES; ++c)
+        if (!strcmp(gt_track_class_names[c], name))
+            return c;
+    return -1;
+}
+
+/* The names of s, sorted, into *out (malloc'd); called with g_lock held. */
+static size_t sorted_names(const name_set *s, uint32_t **out)
+{
+    uint32_t *v = s->n ? malloc(s->n * sizeof *v) : NULL;
+    size_t k = 0;
+    for (size_t i = 0; v && i < s->cap; ++i)
+        if (s->slot[i])
+            v[k++] = s->slot[i];
+    if (k)
+        qsort(v, k, sizeof *v, cmp_u32);
+    *out = v;
+    return k;
+}
+
+size_t gltrace_tracked_names(int cls, uint32_t **names)
+{
+    *names = NULL;
+    if (cls < 0 || cls >= GT_TRACK_CLASSES)
+        return 0;
+    pthread_mutex_lock(&g_lock);
+    size_t n = sorted_names(&g_sets[cls], names);
+    pthread_mutex_unlock(&g_lock);
+    return n;
+}
+
+int gltrace_tracking_lost(void) { return g_lost; }
+
 /* GLTRACE_CAPTURE_DEBUG=objects: "gltrace: frame F: live CLASS: 1 2 3" per class. */
 static void report(unsigned long long frame)
 {
     pthread_mutex_lock(&g_lock);
     for (unsigned c = 0; c < GT_TRACK_CLASSES; ++c) {
-        const name_set *s = &g_sets[c];
-        uint32_t *v = s->n ? malloc(s->n * sizeof *v) : NULL;
-        size_t k = 0;
-        for (size_t i = 0; v && i < s->cap; ++i)
-            if (s->slot[i])
-                v[k++] = s->slot[i];
-        qsort(v, k, sizeof *v, cmp_u32);
+        uint32_t *v;
+        size_t k = sorted_names(&g_sets[c], &v);
         fprintf(stderr, "gltrace: frame %llu: live %s:", frame, gt_track_class_names[c]);
         for (size_t i = 0; i < k; ++i)
             fprintf(stderr, " %u", v[i]);

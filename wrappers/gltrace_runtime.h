@@ -84,6 +84,16 @@ static inline void gltrace_track_name(unsigned cls, int gone, uint32_t name)
         gltrace_track_names_slow(cls, gone, 1, &name);
 }
 
+/* Fake mode (snapshot.c, frame ranges): while a thread writes the state snapshot it
+ * calls our own wrappers to write its calls, and gltrace_t_fake is AT_WRITER_FAKE: the
+ * wrappers then write the call marked fake and do not call the driver; a wrapper with a
+ * result answers gltrace_t_fake_ret (the name, pointer or handle the snapshot is
+ * re-creating). Hooks run as for the program's own calls. */
+extern __thread unsigned gltrace_t_fake __attribute__((tls_model("initial-exec")));
+extern __thread uint64_t gltrace_t_fake_ret __attribute__((tls_model("initial-exec")));
+
+static inline int gltrace_faking(void) { return __builtin_expect(gltrace_t_fake != 0, 0); }
+
 /* Small per-process thread number, 0 for the first thread that made a GL call
  * (runtime_threads.c). Stored plus one; 0: not given yet. */
 extern __thread uint32_t gltrace_t_thread_no __attribute__((tls_model("initial-exec")));
@@ -107,6 +117,7 @@ void gltrace_end_leave_timed(at_writer *w);
 
 static inline void gltrace_begin_enter(at_writer *w, const gt_func_sig *sig, unsigned flags)
 {
+    flags |= gltrace_t_fake;
     if (__builtin_expect(gltrace_timeline_off(), 1))
         atw_begin_enter(w, sig, gltrace_thread_no(), flags);
     else

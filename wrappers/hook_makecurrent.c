@@ -47,9 +47,18 @@ static void fake_box(at_writer *w, const gt_func_sig *sig, const int box[4])
 }
 
 /* After a successful MakeCurrent of ctx (not NULL) on this thread. */
+void gth_context_seen(void *ctx)
+{
+    pthread_mutex_lock(&seen_lock);
+    if (seen_find(ctx) < 0 && GT_GROW(seen, capseen, nseen + 1, 16) == 0)
+        seen[nseen++] = ctx;
+    pthread_mutex_unlock(&seen_lock);
+}
+
 static void first_bind(at_writer *w, void *ctx)
 {
-    if (!w || !ctx)
+    /* the snapshot writes its own, with the drawable's size (snap_ws.c) */
+    if (!w || !ctx || gltrace_faking())
         return;
     pthread_mutex_lock(&seen_lock);
     int done = seen_find(ctx) >= 0;

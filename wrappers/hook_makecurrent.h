@@ -17,4 +17,7 @@ void gth_egl_make_current(struct at_writer *w, void *dpy, void *draw, void *read
                           unsigned ret);
 void gth_egl_destroy_context(struct at_writer *w, void *dpy, void *ctx, unsigned ret);
 
+/* ctx has had its fake glViewport/glScissor: a frame range's snapshot wrote them. */
+void gth_context_seen(void *ctx);
+
 #endif

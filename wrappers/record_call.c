@@ -4,6 +4,10 @@
 #include "gltrace_runtime.h"
 #include "timeline_live.h"
 
+/* Fake mode (gltrace_runtime.h): set while a thread writes a frame range's snapshot. */
+__thread unsigned gltrace_t_fake __attribute__((tls_model("initial-exec")));
+__thread uint64_t gltrace_t_fake_ret __attribute__((tls_model("initial-exec")));
+
 /* The call being entered on this thread, for the timeline once its number is known
  * (end_enter): nothing records between a thread's begin_enter and end_enter. */
 static __thread const gt_func_sig *t_sig;

@@ -140,7 +140,9 @@ static void compressor_behind(const char *path)
                     "the program waits for it\n", path);
 }
 
-static at_writer *open_at(const char *path, const char *exe)
+/* extra: more properties after the process's (a frame range's snapshot: snapshot.c). */
+static at_writer *open_at(const char *path, const char *exe, const at_writer_property *extra,
+                          unsigned nextra)
 {
     size_t len = 0;
     char *cmdline = gltrace_read_proc("/proc/self/cmdline", &len);
@@ -152,13 +154,16 @@ static at_writer *open_at(const char *path, const char *exe)
                 cmdline[i] = ' ';
         cmdline[len] = '\0';
     }
-    at_writer_property props[] = {
+    at_writer_property props[8] = {
         {"process.commandLine", cmdline ? cmdline : exe},
         {"process.name", exe},
     };
+    unsigned nprops = 2;
+    for (unsigned i = 0; i < nextra && nprops < sizeof props / sizeof *props; ++i)
+        props[nprops++] = extra[i];
     gt_error err;
     gt_error_clear(&err);
-    at_writer *w = at_writer_open(path, props, sizeof props / sizeof *props, &err);
+    at_writer *w = at_writer_open(path, props, nprops, &err);
     free(cmdline);
     if (!w)
         not_recording("%s", err.msg);
@@ -185,7 +190,7 @@ static at_writer *claim_main(const char *path, const char *exe, int *taken)
     if (fstat(fd, &st) != 0 || st.st_size != 0)
         *taken = 1;
     else
-        w = open_at(path, exe); /* writes the magic before we let the lock go */
+        w = open_at(path, exe, NULL, 0); /* writes the magic before we let the lock go */
     close(fd);                  /* releases the flock */
     return w;
 }
@@ -205,7 +210,7 @@ static at_writer *open_named(const char *env, int forked, const char *exe, char 
         w = claim_main(path, exe, &taken);
     }
     if (taken && derived_path(env, path, size))
-        w = open_at(path, exe);
+        w = open_at(path, exe, NULL, 0);
     return w;
 }
 
@@ -232,16 +237,17 @@ at_writer *gltrace_open_trace(int forked, const char *parent_path, char *path, s
         char main_path[PATH_MAX + 8]; /* exe is under PATH_MAX */
         snprintf(main_path, sizeof main_path, "%s.trace", base ? base + 1 : exe);
         return derived_path(parent_path[0] ? parent_path : main_path, path, size)
-                   ? open_at(path, exe)
+                   ? open_at(path, exe, NULL, 0)
                    : NULL;
     }
     if (!default_path(exe, path, size))
         return NULL;
     fprintf(stderr, "gltrace: recording to %s\n", path);
-    return open_at(path, exe);
+    return open_at(path, exe, NULL, 0);
 }
 
-at_writer *gltrace_open_range_trace(const char *range, char *path, size_t size, size_t *stem_len)
+at_writer *gltrace_open_range_trace(const char *range, char *path, size_t size, size_t *stem_len,
+                                     const at_writer_property *extra, unsigned nextra)
 {
     const char *env = getenv("GLTRACE_OUTPUT");
     char exe[PATH_MAX], stem[PATH_MAX];
@@ -265,7 +271,7 @@ at_writer *gltrace_open_range_trace(const char *range, char *path, size_t size, 
         if (r < 0)
             return NULL;
         if (r > 0)
-            return open_at(path, exe);
+            return open_at(path, exe, extra, nextra);
     }
     not_recording("no free name for %s.%s.trace", stem, range);
     return NULL;

@@ -36,15 +36,23 @@ at_writer *gltrace_open_trace(int forked, const char *parent_path, char *path, s
  * "<stem>.A-B.<n>.trace" for the first n free; the name goes into path, the stem's
  * length into *stem_len. NULL when it could not be made (said on stderr and to the
  * launcher). */
-at_writer *gltrace_open_range_trace(const char *range, char *path, size_t size, size_t *stem_len);
+at_writer *gltrace_open_range_trace(const char *range, char *path, size_t size, size_t *stem_len,
+                                     const at_writer_property *extra, unsigned nextra);
 
 /* Frame ranges (capture_frames.c drives them, runtime_writer.c does it): the trace of
  * the range named range ("A-B", or "A-" until a trigger ends it) starts now; the one
  * being written ends now (flushed and closed; threads still inside a call with it
  * write nothing more), renamed for final_range when its name was "A-" (never over
  * an existing file). */
-void gltrace_writer_begin_range(const char *range);
 void gltrace_writer_end_range(const char *final_range);
+
+/* A range that starts after the first frame (its state snapshot first: snapshot.c):
+ * open_range opens its trace, with the properties extra after the process's, for the
+ * calling thread alone (it writes the snapshot); publish lets every thread write.
+ * open_range returns NULL when the trace could not be opened (recording stops). */
+at_writer *gltrace_writer_open_range(const char *range, const at_writer_property *extra,
+                                     unsigned nextra);
+void gltrace_writer_publish(void);
 
 /* A whole /proc file in a malloc'd NUL-terminated buffer, its size in *len; NULL when
  * it cannot be read (runtime_file.c). */

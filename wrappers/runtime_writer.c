@@ -66,7 +66,7 @@ static at_writer *open_first_range(void)
         return NULL;
     }
     snprintf(g_range, sizeof g_range, "%s", range);
-    return gltrace_open_range_trace(range, g_path, sizeof g_path, &g_stem_len);
+    return gltrace_open_range_trace(range, g_path, sizeof g_path, &g_stem_len, NULL, 0);
 }
 
 static void open_writer(void)
@@ -102,8 +102,13 @@ static void child_after_fork(void)
     pthread_mutex_init(&g_open_lock, NULL);
 }
 
+/* The range being opened, for the thread writing its snapshot alone. */
+static __thread at_writer *t_snapshot_writer;
+
 static at_writer *writer_slow(void)
 {
+    if (t_snapshot_writer)
+        return t_snapshot_writer;
     int state = atomic_load_explicit(&g_state, memory_order_relaxed);
     if (state == STATE_OFF || state == STATE_PAUSED)
         return NULL;
@@ -184,18 +189,34 @@ static void finish_trace(void)
         write_failed(err.msg);
 }
 
-void gltrace_writer_begin_range(const char *range)
+at_writer *gltrace_writer_open_range(const char *range, const at_writer_property *extra,
+                                     unsigned nextra)
 {
     pthread_mutex_lock(&g_open_lock);
+    at_writer *w = NULL;
     if (atomic_load(&g_state) == STATE_PAUSED) {
         snprintf(g_range, sizeof g_range, "%s", range);
-        at_writer *w = gltrace_open_range_trace(range, g_path, sizeof g_path, &g_stem_len);
+        w = gltrace_open_range_trace(range, g_path, sizeof g_path, &g_stem_len, extra, nextra);
         if (w) {
             atomic_store(&g_owner_pid, getpid());
-            atomic_store(&g_writer, w);
             gltrace_safety_start();
+        } else {
+            atomic_store(&g_state, STATE_OFF);
         }
-        atomic_store(&g_state, w ? STATE_ON : STATE_OFF);
+    }
+    t_snapshot_writer = w;
+    pthread_mutex_unlock(&g_open_lock);
+    return w;
+}
+
+void gltrace_writer_publish(void)
+{
+    pthread_mutex_lock(&g_open_lock);
+    at_writer *w = t_snapshot_writer;
+    t_snapshot_writer = NULL;
+    if (w && atomic_load(&g_state) == STATE_PAUSED) {
+        atomic_store(&g_writer, w);
+        atomic_store(&g_state, STATE_ON);
     }
     pthread_mutex_unlock(&g_open_lock);
 }
