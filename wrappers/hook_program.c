@@ -21,6 +21,7 @@
 #include "gltrace_runtime.h"
 #include "gl_enums.gen.h"
 #include "hook_program.h"
+#include "hook_track_programs.h"
 #include "wrappers.gen.h"
 
 
@@ -113,6 +114,8 @@ static void traced_link(const char *fname, link_fn *real, const gt_func_sig *sig
     at_writer *w = gltrace_writer();
     if (*real && !gltrace_faking()) /* the snapshot's relink is only written */
         (*real)(program);
+    if (__builtin_expect(gltrace_tracking, 0)) /* frame ranges: what it linked */
+        gtt_link_program(program);
     if (!w)
         return;
     fake_binds(w, api, bind_sig, program);
