@@ -1,18 +1,278 @@
-/* The state snapshot's vertex_arrays (snapshot.h): not written yet. */
+/* The state snapshot's vertex arrays (snapshot.h): each vertex array object of the
+ * snapshot's context, bound in the driver to read its attributes (the binding put
+ * back), written as glGenVertexArrays, glBindVertexArray, then per attribute
+ * glBindBuffer(GL_ARRAY_BUFFER) + glVertexAttrib[I|L]Pointer (or, where attributes
+ * share buffer bindings, GL 4.3's glVertexAttribFormat / glVertexAttribBinding /
+ * glBindVertexBuffer), glEnableVertexAttribArray, glVertexAttribDivisor, and the
+ * element buffer. Where the context has a default vertex array (compatibility
+ * profiles, GLES) its state is written first, before anything binds another. The
+ * generic attribute values (glVertexAttrib4f) are the context's: written here too.
+ *
+ * Vertex arrays are not shared between contexts: a name glIsVertexArray denies here
+ * is another context's (or never bound), said unreadable. Client-memory arrays are
+ * not written: the range's draws carry them (hook_client_arrays.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "attrib_lists.gen.h"
+#include "capture_track.h"
+#include "gl_enums.gen.h"
+#include "protos.gen.h"
+#include "signatures.gen.h"
 #include "snapshot_parts.h"
+#include "wrappers.gen.h"
+
+enum { MAX_ATTRIBS = 32 };
+
+typedef struct attrib {
+    int enabled, size, type, normalized, integer, longs, stride, buffer, divisor;
+    int binding, reloffset;
+    uintptr_t pointer;
+} attrib;
+
+typedef struct vbinding {
+    int buffer, stride, divisor;
+    int64_t offset;
+} vbinding;
+
+typedef struct vao {
+    unsigned name;
+    int element_buffer, separate; /* separate: written in GL 4.3's form */
+    attrib a[MAX_ATTRIBS];
+    vbinding b[MAX_ATTRIBS];
+} vao;
+
+typedef struct vaos {
+    vao *v;
+    size_t n;
+    int nattribs, has_default;
+    float current[MAX_ATTRIBS][4];
+} vaos;
+
+static int geti(unsigned pname)
+{
+    int v = 0;
+    SNAP_REAL(glGetIntegerv)(pname, &v);
+    return v;
+}
+
+static int attrib_iv(unsigned index, unsigned pname)
+{
+    int v = 0;
+    SNAP_REAL(glGetVertexAttribiv)(index, pname, &v);
+    return v;
+}
+
+static int gl_or_es(const snap *s, int gl, int es)
+{
+    return snap_version(s) >= (snap_api(s) == SNAP_API_GL ? gl : es);
+}
+
+/* The bound vertex array's attributes and bindings into v. */
+static void read_vao(snap *s, const vaos *d, vao *v)
+{
+    int vab = snap_api(s) == SNAP_API_GL && snap_version(s) >= 43;
+    v->element_buffer = geti(GL_ELEMENT_ARRAY_BUFFER_BINDING);
+    for (int i = 0; i < d->nattribs; ++i) {
+        attrib *a = &v->a[i];
+        unsigned u = (unsigned)i;
+        a->enabled = attrib_iv(u, GL_VERTEX_ATTRIB_ARRAY_ENABLED);
+        a->size = attrib_iv(u, GL_VERTEX_ATTRIB_ARRAY_SIZE);
+        a->type = attrib_iv(u, GL_VERTEX_ATTRIB_ARRAY_TYPE);
+        a->normalized = attrib_iv(u, GL_VERTEX_ATTRIB_ARRAY_NORMALIZED);
+        a->stride = attrib_iv(u, GL_VERTEX_ATTRIB_ARRAY_STRIDE);
+        a->buffer = attrib_iv(u, GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING);
+        if (gl_or_es(s, 30, 30))
+            a->integer = attrib_iv(u, GL_VERTEX_ATTRIB_ARRAY_INTEGER);
+        if (gl_or_es(s, 33, 30))
+            a->divisor = attrib_iv(u, GL_VERTEX_ATTRIB_ARRAY_DIVISOR);
+        if (snap_api(s) == SNAP_API_GL && snap_version(s) >= 41)
+            a->longs = attrib_iv(u, GL_VERTEX_ATTRIB_ARRAY_LONG);
+        void *p = NULL;
+        SNAP_REAL(glGetVertexAttribPointerv)(u, GL_VERTEX_ATTRIB_ARRAY_POINTER, &p);
+        a->pointer = (uintptr_t)p;
+        a->binding = i;
+        if (!vab)
+            continue;
+        a->binding = attrib_iv(u, GL_VERTEX_ATTRIB_BINDING);
+        a->reloffset = attrib_iv(u, GL_VERTEX_ATTRIB_RELATIVE_OFFSET);
+        vbinding *b = &v->b[i];
+        SNAP_REAL(glGetIntegeri_v)(GL_VERTEX_BINDING_BUFFER, u, &b->buffer);
+        SNAP_REAL(glGetIntegeri_v)(GL_VERTEX_BINDING_STRIDE, u, &b->stride);
+        SNAP_REAL(glGetIntegeri_v)(GL_VERTEX_BINDING_DIVISOR, u, &b->divisor);
+        SNAP_REAL(glGetInteger64i_v)(GL_VERTEX_BINDING_OFFSET, u, &b->offset);
+        if (a->binding != i || a->reloffset != 0)
+            v->separate = 1;
+    }
+}
+
+static int default_vao(const snap *s)
+{
+    if (snap_api(s) == SNAP_API_GLES || snap_version(s) < 32)
+        return 1;
+    return !(geti(GL_CONTEXT_PROFILE_MASK) & GL_CONTEXT_CORE_PROFILE_BIT);
+}
+
+/* The generic attribute values (attribute 0 of a compatibility context is the
+ * current vertex: not queryable). */
+static void read_current(snap *s, vaos *d)
+{
+    int first = snap_api(s) == SNAP_API_GL && d->has_default ? 1 : 0;
+    for (int i = 0; i < d->nattribs; ++i) {
+        float *c = d->current[i];
+        c[0] = c[1] = c[2] = 0.0f;
+        c[3] = 1.0f;
+        if (i >= first)
+            SNAP_REAL(glGetVertexAttribfv)((unsigned)i, GL_CURRENT_VERTEX_ATTRIB, c);
+    }
+}
 
 static void *collect(snap *s)
 {
-    (void)s;
-    return NULL;
+    vaos *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    d->nattribs = geti(GL_MAX_VERTEX_ATTRIBS);
+    if (d->nattribs > MAX_ATTRIBS)
+        d->nattribs = MAX_ATTRIBS;
+    d->has_default = default_vao(s);
+    read_current(s, d);
+    uint32_t *names = NULL;
+    size_t n = gltrace_tracked_names(gltrace_track_class("vertex array"), &names);
+    d->v = calloc(n + 1, sizeof *d->v);
+    int has_vaos = gl_or_es(s, 30, 30) && snap_real_has("glBindVertexArray");
+    int saved = has_vaos ? geti(GL_VERTEX_ARRAY_BINDING) : 0;
+    if (d->v && d->has_default) {
+        if (has_vaos)
+            SNAP_REAL(glBindVertexArray)(0);
+        read_vao(s, d, &d->v[d->n++]);
+    }
+    for (size_t i = 0; i < n && d->v && has_vaos; ++i) {
+        if (!SNAP_REAL(glIsVertexArray)(names[i])) {
+            snap_unreadable(s, "vertex array %u: another context's (or never bound): not "
+                            "re-created", names[i]);
+            continue;
+        }
+        SNAP_REAL(glBindVertexArray)(names[i]);
+        d->v[d->n].name = names[i];
+        read_vao(s, d, &d->v[d->n++]);
+    }
+    if (has_vaos)
+        SNAP_REAL(glBindVertexArray)((unsigned)saved);
+    free(names);
+    return d;
+}
+
+/* glVertexAttrib[I|L]Pointer written as the recorder writes it with a buffer bound
+ * (hook_client_pointers.c): that wrapper would ask the driver which buffer is bound,
+ * and calls it, so the call is encoded here. */
+static void write_pointer(unsigned index, const attrib *a)
+{
+    at_writer *w = gltrace_writer();
+    if (!w)
+        return;
+    const gt_func_sig *sig = a->integer ? &gtfn_glVertexAttribIPointer
+                             : a->longs ? &gtfn_glVertexAttribLPointer
+                                        : &gtfn_glVertexAttribPointer;
+    int plain = !a->integer && !a->longs;
+    uint32_t arg = 0;
+    gltrace_begin_enter(w, sig, AT_WRITER_FAKE);
+    at_writer_begin_arg(w, arg++);
+    at_writer_uint(w, index);
+    at_writer_begin_arg(w, arg++);
+    if (plain)
+        at_writer_enum(w, &gtal_enum_SizeBGRA, a->size);
+    else
+        at_writer_sint(w, a->size);
+    at_writer_begin_arg(w, arg++);
+    at_writer_enum(w, &gtsig_GLenum, (unsigned)a->type);
+    if (plain) {
+        at_writer_begin_arg(w, arg++);
+        at_writer_enum(w, &gtsig_GLboolean, a->normalized ? 1 : 0);
+    }
+    at_writer_begin_arg(w, arg++);
+    at_writer_sint(w, a->stride);
+    at_writer_begin_arg(w, arg);
+    at_writer_pointer(w, a->pointer);
+    gltrace_begin_leave(w, gltrace_end_enter(w));
+    gltrace_end_leave(w);
+}
+
+/* GL 4.3's form: formats, attribute bindings, then buffer bindings. */
+static void write_separate(const vaos *d, const vao *v)
+{
+    for (int i = 0; i < d->nattribs; ++i) {
+        const attrib *a = &v->a[i];
+        unsigned u = (unsigned)i;
+        if (a->integer)
+            glVertexAttribIFormat(u, a->size, (unsigned)a->type, (unsigned)a->reloffset);
+        else if (a->longs)
+            glVertexAttribLFormat(u, a->size, (unsigned)a->type, (unsigned)a->reloffset);
+        else
+            glVertexAttribFormat(u, a->size, (unsigned)a->type, (unsigned char)a->normalized,
+                                 (unsigned)a->reloffset);
+        if (a->binding != i)
+            glVertexAttribBinding(u, (unsigned)a->binding);
+    }
+    for (int i = 0; i < d->nattribs; ++i) {
+        const vbinding *b = &v->b[i];
+        if (b->buffer || b->offset || b->stride != 16)
+            glBindVertexBuffer((unsigned)i, (unsigned)b->buffer, (intptr_t)b->offset, b->stride);
+        if (b->divisor)
+            glVertexBindingDivisor((unsigned)i, (unsigned)b->divisor);
+    }
+}
+
+static void write_vao(const vaos *d, const vao *v)
+{
+    if (v->name) {
+        GLuint name = v->name;
+        glGenVertexArrays(1, &name);
+        glBindVertexArray(v->name);
+    }
+    if (v->separate)
+        write_separate(d, v);
+    int array_buffer = -1; /* what the written calls bound */
+    for (int i = 0; i < d->nattribs; ++i) {
+        const attrib *a = &v->a[i];
+        if (!v->separate && a->buffer) {
+            if (a->buffer != array_buffer)
+                glBindBuffer(GL_ARRAY_BUFFER, (unsigned)a->buffer);
+            array_buffer = a->buffer;
+            write_pointer((unsigned)i, a);
+        }
+        if (a->enabled)
+            glEnableVertexAttribArray((unsigned)i);
+        if (!v->separate && a->divisor)
+            glVertexAttribDivisor((unsigned)i, (unsigned)a->divisor);
+    }
+    if (v->element_buffer)
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, (unsigned)v->element_buffer);
 }
 
 static void write_part(snap *s, void *data)
 {
     (void)s;
-    (void)data;
+    const vaos *d = data;
+    for (int i = 0; i < d->nattribs; ++i) {
+        const float *c = d->current[i];
+        if (c[0] != 0.0f || c[1] != 0.0f || c[2] != 0.0f || c[3] != 1.0f)
+            glVertexAttrib4f((unsigned)i, c[0], c[1], c[2], c[3]);
+    }
+    int bound = 0;
+    for (size_t i = 0; i < d->n; ++i) {
+        write_vao(d, &d->v[i]);
+        bound |= d->v[i].name != 0;
+    }
+    if (bound) /* the state part binds the program's */
+        glBindVertexArray(0);
 }
 
-static void free_part(void *data) { (void)data; }
+static void free_part(void *data)
+{
+    vaos *d = data;
+    free(d->v);
+    free(d);
+}
 
 const snap_part snap_part_vertex_arrays = {"vertex_arrays", collect, write_part, free_part};
