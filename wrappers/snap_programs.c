@@ -17,6 +17,7 @@
 #include "capture_track.h"
 #include "gl_enums.gen.h"
 #include "protos.gen.h"
+#include "snap_pipelines.h"
 #include "snap_uniforms.h"
 #include "snapshot_parts.h"
 #include "track_programs.h"
@@ -39,6 +40,7 @@ typedef struct programs {
     program *progs;
     size_t nprogs;
     unsigned next_free; /* above every live shader and program name */
+    void *pipelines;    /* snap_pipelines.c */
 } programs;
 
 static int is_shader(unsigned name) { return SNAP_REAL(glIsShader)(name) != 0; }
@@ -98,9 +100,20 @@ static void read_program(snap *s, program *p)
         snap_uniforms_check(s, name, stages, nstages);
 }
 
+/* A program nothing was attached to nor linked: no hook saw it, nothing to follow. */
+static int untouched(unsigned program)
+{
+    int attached = 0, linked = 0;
+    SNAP_REAL(glGetProgramiv)(program, GL_ATTACHED_SHADERS, &attached);
+    SNAP_REAL(glGetProgramiv)(program, GL_LINK_STATUS, &linked);
+    return !attached && !linked;
+}
+
 static void *collect(snap *s)
 {
     programs *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
     uint32_t *pnames = NULL, *snames = NULL;
     size_t np = gltrace_tracked_names(gltrace_track_class("program"), &pnames);
     size_t ns = gltrace_tracked_names(gltrace_track_class("shader"), &snames);
@@ -111,10 +124,13 @@ static void *collect(snap *s)
         gtt_program *t = gtt_program_copy(pnames[i]);
         if (pnames[i] >= d->next_free)
             d->next_free = pnames[i] + 1;
-        if (!t) {
+        if (!t && !untouched(pnames[i])) {
             snap_unreadable(s, "program %u: made before it could be followed", pnames[i]);
             continue;
         }
+        if (!t && !(t = calloc(1, sizeof *t)))
+            continue;
+        t->name = pnames[i];
         d->progs[d->nprogs].t = t;
         read_program(s, &d->progs[d->nprogs++]);
     }
@@ -129,7 +145,8 @@ static void *collect(snap *s)
             add_shader(s, d, d->progs[i].attached[j]);
     free(pnames);
     free(snames);
-    if (!d->nprogs && !d->nshaders) {
+    d->pipelines = snap_pipelines_collect(s);
+    if (!d->nprogs && !d->nshaders && !d->pipelines) {
         free(d->progs);
         free(d->shaders);
         free(d);
@@ -270,6 +287,8 @@ static void write_part(snap *s, void *data)
     for (size_t i = 0; i < d->nshaders; ++i)
         if (d->shaders[i].deleted)
             glDeleteShader(d->shaders[i].name);
+    if (d->pipelines)
+        snap_pipelines_write(d->pipelines);
 }
 
 static void free_part(void *data)
@@ -285,6 +304,7 @@ static void free_part(void *data)
     }
     free(d->shaders);
     free(d->progs);
+    free(d->pipelines);
     free(d);
 }
 
