@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# snapshot_programs: the state snapshot's programs, vertex arrays and framebuffers.
+# snapshot_program_app makes its programs (shaders deleted once linked), sets every
+# uniform (float, int, uint, bool, vectors, mat2/3/4, arrays, a uniform block binding),
+# builds two vertex arrays (an element buffer, a per-instance attribute, a generic
+# attribute value) and a framebuffer, all before frame 0; its frames only bind and draw.
+# A range that starts later replays right only if the snapshot re-creates all of it.
+#   usage: snapshot_programs.sh BIN_DIR
+# Checks:
+#   - the program runs the same under the range recording: no GL error, its own frames
+#     (--save, read back before each swap) equal those of a run under a full recording
+#     (the snapshot's reads leave the program's GL state as it was);
+#   - the snapshot says nothing is left out; it relinks both programs and writes each
+#     uniform the program set (by name), the block binding, both vertex arrays with the
+#     divisor, the generic value and the framebuffer's attachments;
+#   - `apitrace dump` reads the range trace whole;
+#   - the range's frames replay in our glretrace and in apitrace's to the same pixels as
+#     the same frames of the full recording, replayed by the same replayer.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/integration/lib.sh
+. "$here/lib.sh"
+it_init snapshot_programs
+
+require_recorder "$@"
+require_tool apitrace glretrace Xvfb python3 timeout
+compare_png="$here/../apps/compare_png.py"
+require_file "$compare_png"
+app="$bin/snapshot_program_app"
+require_file "$app" "built with the demo apps"
+ours="$bin/glretrace"
+start_xvfb
+cd "$WORK"
+
+first=3 last=5 frames=7
+tr="r.$first-$last.trace"
+
+# ---- recordings: the program's own frames are the same under both -------------------
+mkdir -p app.full app.range
+"$gltrace" -o full.trace --backtrace=none -- "$app" --frames $frames --save app.full/ \
+  >/dev/null 2>full.log || fail "the full recording fails: $(tail -2 full.log)"
+"$gltrace" -o r.trace --backtrace=none --frames=$first-$last -- "$app" --frames $frames \
+  --save app.range/ >/dev/null 2>range.log ||
+  fail "the range recording fails (a GL error the snapshot caused?): $(tail -2 range.log)"
+bad=0
+for ((f = 0; f < frames; f++)); do
+  png=$(printf '%010u.png' "$f")
+  python3 "$compare_png" --tolerance 0 --max-fraction 0 "app.full/$png" "app.range/$png" \
+    >cmp.txt 2>&1 || { fail "the program's frame $f differs under the range recording: $(cat cmp.txt)"; bad=1; }
+done
+[ "$bad" = 1 ] || pass "the program draws the same $frames frames under both recordings"
+[ -s "$tr" ] || die "no $tr: $(tail -3 range.log)"
+
+if grep -q "state snapshot:" range.log; then
+  fail "the snapshot says it left things out: $(grep "state snapshot:" range.log | head -3)"
+else
+  pass "the snapshot reads back everything"
+fi
+
+# ---- what the snapshot wrote --------------------------------------------------------
+"$gltrace" dump --color=never --call-nos=no "$tr" >dump.txt
+sed -n '/gltrace: end of the state snapshot/q;p' dump.txt >snap.txt
+n=$(grep -c '^glLinkProgram(.*// fake' snap.txt || true)
+[ "$n" = 2 ] && pass "the snapshot relinks both programs" || fail "$n fake glLinkProgram calls"
+missing=""
+for u in u_scale u_shift u_rot u_mvp u_ipair u_mode u_umask u_flag u_tint3 u_tint4 u_m3 \
+  'u_weights\[0\]' 'u_colors\[0\]' u_tex; do
+  grep -q "^glGetUniformLocation(program = [0-9]*, name = \"$u\") = [0-9]* // fake" snap.txt ||
+    missing="$missing $u"
+done
+[ -z "$missing" ] && pass "the snapshot writes every uniform the program set" ||
+  fail "uniforms not written:$missing"
+grep -q '^glUniformBlockBinding(program = [0-9]*, uniformBlockIndex = 0, uniformBlockBinding = 2) // fake' snap.txt &&
+  pass "the snapshot writes the uniform block's binding" ||
+  fail "no glUniformBlockBinding to 2 in the snapshot"
+# the full recording's values, as the program set them, are the snapshot's
+grep -q '^glUniformMatrix3fv(location = [0-9]*, count = 1, transpose = GL_FALSE, value = {1, 0.1, 0, 0, 0.9, 0.2, 0.1, 0, 1}) // fake' snap.txt &&
+  grep -q '^glUniform4fv(location = [0-9]*, count = 3, value = {1, 0.5, 0.25, 1, 0.25, 1, 0.5, 1, 0.5, 0.25, 1, 1}) // fake' snap.txt &&
+  pass "matrix and array values read back as set" ||
+  fail "u_m3 or u_colors not written with the program's values"
+[ "$(grep -c '^glGenVertexArrays(.*// fake' snap.txt || true)" = 2 ] &&
+  grep -q '^glVertexAttribDivisor(index = 2, divisor = 1) // fake' snap.txt &&
+  grep -q '^glVertexAttrib4f(index = 3, x = 1, y = 0.8, z = 0.9, w = 1) // fake' snap.txt &&
+  pass "the snapshot writes both vertex arrays, the divisor and the generic value" ||
+  fail "vertex arrays incomplete: $(grep -E 'VertexArray|Divisor|VertexAttrib4f' snap.txt | head -5)"
+grep -q '^glFramebufferTexture2D(target = GL_FRAMEBUFFER, attachment = GL_COLOR_ATTACHMENT0, textarget = GL_TEXTURE_2D, texture = [0-9]*, level = 0) // fake' snap.txt &&
+  grep -q '^glFramebufferRenderbuffer(target = GL_FRAMEBUFFER, attachment = GL_DEPTH_ATTACHMENT, .* // fake' snap.txt &&
+  pass "the snapshot writes the framebuffer's attachments" ||
+  fail "framebuffer attachments missing: $(grep -i framebuffer snap.txt | head -4)"
+
+timeout 60 apitrace dump "$tr" >apitrace.txt 2>&1 &&
+  grep -q "gltrace: end of the state snapshot" apitrace.txt &&
+  pass "apitrace dump reads the range trace" ||
+  fail "apitrace dump: $(tail -2 apitrace.txt)"
+
+# ---- replays: the range's frames are the full recording's ---------------------------
+# replay REPLAYER TRACE DIR: one PNG per frame, named by frame number
+replay() {
+  mkdir -p "$3"
+  timeout 120 "$1" --call-nos=false -s "$3/" "$2" >"$3.log" 2>&1 ||
+    fail "$1 $2 exits non-zero: $(tail -2 "$3.log")"
+}
+for who in ours api; do
+  rep=$ours
+  [ "$who" = api ] && rep=glretrace
+  replay "$rep" full.trace "full.$who"
+  replay "$rep" "$tr" "range.$who"
+  bad=0
+  for ((f = first; f <= last; f++)); do
+    want=$(printf '%s/%010u.png' "full.$who" "$f")
+    got=$(printf '%s/%010u.png' "range.$who" $((f - first)))
+    python3 "$compare_png" --tolerance 0 --max-fraction 0 "$want" "$got" >cmp.txt 2>&1 ||
+      { fail "$who: range frame $f differs from the full recording's: $(cat cmp.txt)"; bad=1; }
+  done
+  [ "$bad" = 1 ] || pass "$who: frames $first-$last replay to the full recording's"
+done
+
+it_finish
