@@ -159,6 +159,8 @@ static void *collect(snap *s)
     }
     if (has_vaos)
         SNAP_REAL(glBindVertexArray)((unsigned)saved);
+    else if (n) /* GL_OES_vertex_array_object's, GL_APPLE_vertex_array_object's */
+        snap_unreadable(s, "%zu vertex array objects of an extension: not re-created", n);
     free(names);
     return d;
 }
