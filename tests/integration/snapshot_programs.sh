@@ -14,8 +14,9 @@
 #     uniform the program set (by name), the block binding, both vertex arrays with the
 #     divisor, the generic value and the framebuffer's attachments;
 #   - `apitrace dump` reads the range trace whole;
-#   - the range's frames replay in our glretrace and in apitrace's to the same pixels as
-#     the same frames of the full recording, replayed by the same replayer.
+#   - the range's frames replay in our glretrace and in apitrace's (its first frame
+#     aside, see below) to the same pixels as the same frames of the full recording,
+#     replayed by the same replayer.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/integration/lib.sh
@@ -100,19 +101,22 @@ replay() {
   timeout 120 "$1" --call-nos=false -s "$3/" "$2" >"$3.log" 2>&1 ||
     fail "$1 $2 exits non-zero: $(tail -2 "$3.log")"
 }
+# apitrace's glretrace on Mesa draws a trace's first frame into a 32x32 back buffer (its
+# window grows at the first swap: tests/apps/README.md, "Replaying with glretrace"), the
+# range's first frame included: it is compared from the second frame on.
 for who in ours api; do
-  rep=$ours
-  [ "$who" = api ] && rep=glretrace
+  rep=$ours from=$first
+  [ "$who" = api ] && rep=glretrace from=$((first + 1))
   replay "$rep" full.trace "full.$who"
   replay "$rep" "$tr" "range.$who"
   bad=0
-  for ((f = first; f <= last; f++)); do
+  for ((f = from; f <= last; f++)); do
     want=$(printf '%s/%010u.png' "full.$who" "$f")
     got=$(printf '%s/%010u.png' "range.$who" $((f - first)))
     python3 "$compare_png" --tolerance 0 --max-fraction 0 "$want" "$got" >cmp.txt 2>&1 ||
       { fail "$who: range frame $f differs from the full recording's: $(cat cmp.txt)"; bad=1; }
   done
-  [ "$bad" = 1 ] || pass "$who: frames $first-$last replay to the full recording's"
+  [ "$bad" = 1 ] || pass "$who: frames $from-$last replay to the full recording's"
 done
 
 it_finish
