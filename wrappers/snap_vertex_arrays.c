@@ -4,8 +4,10 @@
  * glBindBuffer(GL_ARRAY_BUFFER) + glVertexAttrib[I|L]Pointer (or, where attributes
  * share buffer bindings, GL 4.3's glVertexAttribFormat / glVertexAttribBinding /
  * glBindVertexBuffer), glEnableVertexAttribArray, glVertexAttribDivisor, and the
- * element buffer. Where the context has a default vertex array (compatibility
- * profiles, GLES) its state is written first, before anything binds another. The
+ * element buffer; in compatibility contexts also the conventional arrays
+ * (glVertexPointer and its kind: snap_ff_arrays.c). Where the context has a default
+ * vertex array (compatibility profiles, GLES) its state is written first, before
+ * anything binds another. The
  * generic attribute values (glVertexAttrib4f) are the context's: written here too.
  *
  * Vertex arrays are not shared between contexts: a name glIsVertexArray denies here
@@ -14,11 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attrib_lists.gen.h"
 #include "capture_track.h"
 #include "gl_enums.gen.h"
 #include "protos.gen.h"
-#include "signatures.gen.h"
+#include "snap_arrays.h"
 #include "snapshot_parts.h"
 #include "wrappers.gen.h"
 
@@ -40,12 +41,14 @@ typedef struct vao {
     int element_buffer, separate; /* separate: written in GL 4.3's form */
     attrib a[MAX_ATTRIBS];
     vbinding b[MAX_ATTRIBS];
+    snap_ff_arrays ff; /* compatibility contexts */
 } vao;
 
 typedef struct vaos {
     vao *v;
     size_t n;
     int nattribs, has_default;
+    int ff, ntex, client_active; /* ff: conventional arrays (compatibility contexts) */
     float current[MAX_ATTRIBS][4];
 } vaos;
 
@@ -73,6 +76,8 @@ static void read_vao(snap *s, const vaos *d, vao *v)
 {
     int vab = snap_api(s) == SNAP_API_GL && snap_version(s) >= 43;
     v->element_buffer = geti(GL_ELEMENT_ARRAY_BUFFER_BINDING);
+    if (d->ff)
+        snap_ff_read(&v->ff, d->ntex, d->client_active);
     for (int i = 0; i < d->nattribs; ++i) {
         attrib *a = &v->a[i];
         unsigned u = (unsigned)i;
@@ -136,6 +141,9 @@ static void *collect(snap *s)
     if (d->nattribs > MAX_ATTRIBS)
         d->nattribs = MAX_ATTRIBS;
     d->has_default = default_vao(s);
+    d->ff = snap_api(s) == SNAP_API_GL && d->has_default;
+    if (d->ff)
+        snap_ff_context(&d->ntex, &d->client_active);
     read_current(s, d);
     uint32_t *names = NULL;
     size_t n = gltrace_tracked_names(gltrace_track_class("vertex array"), &names);
@@ -165,39 +173,17 @@ static void *collect(snap *s)
     return d;
 }
 
-/* glVertexAttrib[I|L]Pointer written as the recorder writes it with a buffer bound
- * (hook_client_pointers.c): that wrapper would ask the driver which buffer is bound,
- * and calls it, so the call is encoded here. */
+/* glVertexAttrib[I|L]Pointer, as the recorder writes it with a buffer bound. */
 static void write_pointer(unsigned index, const attrib *a)
 {
-    at_writer *w = gltrace_writer();
-    if (!w)
-        return;
-    const gt_func_sig *sig = a->integer ? &gtfn_glVertexAttribIPointer
-                             : a->longs ? &gtfn_glVertexAttribLPointer
-                                        : &gtfn_glVertexAttribPointer;
-    int plain = !a->integer && !a->longs;
-    uint32_t arg = 0;
-    gltrace_begin_enter(w, sig, AT_WRITER_FAKE);
-    at_writer_begin_arg(w, arg++);
-    at_writer_uint(w, index);
-    at_writer_begin_arg(w, arg++);
-    if (plain)
-        at_writer_enum(w, &gtal_enum_SizeBGRA, a->size);
+    const int64_t vals[] = {index, a->size, a->type, a->normalized ? 1 : 0, a->stride};
+    const int64_t no_norm[] = {index, a->size, a->type, a->stride};
+    if (a->integer)
+        snap_write_pointer_call(&gtfn_glVertexAttribIPointer, "uses", no_norm, a->pointer);
+    else if (a->longs)
+        snap_write_pointer_call(&gtfn_glVertexAttribLPointer, "uses", no_norm, a->pointer);
     else
-        at_writer_sint(w, a->size);
-    at_writer_begin_arg(w, arg++);
-    at_writer_enum(w, &gtsig_GLenum, (unsigned)a->type);
-    if (plain) {
-        at_writer_begin_arg(w, arg++);
-        at_writer_enum(w, &gtsig_GLboolean, a->normalized ? 1 : 0);
-    }
-    at_writer_begin_arg(w, arg++);
-    at_writer_sint(w, a->stride);
-    at_writer_begin_arg(w, arg);
-    at_writer_pointer(w, a->pointer);
-    gltrace_begin_leave(w, gltrace_end_enter(w));
-    gltrace_end_leave(w);
+        snap_write_pointer_call(&gtfn_glVertexAttribPointer, "uzebs", vals, a->pointer);
 }
 
 /* GL 4.3's form: formats, attribute bindings, then buffer bindings. */
@@ -248,6 +234,8 @@ static void write_vao(const vaos *d, const vao *v)
         if (!v->separate && a->divisor)
             glVertexAttribDivisor((unsigned)i, (unsigned)a->divisor);
     }
+    if (d->ff)
+        snap_ff_write(&v->ff, &array_buffer);
     if (v->element_buffer)
         glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, (unsigned)v->element_buffer);
 }
