@@ -55,8 +55,12 @@ static const shader *find_shader(const programs *d, unsigned name)
 
 static void add_shader(snap *s, programs *d, unsigned name)
 {
-    if (find_shader(d, name) || !is_shader(name))
+    if (find_shader(d, name))
         return;
+    if (!is_shader(name)) {
+        snap_unreadable(s, "shader %u: another share group's, not re-created", name);
+        return;
+    }
     shader sh = {name, 0, NULL, NULL, 0};
     if (!gtt_shader_copy(name, &sh.type, &sh.source, &sh.compiled)) {
         snap_unreadable(s, "shader %u: made before it could be followed, not re-created", name);
@@ -119,8 +123,10 @@ static void *collect(snap *s)
     size_t ns = gltrace_tracked_names(gltrace_track_class("shader"), &snames);
     d->progs = np ? calloc(np, sizeof *d->progs) : NULL;
     for (size_t i = 0; i < np && d->progs; ++i) {
-        if (!SNAP_REAL(glIsProgram)(pnames[i]))
+        if (!SNAP_REAL(glIsProgram)(pnames[i])) {
+            snap_unreadable(s, "program %u: another share group's, not re-created", pnames[i]);
             continue;
+        }
         gtt_program *t = gtt_program_copy(pnames[i]);
         if (pnames[i] >= d->next_free)
             d->next_free = pnames[i] + 1;
