@@ -14,6 +14,8 @@
 #     uniform the program set (by name), the block binding, both vertex arrays with the
 #     divisor, the generic value and the framebuffer's attachments;
 #   - `apitrace dump` reads the range trace whole;
+#   - the range is the second of two (its snapshot follows the first one's), frame 1
+#     alone the first: it replays in ours to the full recording's frame 1;
 #   - the range's frames replay in our glretrace and in apitrace's (its first frame
 #     aside, see below) to the same pixels as the same frames of the full recording,
 #     replayed by the same replayer.
@@ -40,7 +42,7 @@ tr="r.$first-$last.trace"
 mkdir -p app.full app.range
 "$gltrace" -o full.trace --backtrace=none -- "$app" --frames $frames --save app.full/ \
   >/dev/null 2>full.log || fail "the full recording fails: $(tail -2 full.log)"
-"$gltrace" -o r.trace --backtrace=none --frames=$first-$last -- "$app" --frames $frames \
+"$gltrace" -o r.trace --backtrace=none --frames=1-1,$first-$last -- "$app" --frames $frames \
   --save app.range/ >/dev/null 2>range.log ||
   fail "the range recording fails (a GL error the snapshot caused?): $(tail -2 range.log)"
 bad=0
@@ -118,5 +120,10 @@ for who in ours api; do
   done
   [ "$bad" = 1 ] || pass "$who: frames $from-$last replay to the full recording's"
 done
+replay "$ours" r.1-1.trace first.ours
+python3 "$compare_png" --tolerance 0 --max-fraction 0 full.ours/0000000001.png \
+  first.ours/0000000000.png >cmp.txt 2>&1 &&
+  pass "ours: the first range (frame 1) replays to the full recording's frame 1" ||
+  fail "ours: the first range's frame 1 differs: $(cat cmp.txt)"
 
 it_finish
