@@ -192,6 +192,9 @@ static void write_separate(const vaos *d, const vao *v)
     for (int i = 0; i < d->nattribs; ++i) {
         const attrib *a = &v->a[i];
         unsigned u = (unsigned)i;
+        if (a->size == 4 && a->type == GL_FLOAT && !a->normalized && !a->integer &&
+            !a->longs && !a->reloffset && a->binding == i)
+            continue; /* as a new vertex array has it */
         if (a->integer)
             glVertexAttribIFormat(u, a->size, (unsigned)a->type, (unsigned)a->reloffset);
         else if (a->longs)
