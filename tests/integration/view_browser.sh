@@ -7,8 +7,8 @@
 # search results streamed and followed to their call, the timeline download, each
 # frame's CPU/GPU time in its row, Compare (the thumbnails against copies with one
 # changed: the two images and the difference mask side by side), a wrong token's 403 page; the server stops on SIGINT with exit 0;
-# a frame range's trace: where its state snapshot ends (view_browser_snapshot.py). Screenshots are kept in
-# ARTIFACT_DIR (printed at the end). Skips (exit 77) only when Chromium, chromedriver or
+# a frame range's trace: where its state snapshot ends (view_browser_snapshot.py).
+# Screenshots are kept in ARTIFACT_DIR (printed at the end). Skips (exit 77) only when Chromium, chromedriver or
 # Selenium is missing (scripts/install-deps.sh installs them).
 #   usage: view_browser.sh BIN_DIR CORPUS_DIR ARTIFACT_DIR   (VIEW_TRACES="NAME...": other corpus traces)
 set -euo pipefail
