@@ -1,0 +1,113 @@
+/* The state snapshot's indexed state (snap_state_indexed.h): blending and colour masks
+ * per draw buffer, viewports, scissors and depth ranges per viewport. The context's
+ * setters (glBlendFuncSeparate, glViewport, ...) set every index alike; an index that
+ * differs from the first is written after them. */
+#include "snap_state_indexed.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl_enums.gen.h"
+#include "gt_grow.h"
+
+static int has(const snap *s, int gl, int es, const char *ext)
+{
+    if (snap_api(s) == SNAP_API_GL ? snap_version(s) >= gl : snap_version(s) >= es)
+        return 1;
+    return ext && snap_has_extension(s, ext);
+}
+
+static void read_blend(GLuint i, snap_blend *b)
+{
+    static const GLenum pnames[6] = {GL_BLEND_SRC_RGB, GL_BLEND_DST_RGB, GL_BLEND_SRC_ALPHA,
+                                     GL_BLEND_DST_ALPHA, GL_BLEND_EQUATION_RGB,
+                                     GL_BLEND_EQUATION_ALPHA};
+    memset(b, 0, sizeof *b);
+    b->index = i;
+    b->enabled = SNAP_REAL(glIsEnabledi)(GL_BLEND, i);
+    for (int k = 0; k < 6; ++k)
+        SNAP_REAL(glGetIntegeri_v)(pnames[k], i, &b->v[k]);
+    SNAP_REAL(glGetBooleani_v)(GL_COLOR_WRITEMASK, i, b->mask);
+}
+
+static void read_viewport(GLuint i, snap_viewport *v)
+{
+    memset(v, 0, sizeof *v);
+    v->index = i;
+    SNAP_REAL(glGetFloati_v)(GL_VIEWPORT, i, v->viewport);
+    SNAP_REAL(glGetIntegeri_v)(GL_SCISSOR_BOX, i, v->scissor);
+    SNAP_REAL(glGetDoublei_v)(GL_DEPTH_RANGE, i, v->depth);
+    v->scissor_test = SNAP_REAL(glIsEnabledi)(GL_SCISSOR_TEST, i);
+}
+
+static GLint get_int(GLenum pname)
+{
+    GLint v = 0;
+    SNAP_REAL(glGetIntegerv)(pname, &v);
+    return v;
+}
+
+int snap_state_indexed_collect(snap *s, snap_state_indexed *x)
+{
+    memset(x, 0, sizeof *x);
+    if (has(s, 40, 32, NULL)) {
+        GLint n = get_int(GL_MAX_DRAW_BUFFERS);
+        snap_blend first, b;
+        read_blend(0, &first);
+        for (GLint i = 1; i < n && i < 64; ++i) {
+            read_blend((GLuint)i, &b);
+            if (memcmp(&b.enabled, &first.enabled, sizeof b - offsetof(snap_blend, enabled))) {
+                if (GT_GROW(x->blend, x->blend_cap, x->nblend + 1, 4) != 0)
+                    return -1;
+                x->blend[x->nblend++] = b;
+            }
+        }
+    }
+    if (snap_api(s) == SNAP_API_GL && has(s, 41, 0, "GL_ARB_viewport_array")) {
+        GLint n = get_int(GL_MAX_VIEWPORTS);
+        snap_viewport first, v;
+        read_viewport(0, &first);
+        for (GLint i = 1; i < n && i < 64; ++i) {
+            read_viewport((GLuint)i, &v);
+            if (memcmp(v.viewport, first.viewport, sizeof v - offsetof(snap_viewport, viewport))) {
+                if (GT_GROW(x->viewports, x->viewport_cap, x->nviewports + 1, 4) != 0)
+                    return -1;
+                x->viewports[x->nviewports++] = v;
+            }
+        }
+    }
+    return 0;
+}
+
+void snap_state_indexed_write(const snap_state_indexed *x)
+{
+    for (size_t k = 0; k < x->nblend; ++k) {
+        const snap_blend *b = &x->blend[k];
+        if (b->enabled)
+            glEnablei(GL_BLEND, b->index);
+        else
+            glDisablei(GL_BLEND, b->index);
+        glBlendFuncSeparatei(b->index, (GLenum)b->v[0], (GLenum)b->v[1], (GLenum)b->v[2],
+                             (GLenum)b->v[3]);
+        glBlendEquationSeparatei(b->index, (GLenum)b->v[4], (GLenum)b->v[5]);
+        glColorMaski(b->index, b->mask[0], b->mask[1], b->mask[2], b->mask[3]);
+    }
+    for (size_t k = 0; k < x->nviewports; ++k) {
+        const snap_viewport *v = &x->viewports[k];
+        glViewportIndexedfv(v->index, v->viewport);
+        glScissorIndexedv(v->index, v->scissor);
+        glDepthRangeIndexed(v->index, v->depth[0], v->depth[1]);
+        if (v->scissor_test)
+            glEnablei(GL_SCISSOR_TEST, v->index);
+        else
+            glDisablei(GL_SCISSOR_TEST, v->index);
+    }
+}
+
+void snap_state_indexed_free(snap_state_indexed *x)
+{
+    free(x->blend);
+    free(x->viewports);
+    memset(x, 0, sizeof *x);
+}
