@@ -37,7 +37,7 @@ static void *collect(snap *s)
     int core = snap_state_core(s);
     if (snap_state_set_collect(s, &d->set, SNAP_SEC_GET, 0, -1, core) != 0 ||
         snap_state_ff_collect(s, &d->ff, &d->set, core) != 0 ||
-        snap_state_indexed_collect(s, &d->indexed) != 0 ||
+        snap_state_indexed_collect(s, &d->indexed, core) != 0 ||
         snap_state_bind_collect(s, &d->bind, core) != 0) {
         snap_unreadable(s, "context state: out of memory");
         free_part(d);

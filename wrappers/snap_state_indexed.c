@@ -1,5 +1,6 @@
 /* The state snapshot's indexed state (snap_state_indexed.h): blending and colour masks
- * per draw buffer, viewports, scissors and depth ranges per viewport. The context's
+ * per draw buffer, viewports, scissors and depth ranges per viewport, generic vertex
+ * attributes' current values. The context's
  * setters (glBlendFuncSeparate, glViewport, ...) set every index alike; an index that
  * differs from the first is written after them. */
 #include "snap_state_indexed.h"
@@ -48,9 +49,32 @@ static GLint get_int(GLenum pname)
     return v;
 }
 
-int snap_state_indexed_collect(snap *s, snap_state_indexed *x)
+/* Generic attributes' current values; a compatibility context's attribute 0 is the
+ * vertex position, which has none (querying it is an error there). */
+static int collect_attribs(snap *s, snap_state_indexed *x, int core)
+{
+    static const GLfloat unset[4] = {0, 0, 0, 1};
+    if (!has(s, 20, 20, NULL))
+        return 0;
+    GLint n = get_int(GL_MAX_VERTEX_ATTRIBS);
+    GLuint first = snap_api(s) == SNAP_API_GL && !core ? 1 : 0;
+    for (GLuint i = first; (GLint)i < n && i < 64; ++i) {
+        snap_attrib a = {i, {0, 0, 0, 0}};
+        SNAP_REAL(glGetVertexAttribfv)(i, GL_CURRENT_VERTEX_ATTRIB, a.v);
+        if (!memcmp(a.v, unset, sizeof unset))
+            continue;
+        if (GT_GROW(x->attribs, x->attrib_cap, x->nattribs + 1, 4) != 0)
+            return -1;
+        x->attribs[x->nattribs++] = a;
+    }
+    return 0;
+}
+
+int snap_state_indexed_collect(snap *s, snap_state_indexed *x, int core)
 {
     memset(x, 0, sizeof *x);
+    if (collect_attribs(s, x, core) != 0)
+        return -1;
     if (has(s, 40, 32, NULL)) {
         GLint n = get_int(GL_MAX_DRAW_BUFFERS);
         snap_blend first, b;
@@ -82,6 +106,8 @@ int snap_state_indexed_collect(snap *s, snap_state_indexed *x)
 
 void snap_state_indexed_write(const snap_state_indexed *x)
 {
+    for (size_t k = 0; k < x->nattribs; ++k)
+        glVertexAttrib4fv(x->attribs[k].index, x->attribs[k].v);
     for (size_t k = 0; k < x->nblend; ++k) {
         const snap_blend *b = &x->blend[k];
         if (b->enabled)
@@ -109,5 +135,6 @@ void snap_state_indexed_free(snap_state_indexed *x)
 {
     free(x->blend);
     free(x->viewports);
+    free(x->attribs);
     memset(x, 0, sizeof *x);
 }

@@ -1,6 +1,7 @@
 /* Indexed context state in the state snapshot (snap_state_indexed.c): blending and
  * colour masks per draw buffer (GL 4.0, ES 3.2), viewports, scissors and depth ranges
- * per viewport (GL 4.1, GL_ARB_viewport_array), where an index differs from the first. */
+ * per viewport (GL 4.1, GL_ARB_viewport_array), where an index differs from the first;
+ * the current values of generic vertex attributes that are not (0, 0, 0, 1). */
 #ifndef SNAP_STATE_INDEXED_H
 #define SNAP_STATE_INDEXED_H
 
@@ -25,14 +26,21 @@ typedef struct {
 } snap_viewport;
 
 typedef struct {
+    GLuint index;
+    GLfloat v[4];
+} snap_attrib;
+
+typedef struct {
     snap_blend *blend;
     size_t nblend, blend_cap;
     snap_viewport *viewports;
     size_t nviewports, viewport_cap;
+    snap_attrib *attribs;
+    size_t nattribs, attrib_cap;
 } snap_state_indexed;
 
 /* 0, or -1 out of memory. */
-int snap_state_indexed_collect(snap *s, snap_state_indexed *x);
+int snap_state_indexed_collect(snap *s, snap_state_indexed *x, int core);
 void snap_state_indexed_write(const snap_state_indexed *x);
 void snap_state_indexed_free(snap_state_indexed *x);
 

@@ -129,6 +129,13 @@ static void read_one(unsigned sec, unsigned obj, const snap_read *r, snap_value 
     }
 }
 
+/* A default of -1 is a mask of all ones, which drivers answer cut to the buffer's bits
+ * (255 for an 8-bit stencil buffer). */
+static int all_ones(double def, long long v)
+{
+    return def == -1 && v > 0 && (v & (v + 1)) == 0;
+}
+
 static int is_default(const snap_setter *t, const snap_value *v)
 {
     if (!t->defaults)
@@ -140,7 +147,7 @@ static int is_default(const snap_setter *t, const snap_value *v)
                      t->section == SNAP_SEC_MATERIAL;
         for (unsigned j = 0; j < n; ++j, ++k)
             if (floats ? (float)v[k].d != (float)t->defaults[k]
-                       : v[k].i != (long long)t->defaults[k])
+                       : v[k].i != (long long)t->defaults[k] && !all_ones(t->defaults[k], v[k].i))
                 return 0;
     }
     return 1;

@@ -44,7 +44,12 @@ cd "$WORK"
 
 # frame_calls TRACE FIRST LAST: the calls of frames FIRST..LAST without call numbers
 frame_calls() {
-  "$gltrace" dump --color=never --call-nos=no --frames="$2-$3" "$1" | calls_only
+  "$gltrace" dump --color=never --call-nos=no --frames="$2-$3" "$1" | after_snapshot | calls_only
+}
+# after_snapshot: the calls after a range trace's state snapshot (its fake calls up to
+# the end marker), every call of a trace without one
+after_snapshot() {
+  awk '{ line[NR] = $0 } /end of the state snapshot/ { s = NR } END { for (i = s + 1; i <= NR; i++) print line[i] }'
 }
 # calls_only: a dump without its properties (the command lines differ: --frames N) and
 # with heap addresses as 0xADDR (each run has its own)
