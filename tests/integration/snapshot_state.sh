@@ -4,12 +4,12 @@
 # the same deterministic program under our own Xvfb (Mesa llvmpipe).
 #   usage: snapshot_state.sh BIN_DIR
 # For state_app (GL 3.3 core: depth, stencil, sampler, transform feedback, VAO, program
-# and texture bindings), es2_demo (GLES 2 on EGL) and ff_state_app (compatibility: the
+# and texture bindings; with --textures --fbo, units 1 to 4 and a framebuffer), es2_demo (GLES 2 on EGL) and ff_state_app (compatibility: the
 # fixed-function state, lights, materials, matrices, set before frame 3; frame 2 changes
 # some), each recorded in full and as --frames=3-4:
-#   - our `glretrace -D` at the first call of frame 3 in the full recording and at the
-#     first call after the snapshot (its end marker) in the range trace print the same
-#     state, but where a value depends on objects the snapshot does not re-create yet
+#   - our `glretrace -D` at the end of frame 2 (its swap) in the full recording and at
+#     the snapshot's end marker in the range trace (the state before frame 3's first
+#     call, which may use objects the range lacks) print the same state, but where a value depends on objects the snapshot does not re-create yet
 #     (snapshot_state_check.py names them) and the window's pixels;
 #   - the bindings the snapshot writes are the program's, object by object;
 #   - the snapshot leaves out values equal to the GL defaults (no glDepthFunc(GL_LESS));
@@ -36,12 +36,14 @@ done
 start_xvfb
 cd "$WORK"
 
-# record NAME APP: NAME.trace (6 frames) and NAME.3-4.trace
+# record NAME APP [ARGS...]: NAME.trace (6 frames) and NAME.r.3-4.trace
 record() {
-  "$gltrace" -o "$1.trace" --backtrace=none -- "$bin/$2" --frames 6 >/dev/null 2>"$1.log" ||
-    fail "$2: the full recording fails: $(tail -2 "$1.log")"
-  "$gltrace" -o "$1.r.trace" --backtrace=none --frames=3-4 -- "$bin/$2" --frames 6 \
-    >/dev/null 2>"$1.r.log" || fail "$2 --frames=3-4 fails: $(tail -2 "$1.r.log")"
+  local name=$1 app=$2
+  shift 2
+  "$gltrace" -o "$name.trace" --backtrace=none -- "$bin/$app" --frames 6 "$@" >/dev/null \
+    2>"$name.log" || fail "$name: the full recording fails: $(tail -2 "$name.log")"
+  "$gltrace" -o "$name.r.trace" --backtrace=none --frames=3-4 -- "$bin/$app" --frames 6 "$@" \
+    >/dev/null 2>"$name.r.log" || fail "$name --frames=3-4 fails: $(tail -2 "$name.r.log")"
 }
 
 # playable NAME: NAME.play.trace, the range trace with a context to replay in
@@ -64,8 +66,9 @@ compare_state() {
   "$gltrace" dump --color=never --frames=3 "$1.trace" >"$1.frame3.dump"
   first=$(grep -m1 -o '^[0-9]\+' "$1.frame3.dump")
   marker=$(grep -m1 'glStringMarkerGREMEDY' "$1.dump" | grep -o '^[0-9]\+')
-  if ! timeout 60 "$ours" -D "$first" "$1.trace" >"$1.full.json" 2>"$1.full.err" ||
-    ! timeout 60 "$ours" -D $((marker + 1)) "$1.play.trace" >"$1.range.json" 2>"$1.range.err"; then
+  # the state after the call before: frame 2's swap, and the snapshot's end marker
+  if ! timeout 60 "$ours" -D $((first - 1)) "$1.trace" >"$1.full.json" 2>"$1.full.err" ||
+    ! timeout 60 "$ours" -D "$marker" "$1.play.trace" >"$1.range.json" 2>"$1.range.err"; then
     fail "$1: glretrace -D fails: $(tail -1 "$1.full.err") $(tail -1 "$1.range.err")"
     return
   fi
@@ -76,12 +79,23 @@ compare_state() {
   fi
 }
 
-for app in state_app es2_demo ff_state_app; do
-  record "$app" "$app"
-  [ -s "$app.r.3-4.trace" ] || { fail "$app: no range trace"; continue; }
-  playable "$app"
-  compare_state "$app"
+for variant in "state_app state_app" "state_app_more state_app --textures --fbo" \
+  "es2_demo es2_demo" "ff_state_app ff_state_app"; do
+  read -r name app args <<<"$variant"
+  # shellcheck disable=SC2086
+  record "$name" "$app" $args
+  [ -s "$name.r.3-4.trace" ] || { fail "$name: no range trace"; continue; }
+  playable "$name"
+  compare_state "$name"
 done
+# state_app --textures binds a texture of another target to each of units 1 to 4
+snap=$(sed '/glStringMarkerGREMEDY/q' state_app_more.dump)
+if grep -A12 'glActiveTexture(texture = GL_TEXTURE4)' <<<"$snap" |
+  grep -q 'glBindTexture(target = GL_TEXTURE_1D, texture = [1-9]'; then
+  pass "state_app --textures: unit 4's 1D texture bound in the snapshot"
+else
+  fail "state_app --textures: no 1D texture bound in unit 4 by the snapshot"
+fi
 
 # defaults are left out: state_app never changes the depth function or the blending
 snap=$(sed '/glStringMarkerGREMEDY/q' state_app.dump)
