@@ -240,12 +240,16 @@ def emit_setter(ctx, n, line, out, table):
                  f'{"d" + str(n) if defaults is not None else "NULL"}, {"NULL" if unwritten else "w" + str(n)}}},')
 
 
-def generate(setters_path, state_path, gl_xml):
-    reg = registry.load([gl_xml])
-    root = ET.parse(gl_xml).getroot()
+def load_registry(gl_xml):
+    """What generate reads of the registry: (registry, XML root, command providers)."""
+    return registry.load([gl_xml]), ET.parse(gl_xml).getroot(), providers.load(gl_xml)
+
+
+def generate(setters_path, state_path, gl_xml, loaded=None):
+    reg, root, provs = loaded or load_registry(gl_xml)
     types = state_types(state_path)
     ctx = Ctx(reg, root, types)
-    ctx.cmd_provs = providers.load(gl_xml)
+    ctx.cmd_provs = provs
     get_names = list(types.get("get", {}))
     lines, section = [], "get"
     binds = {"bind_texture": [], "bind_buffer": []}
