@@ -45,8 +45,9 @@ static int collect_units(snap *s, snap_state_ff *f, snap_set_list *set)
     GLint active = get_int(GL_ACTIVE_TEXTURE);
     for (int u = 0; u < f->nunits; ++u) {
         SNAP_REAL(glActiveTexture)(GL_TEXTURE0 + (GLenum)u);
-        if (snap_state_set_collect(s, set, SNAP_SEC_UNIT, 0, u, 0) != 0 ||
-            snap_state_set_collect(s, set, SNAP_SEC_TEXENV, 0, u, 0) != 0)
+        unsigned unit = GL_TEXTURE0 + (unsigned)u;
+        if (snap_state_set_collect(s, set, SNAP_SEC_UNIT, unit, u, 0) != 0 ||
+            snap_state_set_collect(s, set, SNAP_SEC_TEXENV, unit, u, 0) != 0)
             return -1;
         SNAP_REAL(glGetFloatv)(GL_TEXTURE_MATRIX, f->texture[u]);
     }

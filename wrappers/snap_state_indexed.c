@@ -1,6 +1,6 @@
 /* The state snapshot's indexed state (snap_state_indexed.h): blending and colour masks
  * per draw buffer, viewports, scissors and depth ranges per viewport, generic vertex
- * attributes' current values. The context's
+ * attributes' current values, the sample mask. The context's
  * setters (glBlendFuncSeparate, glViewport, ...) set every index alike; an index that
  * differs from the first is written after them. */
 #include "snap_state_indexed.h"
@@ -70,9 +70,26 @@ static int collect_attribs(snap *s, snap_state_indexed *x, int core)
     return 0;
 }
 
+/* The sample mask's words (GL 3.2, ES 3.1): all ones at first. */
+static void collect_sample_mask(snap *s, snap_state_indexed *x)
+{
+    if (!has(s, 32, 31, "GL_ARB_texture_multisample"))
+        return;
+    GLint n = get_int(GL_MAX_SAMPLE_MASK_WORDS);
+    x->nsample_mask = n < 0 ? 0 : n > 4 ? 4 : (unsigned)n;
+    int all_ones = 1;
+    for (unsigned i = 0; i < x->nsample_mask; ++i) {
+        SNAP_REAL(glGetIntegeri_v)(GL_SAMPLE_MASK_VALUE, i, &x->sample_mask[i]);
+        all_ones &= x->sample_mask[i] == -1;
+    }
+    if (all_ones)
+        x->nsample_mask = 0;
+}
+
 int snap_state_indexed_collect(snap *s, snap_state_indexed *x, int core)
 {
     memset(x, 0, sizeof *x);
+    collect_sample_mask(s, x);
     if (collect_attribs(s, x, core) != 0)
         return -1;
     if (has(s, 40, 32, NULL)) {
@@ -108,6 +125,8 @@ void snap_state_indexed_write(const snap_state_indexed *x)
 {
     for (size_t k = 0; k < x->nattribs; ++k)
         glVertexAttrib4fv(x->attribs[k].index, x->attribs[k].v);
+    for (unsigned i = 0; i < x->nsample_mask; ++i)
+        glSampleMaski(i, (GLbitfield)x->sample_mask[i]);
     for (size_t k = 0; k < x->nblend; ++k) {
         const snap_blend *b = &x->blend[k];
         if (b->enabled)

@@ -1,7 +1,8 @@
 /* Indexed context state in the state snapshot (snap_state_indexed.c): blending and
  * colour masks per draw buffer (GL 4.0, ES 3.2), viewports, scissors and depth ranges
  * per viewport (GL 4.1, GL_ARB_viewport_array), where an index differs from the first;
- * the current values of generic vertex attributes that are not (0, 0, 0, 1). */
+ * the current values of generic vertex attributes that are not (0, 0, 0, 1); the sample
+ * mask's words. */
 #ifndef SNAP_STATE_INDEXED_H
 #define SNAP_STATE_INDEXED_H
 
@@ -37,6 +38,8 @@ typedef struct {
     size_t nviewports, viewport_cap;
     snap_attrib *attribs;
     size_t nattribs, attrib_cap;
+    GLint sample_mask[4]; /* the words of GL_SAMPLE_MASK_VALUE not all ones */
+    unsigned nsample_mask;
 } snap_state_indexed;
 
 /* 0, or -1 out of memory. */

@@ -158,8 +158,9 @@ static void say_unwritten(snap *s, const snap_setter *t, const snap_value *v, in
     char where[32] = "";
     if (unit >= 0)
         snprintf(where, sizeof where, " of texture unit %d", unit);
-    snap_unreadable(s, "%s%s is %g, not the default %g: not written back", t->name, where,
-                    t->reads[0].type == SNAP_FLOAT ? v[0].d : (double)v[0].i, t->defaults[0]);
+    snap_unreadable(s, "%s%s is %g, not the default %g: what it needs is not written back",
+                    t->name, where, t->reads[0].type == SNAP_FLOAT ? v[0].d : (double)v[0].i,
+                    t->defaults[0]);
 }
 
 int snap_state_set_collect(snap *s, snap_set_list *list, unsigned sec, unsigned obj, int unit,
