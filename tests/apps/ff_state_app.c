@@ -2,7 +2,8 @@
  * immediate mode with no GL object at all, through context state set before its frames:
  * blending, depth, stencil, scissor, culling, polygon offset, alpha test, line width,
  * point size, shade model, fog, two lights and materials, the current normal, the
- * projection matrix, and a modelview matrix each frame rotates further. Frame 2 changes
+ * projection matrix, a modelview matrix each frame rotates further, and texture unit
+ * 1's environment, coordinates and matrix (unit 1 left active). Frame 2 changes
  * some of that state. A range of frames after 2 replays to the same pixels only if the
  * state snapshot writes all of it back (snapshot_state.sh).
  *
@@ -75,6 +76,13 @@ static void set_state(void)
     glMaterialfv(GL_FRONT, GL_SPECULAR, specular);
     glMaterialf(GL_FRONT, GL_SHININESS, 24.0f);
     glNormal3f(0.0f, 0.6f, 0.8f);
+    /* unit 1, left active: its environment, coordinates and texture matrix */
+    glActiveTexture(GL_TEXTURE1);
+    glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_REPLACE);
+    glMultiTexCoord4f(GL_TEXTURE1, 0.1f, 0.2f, 0.3f, 1.0f);
+    glMatrixMode(GL_TEXTURE);
+    glTranslatef(0.5f, 0.25f, 0.0f);
+    glMatrixMode(GL_MODELVIEW);
 }
 
 /* Frame 2 changes some of it. */
