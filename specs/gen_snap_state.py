@@ -137,107 +137,128 @@ def expand(ctx, where, section, words, get_names):
     return out
 
 
-def emit_setter(ctx, n, line, out, table):
-    where, fn = line["where"], line["fn"]
-    enable = fn == "enable"
-    unwritten = fn == "unwritten"
-    cmd = ctx.reg.commands.get("glEnable" if enable else "glGetIntegerv" if unwritten else fn)
-    if not cmd:
-        fail(where, f"{fn} is not a GL command of the registry")
-    reads, flat, consts = [], [], []  # reads: (pname, TYPE, count, element or -1)
+def read_args(ctx, line):
+    """The values a line reads, [(pname, TYPE, count, element or -1)], and its arguments
+    flattened: ("const", ARG) or (F or I, None) per value."""
+    reads, flat = [], []
     for a in line["args"]:
         if a.startswith(":") or a == "@":
-            consts.append(a)
             flat.append(("const", a))
             continue
         m = re.fullmatch(r"(GL_\w+)(?:\[(\d+)\])?", a)
         if not m:
-            fail(where, f"{a}: expected PNAME, PNAME[i], :CONST or @")
-        t, count = ctx.value_type(where, line["section"], m.group(1))
+            fail(line["where"], f"{a}: expected PNAME, PNAME[i], :CONST or @")
+        t, count = ctx.value_type(line["where"], line["section"], m.group(1))
         elem = int(m.group(2)) if m.group(2) else -1
         reads.append((m.group(1), t, count, elem))
-        for k in range(1 if elem >= 0 else count):
-            flat.append(("F" if t == "F" else "I", None))
-    nvals = sum(1 for k, _ in flat if k != "const")
-    defaults = line["defaults"]
-    if enable and defaults is None:
-        defaults = ["GL_FALSE"]
-    if defaults is not None and len(defaults) != nvals:
-        fail(where, f"{len(defaults)} defaults for {nvals} values")
-    # the C call: walk the command's parameters, taking consts and values in order
+        flat += [("F" if t == "F" else "I", None)] * (1 if elem >= 0 else count)
+    return reads, flat
+
+
+def c_call(ctx, line, cmd, flat):
+    """The C statements of the call: the command's parameters take the constants and
+    values in order, an array parameter every value up to the next constant."""
+    where = line["where"]
     call, pre, vi, fi = [], [], 0, 0
-    for p in (cmd.params if not (enable or unwritten) else []):
+    for p in cmd.params:
         if fi >= len(flat):
-            fail(where, f"{fn} has more parameters than arguments given")
+            fail(where, f"{cmd.name} has more parameters than arguments given")
         kind, text = flat[fi]
         if kind == "const":
-            call.append("obj" if text == "@" else f"({p.ctype}){ctx.number(where, text[1:]) if text[1:].startswith('GL_') else text[1:]}")
+            const = text[1:]
+            value = ctx.number(where, const) if const.startswith("GL_") else const
+            call.append("obj" if text == "@" else f"({p.ctype}){value}")
             fi += 1
-            continue
-        if p.pointers:  # an array parameter takes the rest of this value's elements
-            first_v = vi
-            # every remaining value up to the next const belongs to it
+        elif p.pointers:
             end = fi
             while end < len(flat) and flat[end][0] != "const":
                 end += 1
-            count = end - fi
-            base = p.base
-            elems = ", ".join(f"({base})v[{first_v + k}].{'d' if flat[fi + k][0] == 'F' else 'i'}"
-                              for k in range(count))
-            pre.append(f"    const {base} a{len(pre)}[{count}] = {{{elems}}};")
+            elems = ", ".join(f"({p.base})v[{vi + k}].{'d' if flat[fi + k][0] == 'F' else 'i'}"
+                              for k in range(end - fi))
+            pre.append(f"    const {p.base} a{len(pre)}[{end - fi}] = {{{elems}}};")
             call.append(f"a{len(pre) - 1}")
-            vi += count
-            fi = end
-            continue
-        src = f"v[{vi}].d" if kind == "F" else f"v[{vi}].i"
-        call.append(f"({p.ctype}){src}")
-        vi += 1
-        fi += 1
-    if not (enable or unwritten) and fi != len(flat):
-        fail(where, f"{fn} takes {len(cmd.params)} parameters: arguments left over")
-    if unwritten:
-        if defaults is None:
-            fail(where, "unwritten needs the default")
-        body = "    /* no setter: said unreadable where it differs from the default */"
-    elif enable:
-        if len(reads) != 1:
-            fail(where, "enable takes one value")
-        pn = reads[0][0]
-        body = (f"    if (v[0].i)\n        glEnable(0x{ctx.value(where, pn):04X});\n"
-                f"    else\n        glDisable(0x{ctx.value(where, pn):04X});")
-    else:
-        body = "\n".join(pre + [f"    {fn}({', '.join(call)});"])
-    out.append(f"/* {where}: {fn} {' '.join(line['args'])} */")
-    if not unwritten:
-        out.append(f"static void w{n}(unsigned obj, const snap_value *v)\n{{\n    (void)obj;\n"
-                   f"    (void)v;\n{body}\n}}")
-    out.append(f"static const snap_read r{n}[] = {{")
-    for pn, t, count, elem in reads:
-        out.append(f"    {{0x{ctx.value(where, pn):04X}, {gen_state.TYPES[t]}, {count}, {elem}}}, /* {pn} */")
-    out.append("};")
-    if defaults is not None:
-        out.append(f"static const double d{n}[] = {{{', '.join(str(ctx.number(where, d)) for d in defaults)}}};")
-    # who provides the call and each value: each group is one requirement
+            vi, fi = vi + end - fi, end
+        else:
+            call.append(f"({p.ctype})v[{vi}].{'d' if kind == 'F' else 'i'}")
+            vi, fi = vi + 1, fi + 1
+    if fi != len(flat):
+        fail(where, f"{cmd.name} takes {len(cmd.params)} parameters: arguments left over")
+    return "\n".join(pre + [f"    {cmd.name}({', '.join(call)});"])
+
+
+def requirements(ctx, line, cmd_name, reads):
+    """The providers' groups (the command's, each value's) and the SNAP_IF_ flags."""
     groups, compat = [], False
-    if not unwritten:
-        cmd_name = "glEnable" if enable else fn
+    if cmd_name:
         groups.append(" ".join(ctx.cmd_provs[cmd_name]))
         compat |= cmd_name in ctx.cmd_removed
     for pn, *_ in reads:
         provs = ctx.enum_provs.get(pn)
         if not provs:
-            fail(where, f"{pn}: no GL version or extension of the registry provides it")
+            fail(line["where"], f"{pn}: no GL version or extension of the registry provides it")
         groups.append(" ".join(sorted(provs, key=providers._order)))
         compat |= pn in ctx.enum_removed
     for c in line["conds"]:
         if c not in ("compat", "core", "gl", "es", "light0", "lightn"):
-            fail(where, f"if {c}: expected compat, core, gl, es, light0 or lightn")
+            fail(line["where"], f"if {c}: expected compat, core, gl, es, light0 or lightn")
     conds = list(dict.fromkeys(line["conds"] + (["compat"] if compat else [])))
-    flags = ["0"] + [f"SNAP_IF_{c.upper()}" for c in conds]
+    flags = " | ".join(["0"] + [f"SNAP_IF_{c.upper()}" for c in conds])
+    return ";".join(dict.fromkeys(groups)), flags
+
+
+def emit_setter(ctx, n, line, out, table):
+    where, fn = line["where"], line["fn"]
+    enable, unwritten = fn == "enable", fn == "unwritten"
+    cmd = ctx.reg.commands.get("glEnable" if enable else "glGetIntegerv" if unwritten else fn)
+    if not cmd:
+        fail(where, f"{fn} is not a GL command of the registry")
+    reads, flat = read_args(ctx, line)
+    nvals = sum(1 for k, _ in flat if k != "const")
+    defaults = line["defaults"] or (["GL_FALSE"] if enable else None)
+    if defaults is not None and len(defaults) != nvals:
+        fail(where, f"{len(defaults)} defaults for {nvals} values")
+    if (enable or unwritten) and len(reads) != 1:
+        fail(where, f"{fn} takes one value")
+    if unwritten and defaults is None:
+        fail(where, "unwritten needs the default")
+    out.append(f"/* {where}: {fn} {' '.join(line['args'])} */")
+    if enable:
+        pn = ctx.value(where, reads[0][0])
+        body = (f"    if (v[0].i)\n        glEnable(0x{pn:04X});\n"
+                f"    else\n        glDisable(0x{pn:04X});")
+    if not unwritten:
+        body = body if enable else c_call(ctx, line, cmd, flat)
+        out.append(f"static void w{n}(unsigned obj, const snap_value *v)\n{{\n    (void)obj;\n"
+                   f"    (void)v;\n{body}\n}}")
+    out.append(f"static const snap_read r{n}[] = {{")
+    for pn, t, count, elem in reads:
+        out.append(f"    {{0x{ctx.value(where, pn):04X}, {gen_state.TYPES[t]}, {count}, {elem}}},"
+                   f" /* {pn} */")
+    out.append("};")
+    if defaults is not None:
+        values = ", ".join(str(ctx.number(where, d)) for d in defaults)
+        out.append(f"static const double d{n}[] = {{{values}}};")
+    provs, flags = requirements(ctx, line, None if unwritten else cmd.name, reads)
     name = "glEnable " + reads[0][0] if enable else reads[0][0] if unwritten else fn
-    table.append(f'    {{"{name}", {SECTIONS[line["section"]]}, '
-                 f'"{";".join(dict.fromkeys(groups))}", {" | ".join(flags)}, r{n}, {len(reads)}, {nvals}, '
-                 f'{"d" + str(n) if defaults is not None else "NULL"}, {"NULL" if unwritten else "w" + str(n)}}},')
+    dflt = f"d{n}" if defaults is not None else "NULL"
+    table.append(f'    {{"{name}", {SECTIONS[line["section"]]}, "{provs}", {flags}, r{n}, '
+                 f'{len(reads)}, {nvals}, {dflt}, {"NULL" if unwritten else f"w{n}"}}},')
+
+
+def binding_rows(ctx, kind, rows):
+    """The C table of a [bind_texture] or [bind_buffer] section."""
+    out = [f"const snap_binding snap_{kind}[] = {{"]
+    for where, words in rows:
+        if len(words) not in (2, 6) or (kind == "bind_texture" and len(words) != 2):
+            fail(where, "expected: TARGET BINDING [MAX I_BINDING I_START I_SIZE]")
+        provs = [" ".join(sorted(ctx.enum_provs.get(w, ()), key=providers._order)) for w in words]
+        if not all(provs):
+            fail(where, "no GL version or extension of the registry provides " + " ".join(words))
+        vals = [ctx.value(where, w) for w in words] + [0] * (6 - len(words))
+        compat = "SNAP_IF_COMPAT" if any(w in ctx.enum_removed for w in words) else 0
+        out.append("    {" + ", ".join(f"0x{v:04X}" for v in vals) +
+                   f', "{";".join(dict.fromkeys(provs))}", {compat}}}, /* {words[0]} */')
+    return out + ["};", f"const unsigned snap_{kind}_count = {len(rows)};", ""]
 
 
 def load_registry(gl_xml):
@@ -296,18 +317,7 @@ def generate(setters_path, state_path, gl_xml, loaded=None):
     out += table
     out += ["};", f"const unsigned snap_setter_count = {len(table)};", ""]
     for kind, rows in binds.items():
-        out.append(f"const snap_binding snap_{kind}[] = {{")
-        for where, words in rows:
-            if len(words) not in (2, 6) or (kind == "bind_texture" and len(words) != 2):
-                fail(where, "expected: TARGET BINDING [MAX I_BINDING I_START I_SIZE]")
-            provs = [" ".join(sorted(ctx.enum_provs.get(w, ()), key=providers._order)) for w in words]
-            if not all(provs):
-                fail(where, "no GL version or extension of the registry provides " + " ".join(words))
-            vals = [ctx.value(where, w) for w in words] + [0] * (6 - len(words))
-            out.append("    {" + ", ".join(f"0x{v:04X}" for v in vals) +
-                       f', "{";".join(dict.fromkeys(provs))}", '
-                       f'{"SNAP_IF_COMPAT" if any(w in ctx.enum_removed for w in words) else 0}}}, /* {words[0]} */')
-        out += ["};", f"const unsigned snap_{kind}_count = {len(rows)};", ""]
+        out += binding_rows(ctx, kind, rows)
     return "\n".join(out) + "\n"
 
 

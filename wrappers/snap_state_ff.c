@@ -12,16 +12,10 @@ static const GLfloat identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0
 
 static int is_identity(const GLfloat *m) { return !memcmp(m, identity, sizeof identity); }
 
-static GLint get_int(GLenum pname)
-{
-    GLint v = 0;
-    SNAP_REAL(glGetIntegerv)(pname, &v);
-    return v;
-}
 
 static int collect_lights(snap *s, snap_state_ff *f, snap_set_list *set)
 {
-    GLint n = get_int(GL_MAX_LIGHTS);
+    GLint n = snap_state_int(GL_MAX_LIGHTS);
     f->nlights = n < 0 ? 0 : n > 32 ? 32 : n;
     size_t before = set->n;
     for (int i = 0; i < f->nlights; ++i) {
@@ -39,10 +33,11 @@ static int collect_lights(snap *s, snap_state_ff *f, snap_set_list *set)
 
 static int collect_units(snap *s, snap_state_ff *f, snap_set_list *set)
 {
-    GLint units = get_int(GL_MAX_TEXTURE_UNITS), coords = get_int(GL_MAX_TEXTURE_COORDS);
+    GLint units = snap_state_int(GL_MAX_TEXTURE_UNITS);
+    GLint coords = snap_state_int(GL_MAX_TEXTURE_COORDS);
     GLint n = coords > 0 && coords < units ? coords : units;
     f->nunits = n < 0 ? 0 : n > SNAP_FF_UNITS ? SNAP_FF_UNITS : n;
-    GLint active = get_int(GL_ACTIVE_TEXTURE);
+    GLint active = snap_state_int(GL_ACTIVE_TEXTURE);
     for (int u = 0; u < f->nunits; ++u) {
         SNAP_REAL(glActiveTexture)(GL_TEXTURE0 + (GLenum)u);
         unsigned unit = GL_TEXTURE0 + (unsigned)u;
@@ -61,7 +56,7 @@ int snap_state_ff_collect(snap *s, snap_state_ff *f, snap_set_list *set, int cor
     if (snap_api(s) != SNAP_API_GL || core)
         return 0;
     f->on = 1;
-    f->matrix_mode = get_int(GL_MATRIX_MODE);
+    f->matrix_mode = snap_state_int(GL_MATRIX_MODE);
     SNAP_REAL(glGetFloatv)(GL_MODELVIEW_MATRIX, f->modelview);
     SNAP_REAL(glGetFloatv)(GL_PROJECTION_MATRIX, f->projection);
     if (collect_lights(s, f, set) != 0)

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "protos.gen.h"
-#include "snapshot.h"
+#include "snap_state.h"
 
 typedef struct {
     GLuint index;

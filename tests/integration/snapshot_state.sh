@@ -4,15 +4,19 @@
 # the same deterministic program under our own Xvfb (Mesa llvmpipe).
 #   usage: snapshot_state.sh BIN_DIR
 # For state_app (GL 3.3 core: depth, stencil, sampler, transform feedback, VAO, program
-# and texture bindings; with --textures --fbo, units 1 to 4 and a framebuffer), es2_demo (GLES 2 on EGL) and ff_state_app (compatibility: the
-# fixed-function state, lights, materials, matrices, set before frame 3; frame 2 changes
-# some), each recorded in full and as --frames=3-4:
+# and texture bindings; with --textures --fbo, units 1 to 4 and a framebuffer), es2_demo
+# (GLES 2 on EGL) and ff_state_app (compatibility: fixed-function state, lights,
+# materials, matrices, a texture unit's, set before frame 3; frame 2 changes some), each
+# recorded in full and as --frames=3-4:
 #   - our `glretrace -D` at the end of frame 2 (its swap) in the full recording and at
 #     the snapshot's end marker in the range trace (the state before frame 3's first
-#     call, which may use objects the range lacks) print the same state, but where a value depends on objects the snapshot does not re-create yet
+#     call, which may use objects the range lacks) print the same state, but where a
+#     value depends on objects the snapshot does not re-create yet
 #     (snapshot_state_check.py names them) and the window's pixels;
-#   - the bindings the snapshot writes are the program's, object by object;
+#   - the bindings the snapshot writes are the program's, object by object (and
+#     state_app --textures's unit 4 holds its 1D texture);
 #   - the snapshot leaves out values equal to the GL defaults (no glDepthFunc(GL_LESS));
+#   - ff_state_app's snapshot writes its light, matrices, material and fog;
 #   - ff_state_app's range replays in our glretrace and apitrace's to the full
 #     recording's frames 3 and 4 (frame 0 of any replay is drawn into a window that
 #     starts at 32x32 in apitrace's: frame 4, the range's second, is compared there).
@@ -75,7 +79,8 @@ compare_state() {
   if python3 "$check" "$1.full.json" "$1.range.json" "$1.dump" >"$1.check" 2>&1; then
     pass "$1: the state after the snapshot is frame 3's ($(tail -1 "$1.check"))"
   else
-    fail "$1: the state after the snapshot differs from frame 3's: $(head -8 "$1.check" | tr '\n' ';')"
+    fail "$1: the state after the snapshot differs from frame 3's:" \
+      "$(head -8 "$1.check" | tr '\n' ';')"
   fi
 }
 
@@ -107,8 +112,10 @@ else
 fi
 # the matrices, lights and materials of ff_state_app, and the modelview last loaded
 snap=$(sed '/glStringMarkerGREMEDY/q' ff_state_app.dump)
-for want in 'glLightfv(light = GL_LIGHT1, pname = GL_POSITION' 'glMatrixMode(mode = GL_PROJECTION)' \
-  'glMaterialf(face = GL_FRONT, pname = GL_SHININESS, param = 24)' 'glFogi(pname = GL_FOG_MODE, param = GL_LINEAR)'; do
+for want in 'glLightfv(light = GL_LIGHT1, pname = GL_POSITION' \
+  'glMatrixMode(mode = GL_PROJECTION)' \
+  'glMaterialf(face = GL_FRONT, pname = GL_SHININESS, param = 24)' \
+  'glFogi(pname = GL_FOG_MODE, param = GL_LINEAR)'; do
   grep -qF "$want" <<<"$snap" && pass "ff_state_app: the snapshot writes $want" ||
     fail "ff_state_app: no $want in the snapshot"
 done
@@ -130,8 +137,9 @@ for who in ours api; do
   frames="0 1"
   [ "$who" = api ] && frames=1
   for f in $frames; do
-    if python3 "$compare_png" "$who-full/frame$((f + 3)).png" "$who-range/frame$f.png" >cmp.txt 2>&1; then
-      pass "ff_state_app: frame $f of the range replayed by $who == frame $((f + 3)) of the full recording"
+    if python3 "$compare_png" "$who-full/frame$((f + 3)).png" "$who-range/frame$f.png" \
+      >cmp.txt 2>&1; then
+      pass "ff_state_app: frame $f of the range replayed by $who == full frame $((f + 3))"
     else
       fail "ff_state_app: frame $f of the range replayed by $who: $(cat cmp.txt)"
     fi
