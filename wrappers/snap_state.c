@@ -2,7 +2,14 @@
  * of specs/state_setters.txt whose values are not the GL's defaults (snap_state_set.c),
  * the fixed-function state (snap_state_ff.c), indexed state (snap_state_indexed.c),
  * then the bindings (snap_state_bind.c), since the other parts bound what they made.
- * Only what the context provides is read: the program's GL error stays as it was. */
+ * Only what the context provides is read: the program's GL error stays as it was.
+ *
+ * What the other parts may leave changed in the replayed context, and this part writes
+ * whatever its value: every binding (textures on the units up to the last one the
+ * program bound, buffers, framebuffers, program, vertex array), the active texture
+ * unit, the client's, the pixel store, the matrix mode. Any other state they change for
+ * their own calls they put back to the GL's defaults: values equal to the defaults are
+ * not written here. */
 #include <stdlib.h>
 
 #include "snap_state_bind.h"

@@ -174,7 +174,7 @@ void snap_state_bind_write(const snap_state_bind *b)
 {
     write_buffers(b);
     write_framebuffers(b);
-    if (b->pipeline)
+    if (b->pipeline_ok)
         glBindProgramPipeline((GLuint)b->pipeline);
     if (b->program_ok)
         glUseProgram((GLuint)b->program);
