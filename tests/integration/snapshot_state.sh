@@ -9,7 +9,7 @@
 # materials, matrices, a texture unit's, set before frame 3; frame 2 changes some), each
 # recorded in full and as --frames=3-4:
 #   - our `glretrace -D` at the end of frame 2 (its swap) in the full recording and at
-#     the snapshot's end marker in the range trace (the state before frame 3's first
+#     the snapshot's last call in the range trace (the state before frame 3's first
 #     call, which may use objects the range lacks) print the same state, but where a
 #     value depends on objects the snapshot does not re-create yet
 #     (snapshot_state_check.py names them) and the window's pixels;
@@ -70,9 +70,11 @@ compare_state() {
   "$gltrace" dump --color=never --frames=3 "$1.trace" >"$1.frame3.dump"
   first=$(grep -m1 -o '^[0-9]\+' "$1.frame3.dump")
   marker=$(grep -m1 'glStringMarkerGREMEDY' "$1.dump" | grep -o '^[0-9]\+')
-  # the state after the call before: frame 2's swap, and the snapshot's end marker
+  # the state after frame 2's swap, and after the snapshot's last call (our glretrace
+  # -D on the end marker, a call it skips, dumps after the next call it makes)
   if ! timeout 60 "$ours" -D $((first - 1)) "$1.trace" >"$1.full.json" 2>"$1.full.err" ||
-    ! timeout 60 "$ours" -D "$marker" "$1.play.trace" >"$1.range.json" 2>"$1.range.err"; then
+    ! timeout 60 "$ours" -D $((marker - 1)) "$1.play.trace" >"$1.range.json" \
+      2>"$1.range.err"; then
     fail "$1: glretrace -D fails: $(tail -1 "$1.full.err") $(tail -1 "$1.range.err")"
     return
   fi

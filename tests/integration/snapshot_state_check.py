@@ -34,8 +34,12 @@ KINDS = {
     "sampler": (r"glGenSamplers|glCreateSamplers", r"^parameters/GL_TEXTURE\d+/GL_SAMPLER"),
     "program": (r"glCreateProgram|glCreateShaderProgramv",
                 r"^shaders|^uniforms|^program|^parameters/GL_CURRENT_PROGRAM:"),
-    "vertex array": (r"glGenVertexArrays|glCreateVertexArrays|glVertexAttribPointer",
-                     r"^parameters/GL_VERTEX_ARRAY_BINDING:|^parameters/GL_VERTEX_ATTRIB_ARRAY\d+/"),
+    # vertex arrays, the default one's fixed-function client arrays too
+    "vertex array": (r"glGenVertexArrays|glCreateVertexArrays|glVertexAttribPointer|"
+                     r"gl(Vertex|Normal|Color|TexCoord)Pointer",
+                     r"^parameters/GL_VERTEX_ARRAY_BINDING:|^parameters/GL_VERTEX_ATTRIB_ARRAY\d+/|"
+                     r"^parameters/GL_(VERTEX|NORMAL|COLOR|INDEX|TEXTURE_COORD|EDGE_FLAG|FOG_COORD|"
+                     r"SECONDARY_COLOR)_ARRAY(_SIZE|_TYPE|_STRIDE|_POINTER|_BUFFER_BINDING)?:"),
     "transform feedback": (r"glGenTransformFeedbacks|glCreateTransformFeedbacks",
                            r"^parameters/GL_TRANSFORM_FEEDBACK_BINDING:"),
     "framebuffer": (r"glGenFramebuffers|glCreateFramebuffers",
