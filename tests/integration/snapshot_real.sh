@@ -33,11 +33,11 @@ replay() { # replay REPLAYER TRACE DIR: one PNG per frame, named by frame number
     fail "$1 $2 exits non-zero: $(tail -2 "$3.log")"
 }
 
-same_frames() { # same_frames NAME FULL_DIR RANGE_DIR FIRST LAST
-  local name=$1 full=$2 got=$3 first=$4 last=$5 bad=0 f
+same_frames() { # same_frames NAME FULL_DIR RANGE_DIR FIRST LAST [BASE] (range frame k: BASE+k)
+  local name=$1 full=$2 got=$3 first=$4 last=$5 base=${6:-$4} bad=0 f
   for ((f = first; f <= last; f++)); do
     if ! python3 "$compare_png" --tolerance 0 --max-fraction 0 \
-      "$(printf '%s/%010u.png' "$full" "$f")" "$(printf '%s/%010u.png' "$got" $((f - first)))" \
+      "$(printf '%s/%010u.png' "$full" "$f")" "$(printf '%s/%010u.png' "$got" $((f - base)))" \
       >cmp.txt 2>&1; then
       fail "$name: frame $f: $(cat cmp.txt)"
       bad=1
@@ -75,7 +75,12 @@ check() {
     [ "$who" = api ] && rep=glretrace
     replay "$rep" "$name.full.trace" "$name.full.$who"
     replay "$rep" "$tr" "$name.range.$who"
-    same_frames "$name ($who)" "$name.full.$who" "$name.range.$who" "$first" "$last"
+    # apitrace's glretrace on Mesa draws a trace's first frame into a 32x32 back buffer
+    # (its window grows at the first swap: tests/apps/README.md), a range's too: its
+    # frames are compared from the second on
+    local from=$first
+    [ "$who" = api ] && from=$((first + 1))
+    same_frames "$name ($who)" "$name.full.$who" "$name.range.$who" "$from" "$last" "$first"
   done
   echo "snapshot_real: $name: range $(stat -c %s "$tr") bytes, full $(stat -c %s "$name.full.trace") bytes"
 }
