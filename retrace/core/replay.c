@@ -303,12 +303,25 @@ static bool timed(const gt_call *c)
 }
 
 /* A call not replayed still gets its timeline event. */
+/* --dump-state=CALL: at the call asked for (or the first later one where a context is
+ * current), or at the frame's end. */
+static void maybe_dump_state(const gt_call *c)
+{
+    if (m.o.dump_state && ws_has_current() &&
+        (m.o.dump_state_frame ? (c->flags & GT_CALL_FLAG_END_FRAME) != 0
+                              : c->no >= m.o.dump_state_call))
+        dump_state(c);
+}
+
+/* A call not made: the state after it is the state before it, which --dump-state at it
+ * shows (as apitrace, which dumps at a call it ignores, such as a marker). */
 static void skip_call(const gt_call *c, bool tm)
 {
     if (tm) {
         tlr_before(c, false);
         tlr_after(c);
     }
+    maybe_dump_state(c);
 }
 
 static void replay_call(gt_call *c)
@@ -385,10 +398,7 @@ static void replay_call(gt_call *c)
         check_gl_error(c);
     if (!(c->flags & GT_CALL_FLAG_END_FRAME) && wants_snapshot(c))
         take_snapshot(c, true);
-    if (m.o.dump_state && ws_has_current() &&
-        (m.o.dump_state_frame ? (c->flags & GT_CALL_FLAG_END_FRAME) != 0
-                              : c->no >= m.o.dump_state_call))
-        dump_state(c);
+    maybe_dump_state(c);
     /* The state server's replay and a snapshot replay (frames outside -S included)
      * wait for each frame's rendering: nothing else synchronises a headless replay
      * between snapshots, and the driver queued frame after frame (llvmpipe: a 65k-call

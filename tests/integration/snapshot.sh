@@ -34,13 +34,14 @@ replay() {
     fail "$1 $2 exits non-zero: $(tail -2 "$3.log")"
 }
 
-# same_frames NAME FULL_DIR RANGE_DIR FIRST LAST: range frame k == full frame FIRST+k
+# same_frames NAME FULL_DIR RANGE_DIR FIRST LAST [BASE]: range frame k == full frame
+# BASE+k, for full frames FIRST..LAST (BASE: the range's first frame, FIRST by default)
 same_frames() {
-  local name=$1 full=$2 got=$3 first=$4 last=$5 bad=0
+  local name=$1 full=$2 got=$3 first=$4 last=$5 base=${6:-$4} bad=0
   for ((f = first; f <= last; f++)); do
     local want_png got_png
     want_png=$(printf '%s/%010u.png' "$full" "$f")
-    got_png=$(printf '%s/%010u.png' "$got" $((f - first)))
+    got_png=$(printf '%s/%010u.png' "$got" $((f - base)))
     if ! python3 "$compare_png" --tolerance 0 --max-fraction 0 "$want_png" "$got_png" \
       >cmp.txt 2>&1; then
       fail "$name: frame $f: $(cat cmp.txt)"
@@ -86,7 +87,12 @@ EOF
     [ "$who" = api ] && rep=glretrace
     replay "$rep" "$name.full.trace" "$name.full.$who"
     replay "$rep" "$tr" "$name.range.$who"
-    same_frames "$name ($who)" "$name.full.$who" "$name.range.$who" "$first" "$last"
+    # apitrace's glretrace on Mesa draws a trace's first frame into a 32x32 back buffer
+    # (its window grows at the first swap: tests/apps/README.md), a range's too: its
+    # frames are compared from the second on
+    local from=$first
+    [ "$who" = api ] && from=$((first + 1))
+    same_frames "$name ($who)" "$name.full.$who" "$name.range.$who" "$from" "$last" "$first"
   done
 }
 
