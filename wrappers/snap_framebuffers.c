@@ -1,6 +1,7 @@
 /* The state snapshot's framebuffers (snapshot.h): each framebuffer object of the
- * snapshot's context (they are not shared: a name glIsFramebuffer denies is another
- * context's), bound in the driver to read its attachments, draw and read buffers and
+ * snapshot's context (they are not shared: one another context made, track_containers.c,
+ * is said unreadable; one generated here but never bound is generated again), bound in
+ * the driver to read its attachments, draw and read buffers and
  * default parameters (the bindings put back). Written as glGenFramebuffers,
  * glBindFramebuffer, glFramebufferRenderbuffer / glFramebufferTexture[1D|2D|Layer] as
  * the texture's target and the attachment's layer and face say, glDrawBuffers,
@@ -12,6 +13,13 @@
 #include "gl_enums.gen.h"
 #include "protos.gen.h"
 #include "snapshot_parts.h"
+#include "track_containers.h"
+/* The texture targets the data objects' tracker follows (track_objects.c), where the
+ * tree has it. */
+#if __has_include("hook_track_objects.h")
+#include "hook_track_objects.h"
+#define HAVE_TRACKED_TARGETS 1
+#endif
 
 enum { MAX_COLORS = 16, NPOINTS = MAX_COLORS + 2 };
 
@@ -32,6 +40,8 @@ typedef struct fbo {
 typedef struct fbos {
     fbo *f;
     size_t n;
+    uint32_t *gen_only; /* generated here, never bound: glGenFramebuffers alone */
+    size_t ngen_only;
     int es2;
 } fbos;
 
@@ -54,13 +64,18 @@ static int attachment_iv(unsigned point, unsigned pname)
     return v;
 }
 
-/* A texture's target where the driver says it (GL 4.5 or ARB_direct_state_access). */
+/* A texture's target where the driver says it (GL 4.5 or ARB_direct_state_access),
+ * else as the tracker saw it first bound. */
 static int texture_target(snap *s, unsigned tex)
 {
     int target = 0;
     if (snap_api(s) == SNAP_API_GL &&
         (snap_version(s) >= 45 || snap_has_extension(s, "GL_ARB_direct_state_access")))
         SNAP_REAL(glGetTextureParameteriv)(tex, GL_TEXTURE_TARGET, &target);
+#ifdef HAVE_TRACKED_TARGETS
+    if (!target)
+        target = (int)gth_texture_target(tex);
+#endif
     return target;
 }
 
@@ -128,10 +143,18 @@ static void *collect(snap *s)
     int split = !d->es2; /* separate draw and read bindings */
     int draw = geti(split ? GL_DRAW_FRAMEBUFFER_BINDING : GL_FRAMEBUFFER_BINDING);
     int read = split ? geti(GL_READ_FRAMEBUFFER_BINDING) : draw;
+    d->gen_only = calloc(n, sizeof *d->gen_only);
     for (size_t i = 0; i < n; ++i) {
+        int here = 0, elsewhere = 0;
+        gtt_ctr_where(GTT_CTR_FRAMEBUFFER, names[i], &here, &elsewhere);
+        if (elsewhere)
+            snap_unreadable(s, "framebuffer %u of another context: not re-created", names[i]);
         if (!SNAP_REAL(glIsFramebuffer)(names[i])) {
-            snap_unreadable(s, "framebuffer %u: another context's (or never bound): not "
-                            "re-created", names[i]);
+            if (here && d->gen_only)
+                d->gen_only[d->ngen_only++] = names[i];
+            else if (!elsewhere)
+                snap_unreadable(s, "framebuffer %u: another context's (or never bound): not "
+                                "re-created", names[i]);
             continue;
         }
         SNAP_REAL(glBindFramebuffer)(GL_FRAMEBUFFER, names[i]);
@@ -216,6 +239,10 @@ static void write_part(snap *s, void *data)
 {
     (void)s;
     const fbos *d = data;
+    for (size_t i = 0; i < d->ngen_only; ++i) {
+        GLuint name = d->gen_only[i];
+        glGenFramebuffers(1, &name);
+    }
     for (size_t i = 0; i < d->n; ++i)
         write_fbo(d, &d->f[i]);
     if (d->n) /* the state part binds the program's */
@@ -226,6 +253,7 @@ static void free_part(void *data)
 {
     fbos *d = data;
     free(d->f);
+    free(d->gen_only);
     free(d);
 }
 

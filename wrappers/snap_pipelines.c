@@ -1,13 +1,14 @@
-/* Program pipelines in the state snapshot (snap_pipelines.h): every name generated is
- * generated again; one the driver knows (glIsProgramPipeline: bound once, in this
- * context: pipelines are not shared) gets its stages' programs (glUseProgramStages)
- * and its active program (glActiveShaderProgram). */
+/* Program pipelines in the state snapshot (snap_pipelines.h): every name generated in
+ * this context (pipelines are not shared: another's is said unreadable) is generated
+ * again; one the driver knows (glIsProgramPipeline: bound once) gets its stages'
+ * programs (glUseProgramStages) and its active program (glActiveShaderProgram). */
 #include <stdlib.h>
 
 #include "capture_track.h"
 #include "gl_enums.gen.h"
 #include "protos.gen.h"
 #include "snap_pipelines.h"
+#include "track_containers.h"
 
 enum { NSTAGES = 6 };
 
@@ -42,6 +43,13 @@ void *snap_pipelines_collect(snap *s)
     size_t n = gltrace_tracked_names(gltrace_track_class("program pipeline"), &names);
     pipelines *d = n ? calloc(1, sizeof *d + n * sizeof *d->p) : NULL;
     for (size_t i = 0; i < n && d; ++i) {
+        int here = 0, elsewhere = 0;
+        gtt_ctr_where(GTT_CTR_PIPELINE, names[i], &here, &elsewhere);
+        if (elsewhere)
+            snap_unreadable(s, "program pipeline %u of another context: not re-created",
+                            names[i]);
+        if (elsewhere && !here)
+            continue;
         pipeline *p = &d->p[d->n++];
         p->name = names[i];
         p->known = SNAP_REAL(glIsProgramPipeline)(names[i]) != 0;

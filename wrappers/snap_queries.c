@@ -17,6 +17,7 @@
 #include "gl_enums.gen.h"
 #include "protos.gen.h"
 #include "snapshot_parts.h"
+#include "track_containers.h"
 #include "track_programs.h"
 
 enum { MAX_XFB_BUFFERS = 8 };
@@ -105,6 +106,13 @@ static void collect_xfb(snap *s, queries *d)
     d->x = calloc(n, sizeof *d->x);
     int saved = geti(GL_TRANSFORM_FEEDBACK_BINDING);
     for (size_t i = 0; i < n && d->x; ++i) {
+        int here = 0, elsewhere = 0;
+        gtt_ctr_where(GTT_CTR_XFB, names[i], &here, &elsewhere);
+        if (elsewhere)
+            snap_unreadable(s, "transform feedback %u of another context: not re-created",
+                            names[i]);
+        if (elsewhere && !here)
+            continue;
         if (!SNAP_REAL(glIsTransformFeedback)(names[i])) {
             snap_unreadable(s, "transform feedback %u: another context's (or never bound): "
                             "not re-created", names[i]);

@@ -10,8 +10,9 @@
  * anything binds another. The
  * generic attribute values (glVertexAttrib4f) are the context's: written here too.
  *
- * Vertex arrays are not shared between contexts: a name glIsVertexArray denies here
- * is another context's (or never bound), said unreadable. Client-memory arrays are
+ * Vertex arrays are not shared between contexts: one another context made
+ * (track_containers.c) is said unreadable; one generated here but never bound is
+ * generated again. Client-memory arrays are
  * not written: the range's draws carry them (hook_client_arrays.c). */
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "protos.gen.h"
 #include "snap_arrays.h"
 #include "snapshot_parts.h"
+#include "track_containers.h"
 #include "wrappers.gen.h"
 
 enum { MAX_ATTRIBS = 32 };
@@ -47,6 +49,8 @@ typedef struct vao {
 typedef struct vaos {
     vao *v;
     size_t n;
+    uint32_t *gen_only; /* generated here, never bound: glGenVertexArrays alone */
+    size_t ngen_only;
     int nattribs, has_default;
     int ff, ntex, client_active; /* ff: conventional arrays (compatibility contexts) */
     float current[MAX_ATTRIBS][4];
@@ -155,10 +159,18 @@ static void *collect(snap *s)
             SNAP_REAL(glBindVertexArray)(0);
         read_vao(s, d, &d->v[d->n++]);
     }
+    d->gen_only = n ? calloc(n, sizeof *d->gen_only) : NULL;
     for (size_t i = 0; i < n && d->v && has_vaos; ++i) {
+        int here = 0, elsewhere = 0;
+        gtt_ctr_where(GTT_CTR_VERTEX_ARRAY, names[i], &here, &elsewhere);
+        if (elsewhere)
+            snap_unreadable(s, "vertex array %u of another context: not re-created", names[i]);
         if (!SNAP_REAL(glIsVertexArray)(names[i])) {
-            snap_unreadable(s, "vertex array %u: another context's (or never bound): not "
-                            "re-created", names[i]);
+            if (here && d->gen_only)
+                d->gen_only[d->ngen_only++] = names[i];
+            else if (!elsewhere)
+                snap_unreadable(s, "vertex array %u: another context's (or never bound): not "
+                                "re-created", names[i]);
             continue;
         }
         SNAP_REAL(glBindVertexArray)(names[i]);
@@ -252,6 +264,10 @@ static void write_part(snap *s, void *data)
         if (c[0] != 0.0f || c[1] != 0.0f || c[2] != 0.0f || c[3] != 1.0f)
             glVertexAttrib4f((unsigned)i, c[0], c[1], c[2], c[3]);
     }
+    for (size_t i = 0; i < d->ngen_only; ++i) {
+        GLuint name = d->gen_only[i];
+        glGenVertexArrays(1, &name);
+    }
     int bound = 0;
     for (size_t i = 0; i < d->n; ++i) {
         write_vao(d, &d->v[i]);
@@ -265,6 +281,7 @@ static void free_part(void *data)
 {
     vaos *d = data;
     free(d->v);
+    free(d->gen_only);
     free(d);
 }
 

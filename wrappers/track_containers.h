@@ -1,0 +1,12 @@
+/* Which context made each container object (track_containers.c), as the state
+ * snapshot's vertex arrays, framebuffers and queries parts ask it. */
+#ifndef TRACK_CONTAINERS_H
+#define TRACK_CONTAINERS_H
+
+enum { GTT_CTR_VERTEX_ARRAY, GTT_CTR_FRAMEBUFFER, GTT_CTR_XFB, GTT_CTR_PIPELINE, GTT_CTR_KINDS };
+
+/* Where name of kind was made: *here, in the calling thread's current context;
+ * *elsewhere, in another live one. Both 0: the tracker did not see it made. */
+void gtt_ctr_where(int kind, unsigned name, int *here, int *elsewhere);
+
+#endif
