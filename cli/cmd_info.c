@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "at_index.h"
+#include "at_snapshot.h"
+#include "gt_snapshot_marker.h"
 #include "gltrace_cmds.h"
 #include "gt_json.h"
 #include "gt_strbuf.h"
@@ -32,6 +34,22 @@ static void frame_json(gt_strbuf *b, int *nframes, const at_index_frame *f)
     ++*nframes;
 }
 
+/* A frame range's trace: where its state snapshot ends (read up to its marker). */
+static void snapshot_json(gt_strbuf *b, const char *path)
+{
+    gt_error err;
+    gt_error_clear(&err);
+    at_reader *r = at_reader_open(path, NULL, &err);
+    if (!r)
+        return;
+    long long first = at_snapshot_first_frame(r);
+    uint32_t end = 0;
+    if (first >= 0 && at_snapshot_end(r, &end) == 1)
+        gt_strbuf_printf(b, ",\n  \"Snapshot\": {\n    \"FirstFrame\": %lld,\n"
+                         "    \"EndCall\": %u\n  }", first, end);
+    at_reader_close(r);
+}
+
 static void print_info(gt_strbuf *b, const char *path, const at_index *ix, int dump_frames)
 {
     gt_strbuf_puts(b, "{\n  \"FileName\": ");
@@ -57,6 +75,9 @@ static void print_info(gt_strbuf *b, const char *path, const at_index *ix, int d
         json_string(b, ix->props[i].value);
     }
     gt_strbuf_puts(b, ix->nprops ? "\n  }" : "}");
+    for (unsigned i = 0; i < ix->nprops; ++i)
+        if (!strcmp(ix->props[i].name, GT_SNAPSHOT_PROPERTY))
+            snapshot_json(b, path);
     if (dump_frames) {
         int n = 0;
         gt_strbuf_puts(b, ",\n  \"Frames\": [");

@@ -55,11 +55,6 @@ int record_frames_check(record_frames *f)
         fprintf(stderr, "gltrace: --quit-after takes numbered --frames, not a trigger\n");
         return -1;
     }
-    if (f->trigger || r.r[0].first > 0)
-        fprintf(stderr, "gltrace: note: a range that starts after frame 0 holds the calls of "
-                        "its frames only (the state snapshot that would recreate what the "
-                        "program made before is not written yet): it replays where those "
-                        "frames set up all they use\n");
     return 0;
 }
 

@@ -345,7 +345,7 @@ def wrapper(cmd, plans, fid, groups, override, hook, prehook, invoke=None, nodri
     # `track F FN`: hand-written code that follows what the call made, recorded or not
     # (frame ranges: the snapshot at a range's start re-creates it)
     call_names = [p.name for p in cmd.params] + (["gt_ret"] if has_ret else [])
-    ended = [f"    if (__builtin_expect(gltrace_tracking, 0))\n        {fn}({', '.join(call_names)});"
+    ended = [f"    if (gltrace_tracking_now())\n        {fn}({', '.join(call_names)});"
              for fn in track_hooks] + ended
     out += ["    at_writer *gt_w = gltrace_writer();",
             "    if (!gt_w) {",

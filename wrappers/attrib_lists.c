@@ -60,6 +60,11 @@ static void write_value(at_writer *w, const gtal_key *k, int64_t v)
     }
 }
 
+size_t gtal_length(const gtal_list *l, const void *p, size_t elem_size)
+{
+    return count(l, p, elem_size);
+}
+
 void gtw_attrib_list(at_writer *w, const gtal_list *l, const void *p, size_t elem_size)
 {
     size_t n = count(l, p, elem_size);

@@ -35,4 +35,8 @@ typedef struct gtal_list {
 /* The list p of elements of elem_size bytes (4: EGLint, int; 8: EGLAttrib). */
 void gtw_attrib_list(at_writer *w, const gtal_list *l, const void *p, size_t elem_size);
 
+/* The number of elements of the list p up to and including its terminator, as
+ * gtw_attrib_list walks it (0 for NULL): what a copy of it needs. */
+size_t gtal_length(const gtal_list *l, const void *p, size_t elem_size);
+
 #endif

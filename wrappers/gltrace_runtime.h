@@ -72,15 +72,19 @@ void gltrace_frame_end(void);
 extern int gltrace_tracking;
 void gltrace_track_names_slow(unsigned cls, int gone, long n, const uint32_t *names);
 
+/* Whether what a call made is followed now: frame ranges are asked for, and the call is
+ * not the snapshot's own (fake mode, below: it re-creates what is followed already). */
+static inline int gltrace_tracking_now(void);
+
 static inline void gltrace_track_names(unsigned cls, int gone, long n, const uint32_t *names)
 {
-    if (__builtin_expect(gltrace_tracking, 0) && names && n > 0)
+    if (gltrace_tracking_now() && names && n > 0)
         gltrace_track_names_slow(cls, gone, n, names);
 }
 
 static inline void gltrace_track_name(unsigned cls, int gone, uint32_t name)
 {
-    if (__builtin_expect(gltrace_tracking, 0) && name)
+    if (gltrace_tracking_now() && name)
         gltrace_track_names_slow(cls, gone, 1, &name);
 }
 
@@ -93,6 +97,11 @@ extern __thread unsigned gltrace_t_fake __attribute__((tls_model("initial-exec")
 extern __thread uint64_t gltrace_t_fake_ret __attribute__((tls_model("initial-exec")));
 
 static inline int gltrace_faking(void) { return __builtin_expect(gltrace_t_fake != 0, 0); }
+
+static inline int gltrace_tracking_now(void)
+{
+    return __builtin_expect(gltrace_tracking, 0) && !gltrace_faking();
+}
 
 /* Small per-process thread number, 0 for the first thread that made a GL call
  * (runtime_threads.c). Stored plus one; 0: not given yet. */

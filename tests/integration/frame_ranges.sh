@@ -24,8 +24,8 @@
 #   - bad options (a range that ends before it starts, a signal that is none,
 #     --quit-after without --frames, numbered ranges with a trigger) exit 2 before the
 #     program runs, saying what is wrong.
-# Not checked here: a range after frame 0 replaying alone, which needs the state
-# snapshot (not written yet).
+# Not checked here: a range after frame 0 replaying alone (its state snapshot:
+# snapshot*.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/integration/lib.sh
@@ -42,9 +42,15 @@ ours="$bin/glretrace"
 start_xvfb
 cd "$WORK"
 
-# frame_calls TRACE FIRST LAST: the calls of frames FIRST..LAST without call numbers
+# frame_calls TRACE FIRST LAST: the calls of frames FIRST..LAST without call numbers,
+# after the state snapshot of a range trace (its calls end with the marker; the
+# snapshot's own checks are snapshot_*.sh)
 frame_calls() {
-  "$gltrace" dump --color=never --call-nos=no --frames="$2-$3" "$1" | calls_only
+  "$gltrace" dump --color=never --call-nos=no --frames="$2-$3" "$1" | after_snapshot | calls_only
+}
+after_snapshot() {
+  awk 'FNR == 1 { n = 0 } { line[++n] = $0 } /glStringMarkerGREMEDY\(.*gltrace: end of the state snapshot/ { n = 0 }
+       END { for (i = 1; i <= n; ++i) print line[i] }'
 }
 # calls_only: a dump without its properties (the command lines differ: --frames N) and
 # with heap addresses as 0xADDR (each run has its own)

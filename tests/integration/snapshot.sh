@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# snapshot: a frame range's trace replays alone. `gltrace --frames=A-B` writes the state
+# snapshot (window system, objects with their contents, context state) before frame A;
+# the range trace must replay in our glretrace and in apitrace's to the same pixels as
+# frames A..B of a full recording of the same deterministic program (under our own
+# Xvfb, Mesa llvmpipe). Exact equality (tolerance 0): both recordings come from the same
+# driver.
+#   usage: snapshot.sh BIN_DIR
+# Checks, for gl33_demo (GL 3.3 core, GLX), gl33_demo --thread (a second thread with a
+# shared context on a pbuffer) and es2_demo (GLES 2 on EGL):
+#   - the range trace's frames replay (ours, apitrace's) to the full recording's frames
+#     A..B replayed by the same replayer;
+#   - `apitrace dump` reads it whole; `gltrace info` says where the snapshot ends;
+# and a trigger: SIGUSR2 starts and stops a range while gl33_demo runs; its frames replay
+# to the same frames of a full recording.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/integration/lib.sh
+. "$here/lib.sh"
+it_init snapshot
+
+require_recorder "$@"
+require_tool apitrace glretrace Xvfb python3 timeout
+compare_png="$here/../apps/compare_png.py"
+require_file "$compare_png"
+ours="$bin/glretrace"
+start_xvfb
+cd "$WORK"
+
+# replay REPLAYER TRACE DIR: one PNG per frame, named by frame number
+replay() {
+  mkdir -p "$3"
+  timeout 120 "$1" --call-nos=false -s "$3/" "$2" >"$3.log" 2>&1 ||
+    fail "$1 $2 exits non-zero: $(tail -2 "$3.log")"
+}
+
+# same_frames NAME FULL_DIR RANGE_DIR FIRST LAST: range frame k == full frame FIRST+k
+same_frames() {
+  local name=$1 full=$2 got=$3 first=$4 last=$5 bad=0
+  for ((f = first; f <= last; f++)); do
+    local want_png got_png
+    want_png=$(printf '%s/%010u.png' "$full" "$f")
+    got_png=$(printf '%s/%010u.png' "$got" $((f - first)))
+    if ! python3 "$compare_png" --tolerance 0 --max-fraction 0 "$want_png" "$got_png" \
+      >cmp.txt 2>&1; then
+      fail "$name: frame $f: $(cat cmp.txt)"
+      bad=1
+    fi
+  done
+  [ "$bad" = 1 ] || pass "$name: frames $first-$last replay to the full recording's"
+}
+
+# check_range NAME FIRST LAST FRAMES APP ARGS...: record FRAMES frames in full and the
+# range FIRST-LAST, then compare
+check_range() {
+  local name=$1 first=$2 last=$3 frames=$4
+  shift 4
+  "$gltrace" -o "$name.full.trace" --backtrace=none -- "$@" --frames "$frames" \
+    >/dev/null 2>"$name.full.log" || fail "$name: the full recording fails: $(tail -2 "$name.full.log")"
+  "$gltrace" -o "$name.trace" --backtrace=none --frames="$first-$last" -- "$@" --frames "$frames" \
+    >/dev/null 2>"$name.range.log" || fail "$name: the range recording fails: $(tail -2 "$name.range.log")"
+  local tr="$name.$first-$last.trace"
+  if [ ! -s "$tr" ]; then
+    fail "$name: no $tr: $(tail -3 "$name.range.log")"
+    return
+  fi
+  if grep -q "state snapshot:" "$name.range.log"; then
+    fail "$name: the snapshot says it left things out: $(grep "state snapshot:" "$name.range.log" | head -3)"
+  else
+    pass "$name: the snapshot reads back everything"
+  fi
+  timeout 60 apitrace dump "$tr" >"$name.apitrace.txt" 2>&1 &&
+    grep -q "gltrace: end of the state snapshot" "$name.apitrace.txt" &&
+    pass "$name: apitrace dump reads the range trace" ||
+    fail "$name: apitrace dump: $(tail -2 "$name.apitrace.txt")"
+  "$gltrace" info "$tr" >"$name.info.json" 2>&1
+  python3 - "$name.info.json" "$first" <<'EOF' && pass "$name: gltrace info says where the snapshot ends" || fail "$name: gltrace info: $(head -c 300 "$name.info.json")"
+import json, sys
+info = json.load(open(sys.argv[1]))
+snap = info.get("Snapshot") or {}
+assert snap.get("FirstFrame") == int(sys.argv[2]), snap
+assert snap.get("EndCall", 0) > 0, snap
+EOF
+  for who in ours api; do
+    local rep=$ours
+    [ "$who" = api ] && rep=glretrace
+    replay "$rep" "$name.full.trace" "$name.full.$who"
+    replay "$rep" "$tr" "$name.range.$who"
+    same_frames "$name ($who)" "$name.full.$who" "$name.range.$who" "$first" "$last"
+  done
+}
+
+check_range gl33 5 7 10 "$bin/gl33_demo"
+check_range gl33_thread 4 6 9 "$bin/gl33_demo" --thread
+check_range es2 4 6 9 "$bin/es2_demo"
+
+# ---- a trigger: start and stop while the program runs --------------------------------
+app="$bin/gl33_demo"
+"$gltrace" -o t.trace --backtrace=none --trigger=SIGUSR2 -- "$app" --frames 1000000 \
+  >/dev/null 2>t.log &
+pid=$!
+it_on_exit "kill -KILL $pid 2>/dev/null || true"
+for ((i = 0; i < 100; i++)); do
+  child=$(pgrep -P "$pid" || true)
+  [ -n "$child" ] && grep -q libgltrace "/proc/$child/maps" 2>/dev/null && break
+  sleep 0.1
+done
+sleep 1
+kill -USR2 "$pid"
+sleep 0.3
+kill -USR2 "$pid"
+for ((i = 0; i < 100; i++)); do
+  ls t.*-*.trace >/dev/null 2>&1 && ! ls t.*-.trace >/dev/null 2>&1 && break
+  sleep 0.1
+done
+kill -TERM "$pid" 2>/dev/null || true
+wait "$pid" 2>/dev/null || true
+tr=$(ls t.*-*.trace 2>/dev/null | head -1 || true)
+if [[ "$tr" =~ ^t\.([0-9]+)-([0-9]+)\.trace$ ]]; then
+  s=${BASH_REMATCH[1]} e=${BASH_REMATCH[2]}
+  [ "$e" -gt $((s + 40)) ] && e=$((s + 40)) # a slow machine: compare the first 41 frames
+  "$gltrace" -o trig.full.trace --backtrace=none -- "$app" --frames $((e + 1)) >/dev/null 2>&1
+  replay "$ours" trig.full.trace trig.full
+  replay "$ours" "$tr" trig.range
+  same_frames "trigger $tr (ours)" trig.full trig.range "$s" "$e"
+else
+  fail "no trace named t.S-E.trace from the trigger: $(ls)"
+fi
+
+it_finish
