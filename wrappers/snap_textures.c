@@ -4,10 +4,10 @@
  * format and sizes, immutable storage as glTexStorage*, its sampling parameters, and
  * its contents read back (snap_texture_read.c, written by snap_texture_write.c).
  *
- * The target: glGetTextureParameteriv(GL_TEXTURE_TARGET) where the context has it
- * (GL 4.5, GL_ARB_direct_state_access), else the first target each name was bound to
- * (track_objects.c). Reading binds each texture to its target on the active unit in
- * the driver; the program's bindings are put back. */
+ * The target: the first target each name was bound to or created with
+ * (track_objects.c), else glGetTextureParameteriv(GL_TEXTURE_TARGET) where the context
+ * has it (GL 4.5, GL_ARB_direct_state_access). Reading binds each texture to its
+ * target on the active unit in the driver; the program's bindings are put back. */
 #include "snap_texture.h"
 
 #include <stdio.h>
@@ -202,18 +202,23 @@ static void collect_one(snap *s, snap_texture *t)
                            t->target == GL_TEXTURE_RECTANGLE);
 }
 
-/* The texture's target: the driver's answer where it has one, else the tracked one. */
+/* The texture's target: the one followed since the program started (track_objects.c),
+ * else the driver's answer where it has one (a buffer texture's is an error in Mesa:
+ * the followed target comes first, and is there for every name bound while recording
+ * or paused). */
 static unsigned target_of(snap *s, uint32_t name)
 {
+    unsigned tracked = gth_texture_target(name);
+    if (tracked)
+        return tracked;
     if (snap_real_has("glGetTextureParameteriv") &&
         ((snap_api(s) == SNAP_API_GL && snap_version(s) >= 45) ||
          snap_has_extension(s, "GL_ARB_direct_state_access"))) {
         int target = 0;
         SNAP_REAL(glGetTextureParameteriv)(name, GL_TEXTURE_TARGET, &target);
-        if (target)
-            return (unsigned)target;
+        return (unsigned)target;
     }
-    return gth_texture_target(name);
+    return 0;
 }
 
 static void *collect(snap *s)

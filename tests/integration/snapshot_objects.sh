@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# snapshot_objects: the state snapshot's data objects (buffers, textures, renderbuffers,
+# samplers) at a frame range's start, under our own Xvfb (Mesa llvmpipe).
+#   usage: snapshot_objects.sh BIN_DIR
+# Checks:
+#   - snapshot_textures_app (textures of every kind made before frame 0: 1D, 2D array
+#     with mipmaps, cube map, immutable 3D and 2D, RGTC1, rectangle, cube map array,
+#     buffer texture, RGBA32F with a border colour, depth; a sampler; a colour
+#     renderbuffer; a persistent coherent map written every frame; everything else made
+#     again in each frame): the range trace of frames 3-5 says nothing is left out,
+#     holds each kind of call that re-creates them, `apitrace dump` reads it, and it
+#     replays in our glretrace and apitrace's to the same pixels as those frames of a
+#     full recording replayed by the same replayer, and in ours to the program's own
+#     frames (--save). apitrace's glretrace draws the first frame after it makes its
+#     window into a 32x32 buffer with this driver (its full replays' frame 0 too, see
+#     frame_ranges.sh): its comparison starts at the range's second frame;
+#   - map_app (buffers mapped before the range: persistent coherent, persistent with
+#     explicit flushes, neither): the range trace's calls after the snapshot are the
+#     full recording's calls of the same frames, the fake memcpy calls through those
+#     maps included (only a snapshot that maps them again makes the recorder write them).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/integration/lib.sh
+. "$here/lib.sh"
+it_init snapshot_objects
+
+require_recorder "$@"
+require_tool apitrace glretrace Xvfb python3 timeout
+compare_png="$here/../apps/compare_png.py"
+require_file "$compare_png"
+ours="$bin/glretrace"
+tex_app="$bin/snapshot_textures_app"
+require_file "$tex_app" "tests/apps needs the x11 and gl dev packages"
+require_file "$bin/map_app"
+start_xvfb
+cd "$WORK"
+
+# replay REPLAYER TRACE DIR: one PNG per frame, named by frame number
+replay() {
+  mkdir -p "$3"
+  timeout 60 "$1" --call-nos=false -s "$3/" "$2" >"$3.log" 2>&1 ||
+    fail "$1 $2 exits non-zero: $(tail -2 "$3.log")"
+}
+
+# same_frames NAME WANT_DIR GOT_DIR FIRST LAST OFFSET: GOT frame k-OFFSET == WANT frame k
+same_frames() {
+  local name=$1 want=$2 got=$3 first=$4 last=$5 offset=$6 bad=0
+  for ((f = first; f <= last; f++)); do
+    if ! python3 "$compare_png" --tolerance 0 --max-fraction 0 \
+      "$(printf '%s/%010u.png' "$want" "$f")" "$(printf '%s/%010u.png' "$got" $((f - offset)))" \
+      >cmp.txt 2>&1; then
+      fail "$name: frame $f: $(cat cmp.txt)"
+      bad=1
+    fi
+  done
+  [ "$bad" = 1 ] || pass "$name: frames $first-$last equal"
+}
+
+# record NAME FIRST LAST FRAMES APP: NAME.full.trace and NAME.FIRST-LAST.trace
+record() {
+  local name=$1 first=$2 last=$3 frames=$4 app=$5
+  "$gltrace" -o "$name.full.trace" --backtrace=none -- "$app" --frames "$frames" \
+    >/dev/null 2>"$name.full.log" || fail "$name: the full recording fails: $(tail -2 "$name.full.log")"
+  "$gltrace" -o "$name.trace" --backtrace=none --frames="$first-$last" -- "$app" --frames "$frames" \
+    >/dev/null 2>"$name.range.log" || fail "$name: the range recording fails: $(tail -2 "$name.range.log")"
+  if [ ! -s "$name.$first-$last.trace" ]; then
+    fail "$name: no $name.$first-$last.trace: $(tail -3 "$name.range.log")"
+    return 1
+  fi
+  if grep -q "state snapshot:" "$name.range.log"; then
+    fail "$name: the snapshot says it left things out: $(grep "state snapshot:" "$name.range.log" | head -3)"
+  else
+    pass "$name: the snapshot reads back everything"
+  fi
+}
+
+# snapshot_calls TRACE: the snapshot's calls (before its end marker), names only
+snapshot_calls() {
+  "$gltrace" dump --color=never --call-nos=no "$1" | grep -v '^// ' |
+    sed -n '/gltrace: end of the state snapshot/q;p' | sed -E 's/\(.*//' | sort -u
+}
+
+# ---- textures, renderbuffer, sampler, coherent map -------------------------------------
+if record tex 3 5 6 "$tex_app"; then
+  tr=tex.3-5.trace
+  snapshot_calls "$tr" >tex.calls
+  missing=""
+  for fn in glBufferStorage glMapBufferRange glTexImage1D glTexImage2D glTexImage3D \
+    glTexStorage2D glTexStorage3D glTexSubImage3D glCompressedTexImage2D glTexBuffer \
+    glTexParameterfv glRenderbufferStorage glBlitFramebuffer glGenSamplers glSamplerParameteri; do
+    grep -qx "$fn" tex.calls || missing="$missing $fn"
+  done
+  [ -z "$missing" ] && pass "the snapshot re-creates each kind of object" ||
+    fail "the snapshot lacks:$missing"
+  timeout 60 apitrace dump "$tr" >tex.apitrace.txt 2>&1 &&
+    grep -q "gltrace: end of the state snapshot" tex.apitrace.txt &&
+    pass "apitrace dump reads the range trace" ||
+    fail "apitrace dump: $(tail -2 tex.apitrace.txt)"
+  mkdir -p app
+  "$tex_app" --frames 6 --save app/ >/dev/null 2>app.log || fail "the app's own frames: $(cat app.log)"
+  replay "$ours" tex.full.trace full.ours
+  replay "$ours" "$tr" range.ours
+  same_frames "our replay of the range vs of the full recording" full.ours range.ours 3 5 3
+  same_frames "our replay of the range vs the program's frames" app range.ours 3 5 3
+  replay glretrace tex.full.trace full.api
+  replay glretrace "$tr" range.api
+  same_frames "apitrace's replay of the range vs of the full recording" full.api range.api 4 5 3
+fi
+
+# ---- buffers mapped before the range ---------------------------------------------------
+# calls_after_snapshot TRACE [DUMP OPTIONS]: calls without numbers, heap addresses as 0xADDR
+calls_of() {
+  "$gltrace" dump --color=never --call-nos=no "$@" | grep -v '^// ' |
+    sed -E 's/0x[0-9a-f]{8,}/0xADDR/g' || true
+}
+if record map 4 6 8 "$bin/map_app"; then
+  calls_of --frames=4-6 map.full.trace >map.want
+  calls_of map.4-6.trace | sed -n '/gltrace: end of the state snapshot/,$p' | tail -n +2 >map.got
+  n=$(grep -c '^memcpy' map.want || true)
+  if [ "$n" -gt 0 ] && cmp -s map.want map.got; then
+    pass "map_app: the range's calls are the full recording's frames 4-6 ($n memcpy through maps)"
+  else
+    fail "map_app: calls after the snapshot differ ($n memcpy wanted): $(first_diff map.want map.got)"
+  fi
+  grep -q '^glMapBufferRange.*GL_MAP_PERSISTENT_BIT.*// fake' <(calls_of map.4-6.trace) &&
+    pass "map_app: the snapshot maps the persistent buffers again" ||
+    fail "map_app: no fake glMapBufferRange in the snapshot"
+fi
+
+it_finish
