@@ -1,7 +1,8 @@
 /* The state snapshot's buffers (snapshot.h): each live buffer re-created with
  * glGenBuffers, glBindBuffer and glBufferData (glBufferStorage with its flags when its
  * storage is immutable) holding its contents read back from the driver:
- * glGetBufferSubData on GL, a read map on GLES 3 (GLES 2 has neither: reported).
+ * glGetBufferSubData on GL, a read map on GLES 3 (GLES 2: GL_EXT_map_buffer_range's, where
+ * it has it; else reported).
  *
  * A buffer the program has mapped at the range's start (a persistent map kept across
  * frames, or a map that the range's first calls unmap) is written mapped again:
@@ -41,6 +42,13 @@ struct buffers {
 static int gl_or_es(snap *s, int gl, int es)
 {
     return snap_version(s) >= (snap_api(s) == SNAP_API_GLES ? es : gl);
+}
+
+/* GLES 2 reads buffers through GL_EXT_map_buffer_range's read maps, where it has them. */
+static int es2_readable(snap *s)
+{
+    return snap_has_extension(s, "GL_EXT_map_buffer_range") &&
+           snap_real_has("glMapBufferRangeEXT") && snap_real_has("glUnmapBufferOES");
 }
 
 static unsigned target_of(snap *s)
@@ -100,7 +108,8 @@ static void collect_one(snap *s, unsigned target, struct buffer *b)
     SNAP_REAL(glBindBuffer)(target, b->name);
     b->size = param64(s, target, GL_BUFFER_SIZE);
     b->usage = param(target, GL_BUFFER_USAGE);
-    if (gl_or_es(s, 44, 99) || snap_has_extension(s, "GL_ARB_buffer_storage") ||
+    if ((snap_api(s) == SNAP_API_GL && snap_version(s) >= 44) ||
+        snap_has_extension(s, "GL_ARB_buffer_storage") ||
         snap_has_extension(s, "GL_EXT_buffer_storage")) {
         b->immutable = param(target, GL_BUFFER_IMMUTABLE_STORAGE);
         b->flags = b->immutable ? param(target, GL_BUFFER_STORAGE_FLAGS) : 0;
@@ -108,9 +117,10 @@ static void collect_one(snap *s, unsigned target, struct buffer *b)
     read_map(s, target, b);
     if (b->size <= 0)
         return;
-    if (snap_api(s) == SNAP_API_GLES && snap_version(s) < 30)
-        snap_unreadable(s, "buffer %u: %lld bytes, contents not read (GLES 2 cannot read "
-                        "buffers back)", b->name, (long long)b->size);
+    if (snap_api(s) == SNAP_API_GLES && snap_version(s) < 30 && !es2_readable(s))
+        snap_unreadable(s, "buffer %u: %lld bytes, contents not read (GLES 2 without "
+                        "GL_EXT_map_buffer_range cannot read buffers back)", b->name,
+                        (long long)b->size);
     else if (b->mapped && !(b->access & GL_MAP_PERSISTENT_BIT) &&
              (b->map_offset > 0 || b->map_length < b->size))
         snap_unreadable(s, "buffer %u: mapped over [%lld, %lld) of %lld bytes: the bytes "
@@ -167,6 +177,13 @@ static void read_contents(snap *s, unsigned target, const struct buffer *b, uint
         else
             memset(data, 0, (size_t)b->size);
         SNAP_REAL(glUnmapBuffer)(target);
+    } else if (es2_readable(s)) {
+        const void *p = SNAP_REAL(glMapBufferRangeEXT)(target, 0, b->size, GL_MAP_READ_BIT);
+        if (p)
+            memcpy(data, p, (size_t)b->size);
+        else
+            memset(data, 0, (size_t)b->size);
+        SNAP_REAL(glUnmapBufferOES)(target);
     } else {
         memset(data, 0, (size_t)b->size);
     }

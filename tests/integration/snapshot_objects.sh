@@ -17,7 +17,10 @@
 #   - map_app (buffers mapped before the range: persistent coherent, persistent with
 #     explicit flushes, neither): the range trace's calls after the snapshot are the
 #     full recording's calls of the same frames, the fake memcpy calls through those
-#     maps included (only a snapshot that maps them again makes the recorder write them).
+#     maps included (only a snapshot that maps them again makes the recorder write them);
+#   - es2_demo (GLES on EGL, where buffers are read through read maps and textures through
+#     a framebuffer): the snapshot's buffer data and texture image are byte for byte the
+#     program's uploads (apitrace dump --blobs).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/integration/lib.sh
@@ -77,7 +80,7 @@ record() {
 # snapshot_calls TRACE: the snapshot's calls (before its end marker), names only
 snapshot_calls() {
   "$gltrace" dump --color=never --call-nos=no "$1" | grep -v '^// ' |
-    sed -n '/gltrace: end of the state snapshot/q;p' | sed -E 's/\(.*//' | sort -u
+    awk '/gltrace: end of the state snapshot/ { stop = 1 } !stop' | sed -E 's/\(.*//' | sort -u
 }
 
 # ---- textures, renderbuffer, sampler, coherent map -------------------------------------
@@ -125,6 +128,31 @@ if record map 4 6 8 "$bin/map_app"; then
   grep -q '^glMapBufferRange.*GL_MAP_PERSISTENT_BIT.*// fake' <(calls_of map.4-6.trace) &&
     pass "map_app: the snapshot maps the persistent buffers again" ||
     fail "map_app: no fake glMapBufferRange in the snapshot"
+fi
+
+# ---- GLES: contents read through read maps and a framebuffer --------------------------
+# upload_calls TRACE: call numbers of the buffer uploads and 2D level-0 texture images,
+# before the snapshot's end marker where there is one
+upload_calls() {
+  "$gltrace" dump --color=never "$1" | awk '/gltrace: end of the state snapshot/ { stop = 1 } !stop' |
+    grep -E '^[0-9]+ (glBufferData|glTexImage2D\(target = GL_TEXTURE_2D, level = 0,)' |
+    cut -d' ' -f1 || true
+}
+if record es2 4 6 8 "$bin/es2_demo"; then
+  mkdir -p es2.full.blobs es2.range.blobs
+  (cd es2.full.blobs && timeout 60 apitrace dump --blobs ../es2.full.trace >/dev/null 2>&1) || true
+  (cd es2.range.blobs && timeout 60 apitrace dump --blobs ../es2.4-6.trace >/dev/null 2>&1) || true
+  mapfile -t want < <(upload_calls es2.full.trace)
+  mapfile -t got < <(upload_calls es2.4-6.trace)
+  bad=""
+  [ "${#want[@]}" -gt 1 ] && [ "${#want[@]}" = "${#got[@]}" ] || bad="${#want[@]} uploads, ${#got[@]} in the snapshot"
+  for ((i = 0; i < ${#want[@]}; i++)); do
+    [ -z "$bad" ] || break
+    cmp -s "es2.full.blobs/blob_call${want[$i]}.bin" "es2.range.blobs/blob_call${got[$i]}.bin" ||
+      bad="call ${want[$i]}'s data differs from the snapshot's call ${got[$i]}"
+  done
+  [ -z "$bad" ] && pass "es2_demo: the snapshot's buffers and texture hold the program's uploads" ||
+    fail "es2_demo: $bad"
 fi
 
 it_finish
