@@ -104,12 +104,24 @@ int snap_tex_read(snap *s, const snap_texture *t, int level, int face, void *out
         return 0;
     if (snap_api(s) == SNAP_API_GLES)
         return es_read(t, level, face, out);
-    unsigned target = snap_tex_face(t, face);
-    if (im->compressed) {
-        SNAP_REAL(glGetCompressedTexImage)(target, level, out);
+    /* the sized reads (GL 4.5) refuse rather than write past out if a size is wrong */
+    if (snap_version(s) >= 45 && snap_real_has("glGetTextureSubImage") &&
+        snap_real_has("glGetCompressedTextureSubImage")) {
+        GLsizei size = (GLsizei)snap_tex_image_bytes(im);
+        int h = im->height > 0 ? im->height : 1, d = im->depth > 0 ? im->depth : 1;
+        int z = t->nfaces == 6 ? face : 0; /* a cube map's faces are its layers here */
+        if (im->compressed)
+            SNAP_REAL(glGetCompressedTextureSubImage)(t->name, level, 0, 0, z, im->width, h, d,
+                                                      size, out);
+        else
+            SNAP_REAL(glGetTextureSubImage)(t->name, level, 0, 0, z, im->width, h, d,
+                                            snap_format_of(im->internal)->format,
+                                            snap_format_of(im->internal)->type, size, out);
+    } else if (im->compressed) {
+        SNAP_REAL(glGetCompressedTexImage)(snap_tex_face(t, face), level, out);
     } else {
         const snap_format *f = snap_format_of(im->internal);
-        SNAP_REAL(glGetTexImage)(target, level, f->format, f->type, out);
+        SNAP_REAL(glGetTexImage)(snap_tex_face(t, face), level, f->format, f->type, out);
     }
     return 1;
 }

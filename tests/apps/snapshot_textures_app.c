@@ -8,7 +8,10 @@
  *   a sampler (NEAREST, CLAMP_TO_EDGE) on the immutable 2D texture's unit;
  *   a colour renderbuffer painted with scissored clears, blitted into the window;
  *   a vertex buffer with immutable storage mapped once, persistent and coherent, that
- *             each frame writes its quad through.
+ *             each frame writes its quad through;
+ *   between frames, a pixel pack and unpack buffer bound and pack/unpack alignments,
+ *             row lengths and skips away from their defaults, which the snapshot must
+ *             neither read nor size its uploads by (each frame sets the defaults again).
  * Everything else (program, vertex array, framebuffer, bindings, uniforms, viewport) is
  * made again in each frame and deleted at its end: the range's frames depend on what the
  * snapshot's data-object parts write, and on nothing else made before them. Each frame
@@ -190,10 +193,37 @@ static GLuint make_renderbuffer(void)
     return rb;
 }
 
+/* Pixel-store state the snapshot must not read or write through: set after each frame
+ * (so that a range's snapshot finds it), back to the defaults before the next one. */
+static void odd_pixel_store(GLuint buffer)
+{
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, buffer);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, buffer);
+    glPixelStorei(GL_PACK_ALIGNMENT, 8);
+    glPixelStorei(GL_PACK_ROW_LENGTH, 7);
+    glPixelStorei(GL_PACK_SKIP_ROWS, 1);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 2);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 5);
+    glPixelStorei(GL_UNPACK_SKIP_PIXELS, 1);
+}
+
+static void default_pixel_store(void)
+{
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+    glPixelStorei(GL_PACK_SKIP_ROWS, 0);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    glPixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
+}
+
 /* One frame: everything but the data objects made and deleted here. */
 static int draw_frame(unsigned frame, const GLuint *tex, GLuint sampler, GLuint vbo,
                       float *quad, GLuint rb)
 {
+    default_pixel_store();
     GLuint prog = app_build_program(TAG, vs_src, fs_src, NULL);
     if (!prog)
         return 1;
@@ -257,8 +287,8 @@ int main(int argc, char **argv)
         app_warmup_clear(GL_COLOR_BUFFER_BIT);
         glXSwapBuffers(dpy, win);
     }
-    GLuint buf[2];
-    glGenBuffers(2, buf);
+    GLuint buf[3];
+    glGenBuffers(3, buf);
     float values[20];
     for (int i = 0; i < 20; i++)
         values[i] = (float)((i * 5) % 17) / 16.0f;
@@ -268,6 +298,9 @@ int main(int argc, char **argv)
     const GLbitfield map = GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
     glBufferStorage(GL_ARRAY_BUFFER, 8 * sizeof(float), NULL, map);
     float *quad = glMapBufferRange(GL_ARRAY_BUFFER, 0, 8 * sizeof(float), map);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, buf[2]);
+    glBufferData(GL_PIXEL_PACK_BUFFER, 4096, NULL, GL_STREAM_READ);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     GLuint tex[N_TEX], sampler;
     make_textures(tex, buf[0]);
@@ -283,12 +316,14 @@ int main(int argc, char **argv)
         status = draw_frame(frame, tex, sampler, buf[1], quad, rb) ||
                  app_check_gl_error(TAG, NULL, frame) ||
                  (pixels && app_read_frame(opt.save_prefix, frame, pixels) != 0);
+        odd_pixel_store(buf[2]);
         glXSwapBuffers(dpy, win);
     }
     free(pixels);
     glBindBuffer(GL_ARRAY_BUFFER, buf[1]);
     glUnmapBuffer(GL_ARRAY_BUFFER);
-    glDeleteBuffers(2, buf);
+    default_pixel_store();
+    glDeleteBuffers(3, buf);
     glDeleteTextures(N_TEX, tex);
     glDeleteSamplers(1, &sampler);
     glDeleteRenderbuffers(1, &rb);
