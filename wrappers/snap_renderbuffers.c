@@ -115,9 +115,11 @@ static void *collect(snap *s)
 }
 
 /* r's pixels through a temporary read framebuffer in the driver; 0 when incomplete. */
-static int read_pixels(const struct renderbuffer *r, const snap_format *f, unsigned mask,
-                       void *out)
+static int read_pixels(snap *s, const struct renderbuffer *r, const snap_format *f,
+                       unsigned mask, void *out)
 {
+    int robust = snap_version(s) >= (snap_api(s) == SNAP_API_GLES ? 32 : 45) &&
+                 snap_real_has("glReadnPixels");
     int saved = 0, ok;
     unsigned fb = 0;
     SNAP_REAL(glGetIntegerv)(GL_READ_FRAMEBUFFER_BINDING, &saved);
@@ -126,7 +128,10 @@ static int read_pixels(const struct renderbuffer *r, const snap_format *f, unsig
     SNAP_REAL(glFramebufferRenderbuffer)(GL_READ_FRAMEBUFFER, attachment_of(mask),
                                          GL_RENDERBUFFER, r->name);
     ok = SNAP_REAL(glCheckFramebufferStatus)(GL_READ_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
-    if (ok)
+    if (ok && robust) /* refuses rather than write past out if a size is wrong */
+        SNAP_REAL(glReadnPixels)(0, 0, r->width, r->height, f->format, f->type,
+                                 (GLsizei)((size_t)r->width * (size_t)r->height * f->bytes), out);
+    else if (ok)
         SNAP_REAL(glReadPixels)(0, 0, r->width, r->height, f->format, f->type, out);
     SNAP_REAL(glBindFramebuffer)(GL_READ_FRAMEBUFFER, (unsigned)saved);
     SNAP_REAL(glDeleteFramebuffers)(1, &fb);
@@ -140,7 +145,7 @@ static void write_contents(snap *s, const struct renderbuffer *r, GLuint texture
     unsigned mask = snap_format_of(r->internal)->mask;
     size_t size = (size_t)r->width * (size_t)r->height * f->bytes;
     void *data = malloc(size);
-    if (!data || !read_pixels(r, f, mask, data)) {
+    if (!data || !read_pixels(s, r, f, mask, data)) {
         fprintf(stderr, "gltrace: state snapshot: renderbuffer %u: contents not read\n",
                 r->name);
         free(data);

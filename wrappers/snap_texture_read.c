@@ -55,7 +55,7 @@ size_t snap_tex_image_bytes(const snap_image *im)
 
 /* One layer (or the 2D image of a face) through a read framebuffer. */
 static int es_read_layer(const snap_texture *t, int level, int face, int layer, int n,
-                         uint8_t *rgba, uint8_t *out)
+                         int robust, uint8_t *rgba, uint8_t *out)
 {
     const snap_image *im = &t->image[level][face];
     if (snap_tex_dims(t->target) == 3)
@@ -66,15 +66,20 @@ static int es_read_layer(const snap_texture *t, int level, int face, int layer, 
                                           snap_tex_face(t, face), t->name, level);
     if (SNAP_REAL(glCheckFramebufferStatus)(GL_READ_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
         return 0;
-    SNAP_REAL(glReadPixels)(0, 0, im->width, im->height, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
     size_t texels = (size_t)im->width * (size_t)im->height;
+    if (robust) /* refuses rather than write past rgba */
+        SNAP_REAL(glReadnPixels)(0, 0, im->width, im->height, GL_RGBA, GL_UNSIGNED_BYTE,
+                                 (GLsizei)(texels * 4), rgba);
+    else
+        SNAP_REAL(glReadPixels)(0, 0, im->width, im->height, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
     for (size_t i = 0; i < texels; ++i)
         memcpy(out + i * (size_t)n, rgba + i * 4, (size_t)n);
     return 1;
 }
 
-static int es_read(const snap_texture *t, int level, int face, uint8_t *out)
+static int es_read(snap *s, const snap_texture *t, int level, int face, uint8_t *out)
 {
+    int robust = snap_version(s) >= 32 && snap_real_has("glReadnPixels");
     const snap_image *im = &t->image[level][face];
     int n = es_components(snap_format_of(im->internal));
     uint8_t *rgba = malloc((size_t)im->width * (size_t)im->height * 4);
@@ -90,7 +95,7 @@ static int es_read(const snap_texture *t, int level, int face, uint8_t *out)
     int layers = snap_tex_dims(t->target) == 3 ? im->depth : 1, ok = 1;
     size_t layer_bytes = (size_t)im->width * (size_t)im->height * (size_t)n;
     for (int z = 0; z < layers && ok; ++z)
-        ok = es_read_layer(t, level, face, z, n, rgba, out + (size_t)z * layer_bytes);
+        ok = es_read_layer(t, level, face, z, n, robust, rgba, out + (size_t)z * layer_bytes);
     SNAP_REAL(glBindFramebuffer)(GL_READ_FRAMEBUFFER, (unsigned)saved);
     SNAP_REAL(glDeleteFramebuffers)(1, &fb);
     free(rgba);
@@ -103,7 +108,7 @@ int snap_tex_read(snap *s, const snap_texture *t, int level, int face, void *out
     if (snap_tex_unreadable(s, t, im))
         return 0;
     if (snap_api(s) == SNAP_API_GLES)
-        return es_read(t, level, face, out);
+        return es_read(s, t, level, face, out);
     /* the sized reads (GL 4.5) refuse rather than write past out if a size is wrong */
     if (snap_version(s) >= 45 && snap_real_has("glGetTextureSubImage") &&
         snap_real_has("glGetCompressedTextureSubImage")) {
