@@ -22,8 +22,9 @@ static struct entry *g_table; /* linear probing, g_cap a power of two */
 static size_t g_cap, g_count;
 static atomic_uint g_generation = 1; /* bumped by deletes: caches are stale */
 
-static __thread uint32_t t_cache[CACHE];
-static __thread unsigned t_generation;
+/* initial-exec: a thread-local access without a call into the dynamic linker */
+static __thread uint32_t t_cache[CACHE] __attribute__((tls_model("initial-exec")));
+static __thread unsigned t_generation __attribute__((tls_model("initial-exec")));
 
 static size_t slot_of(uint32_t name, size_t cap) { return (name * 2654435761u) & (cap - 1); }
 
