@@ -48,14 +48,16 @@ void snap_store_write_unpack(const snap_store *unpack);
 /* ---- sampling parameters (snap_sampling.c) ---------------------------------------------- */
 
 /* The sampling parameters of a texture or sampler that differ from a new one's. */
+typedef struct snap_param {
+    unsigned pname;
+    int is_float;
+    int count;
+    union { int i[4]; float f[4]; } v;
+} snap_param;
+
 typedef struct snap_sampling {
     unsigned n;
-    struct {
-        unsigned pname;
-        int is_float;
-        int count;
-        union { int i[4]; float f[4]; } v;
-    } p[24];
+    snap_param p[24];
 } snap_sampling;
 
 /* Reads them: texture (target bound on the active unit: is_texture 1) or sampler name.

@@ -69,7 +69,7 @@ void snap_sampling_read(snap *s, snap_sampling *out, int is_texture, unsigned ta
         const struct param *p = &params[i];
         if ((p->texture && !is_texture) || !has(s, p))
             continue;
-        __typeof__(out->p[0]) v = {p->pname, p->is_float, p->count, {{0}}};
+        snap_param v = {p->pname, p->is_float, p->count, {{0}}};
         if (p->is_float && is_texture)
             SNAP_REAL(glGetTexParameterfv)(target, p->pname, v.v.f);
         else if (p->is_float)
@@ -91,7 +91,7 @@ void snap_sampling_write(const snap_sampling *in, int is_texture, unsigned targe
                          unsigned sampler)
 {
     for (unsigned i = 0; i < in->n; ++i) {
-        const __typeof__(in->p[0]) *v = &in->p[i];
+        const snap_param *v = &in->p[i];
         if (v->count > 1 && is_texture)
             glTexParameterfv(target, v->pname, v->v.f);
         else if (v->count > 1)

@@ -123,7 +123,7 @@ static int max_levels(unsigned target)
     return n ? n : 1;
 }
 
-static void collect_image(snap *s, unsigned target, int level, snap_image *im)
+static void collect_image(unsigned target, int level, snap_image *im)
 {
     im->width = level_param(target, level, GL_TEXTURE_WIDTH);
     if (im->width <= 0) {
@@ -140,7 +140,6 @@ static void collect_image(snap *s, unsigned target, int level, snap_image *im)
         im->samples = level_param(target, level, GL_TEXTURE_SAMPLES);
         im->fixed_locations = level_param(target, level, GL_TEXTURE_FIXED_SAMPLE_LOCATIONS);
     }
-    (void)s;
 }
 
 static void collect_buffer_texture(snap_texture *t)
@@ -163,6 +162,8 @@ static void collect_buffer_texture(snap_texture *t)
 /* The images and parameters of t, bound to its target. */
 static void collect_one(snap *s, snap_texture *t)
 {
+    static const char *const faces[] = {" face +X", " face -X", " face +Y",
+                                        " face -Y", " face +Z", " face -Z"};
     t->nfaces = t->target == GL_TEXTURE_CUBE_MAP ? 6 : 1;
     if (t->target == GL_TEXTURE_BUFFER) {
         collect_buffer_texture(t);
@@ -188,14 +189,11 @@ static void collect_one(snap *s, snap_texture *t)
     for (int level = 0; level < t->nlevels; ++level)
         for (int f = 0; f < t->nfaces; ++f) {
             snap_image *im = &t->image[level][f];
-            collect_image(s, snap_tex_face(t, f), level, im);
+            collect_image(snap_tex_face(t, f), level, im);
             const char *why = im->width ? snap_tex_unreadable(s, t, im) : NULL;
             if (why)
-                snap_unreadable(s, "texture %u level %d%s%s: %s", t->name, level,
-                                t->nfaces == 6 ? " face " : "",
-                                t->nfaces == 6 ? (const char *[]){"+X", "-X", "+Y", "-Y",
-                                                                  "+Z", "-Z"}[f] : "",
-                                why);
+                snap_unreadable(s, "texture %u level %d%s: %s", t->name, level,
+                                t->nfaces == 6 ? faces[f] : "", why);
         }
     if (!snap_tex_multisample(t->target))
         snap_sampling_read(s, &t->sampling, 1, t->target, 0,

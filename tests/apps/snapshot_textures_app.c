@@ -16,6 +16,8 @@
  * made again in each frame and deleted at its end: the range's frames depend on what the
  * snapshot's data-object parts write, and on nothing else made before them. Each frame
  * draws one cell per texture, sampling a level, layer or face chosen by the frame index.
+ * With --multisample, also multisample textures and a renderbuffer the frames never
+ * sample (the snapshot cannot read their contents back and must say so).
  * GL 4.5 core (GLX). Options as the other demo apps (app_common.h). */
 #define GL_GLEXT_PROTOTYPES 1
 #include <GL/gl.h>
@@ -193,6 +195,32 @@ static GLuint make_renderbuffer(void)
     return rb;
 }
 
+/* --multisample: multisample textures (immutable and not) and a multisample
+ * renderbuffer, cleared through a framebuffer, that the frames never sample: the
+ * snapshot writes their storage and says it cannot read their contents. */
+static void make_multisample(GLuint *ms)
+{
+    glGenTextures(2, ms);
+    glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, ms[0]);
+    glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, 4, GL_RGBA8, 32, 32, GL_TRUE);
+    glBindTexture(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, ms[1]);
+    glTexImage3DMultisample(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, 4, GL_RGBA8, 16, 16, 2, GL_FALSE);
+    glGenRenderbuffers(1, &ms[2]);
+    glBindRenderbuffer(GL_RENDERBUFFER, ms[2]);
+    glRenderbufferStorageMultisample(GL_RENDERBUFFER, 4, GL_RGBA8, 32, 32);
+    GLuint fb;
+    glGenFramebuffers(1, &fb);
+    glBindFramebuffer(GL_FRAMEBUFFER, fb);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, ms[2]);
+    glFramebufferTexture(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, ms[0], 0);
+    static const GLenum both[2] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
+    glDrawBuffers(2, both);
+    glClearColor(0.5f, 0.25f, 0.75f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, &fb);
+}
+
 /* Pixel-store state the snapshot must not read or write through: set after each frame
  * (so that a range's snapshot finds it), back to the defaults before the next one. */
 static void odd_pixel_store(GLuint buffer)
@@ -272,6 +300,8 @@ static int draw_frame(unsigned frame, const GLuint *tex, GLuint sampler, GLuint 
 
 int main(int argc, char **argv)
 {
+    app_extra_usage = "  --multisample  also multisample textures and a renderbuffer, never sampled\n";
+    int multisample = app_take_flag(&argc, argv, "--multisample");
     struct app_options opt;
     app_parse_options(argc, argv, &opt);
     Display *dpy;
@@ -308,7 +338,9 @@ int main(int argc, char **argv)
     glSamplerParameteri(sampler, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glSamplerParameteri(sampler, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     glSamplerParameteri(sampler, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    GLuint rb = make_renderbuffer();
+    GLuint rb = make_renderbuffer(), ms[3] = {0, 0, 0};
+    if (multisample)
+        make_multisample(ms);
     uint8_t *pixels = NULL;
     int status = !quad || app_frame_buffer(TAG, &opt, &pixels) != 0 ||
                  app_check_gl_error(TAG, "set-up", 0);
@@ -327,6 +359,10 @@ int main(int argc, char **argv)
     glDeleteTextures(N_TEX, tex);
     glDeleteSamplers(1, &sampler);
     glDeleteRenderbuffers(1, &rb);
+    if (multisample) {
+        glDeleteTextures(2, ms);
+        glDeleteRenderbuffers(1, &ms[2]);
+    }
     app_glx_close(dpy, win, ctx);
     return status;
 }

@@ -14,6 +14,10 @@
 #     frames (--save). apitrace's glretrace draws the first frame after it makes its
 #     window into a 32x32 buffer with this driver (its full replays' frame 0 too, see
 #     frame_ranges.sh): its comparison starts at the range's second frame;
+#   - the same with --multisample (multisample textures, immutable and not, and a
+#     renderbuffer, never sampled): the snapshot writes their storage and says, on stderr
+#     and in the trace's gltrace.snapshot.unreadable property, that it left out their
+#     contents; the range replays to the full recording's frames;
 #   - map_app (buffers mapped before the range: persistent coherent, persistent with
 #     explicit flushes, neither): the range trace's calls after the snapshot are the
 #     full recording's calls of the same frames, the fake memcpy calls through those
@@ -59,17 +63,26 @@ same_frames() {
   [ "$bad" = 1 ] || pass "$name: frames $first-$last equal"
 }
 
-# record NAME FIRST LAST FRAMES APP: NAME.full.trace and NAME.FIRST-LAST.trace
-record() {
+# record_only NAME FIRST LAST FRAMES APP [ARGS...]: NAME.full.trace and NAME.FIRST-LAST.trace
+# (the program exits 0: no GL error in any frame, the range's first included)
+record_only() {
   local name=$1 first=$2 last=$3 frames=$4 app=$5
-  "$gltrace" -o "$name.full.trace" --backtrace=none -- "$app" --frames "$frames" \
+  shift 5
+  "$gltrace" -o "$name.full.trace" --backtrace=none -- "$app" "$@" --frames "$frames" \
     >/dev/null 2>"$name.full.log" || fail "$name: the full recording fails: $(tail -2 "$name.full.log")"
-  "$gltrace" -o "$name.trace" --backtrace=none --frames="$first-$last" -- "$app" --frames "$frames" \
-    >/dev/null 2>"$name.range.log" || fail "$name: the range recording fails: $(tail -2 "$name.range.log")"
+  "$gltrace" -o "$name.trace" --backtrace=none --frames="$first-$last" -- "$app" "$@" \
+    --frames "$frames" >/dev/null 2>"$name.range.log" ||
+    fail "$name: the range recording fails: $(tail -2 "$name.range.log")"
   if [ ! -s "$name.$first-$last.trace" ]; then
     fail "$name: no $name.$first-$last.trace: $(tail -3 "$name.range.log")"
     return 1
   fi
+}
+
+# record NAME FIRST LAST FRAMES APP [ARGS...]: record_only, and the snapshot read all
+record() {
+  record_only "$@" || return 1
+  local name=$1
   if grep -q "state snapshot:" "$name.range.log"; then
     fail "$name: the snapshot says it left things out: $(grep "state snapshot:" "$name.range.log" | head -3)"
   else
@@ -108,6 +121,23 @@ if record tex 3 5 6 "$tex_app"; then
   replay glretrace tex.full.trace full.api
   replay glretrace "$tr" range.api
   same_frames "apitrace's replay of the range vs of the full recording" full.api range.api 4 5 3
+fi
+
+# ---- multisample: storage written, contents said to be left out ------------------------
+if record_only ms 3 5 6 "$tex_app" --multisample; then
+  n=$(grep -c "state snapshot: .*multisample, contents not read" ms.range.log || true)
+  prop=$("$gltrace" dump --color=never ms.3-5.trace | grep '^// gltrace.snapshot.unreadable' || true)
+  [ "$n" = 3 ] && [ "$(grep -o 'multisample, contents not read' <<<"$prop" | wc -l)" = 3 ] &&
+    pass "multisample textures and renderbuffer: said on stderr and in the trace's property" ||
+    fail "multisample: $n messages; property: $prop"
+  snapshot_calls ms.3-5.trace >ms.calls
+  grep -qx glTexStorage2DMultisample ms.calls && grep -qx glTexImage3DMultisample ms.calls &&
+    grep -qx glRenderbufferStorageMultisample ms.calls &&
+    pass "multisample: the storage is written" || fail "multisample: storage calls missing"
+  replay "$ours" ms.full.trace ms.full.ours
+  replay "$ours" ms.3-5.trace ms.range.ours
+  same_frames "multisample: our replay of the range vs of the full recording" ms.full.ours \
+    ms.range.ours 3 5 3
 fi
 
 # ---- buffers mapped before the range ---------------------------------------------------
