@@ -9,7 +9,8 @@
 #     renderbuffer; a persistent coherent map written every frame; everything else made
 #     again in each frame): the range trace of frames 3-5 says nothing is left out,
 #     holds each kind of call that re-creates them, `apitrace dump` reads it, and it
-#     replays in our glretrace and apitrace's to the same pixels as those frames of a
+#     replays in our glretrace and apitrace's (neither reporting a GL error in the
+#     snapshot's calls) to the same pixels as those frames of a
 #     full recording replayed by the same replayer, and in ours to the program's own
 #     frames (--save). apitrace's glretrace draws the first frame after it makes its
 #     window into a 32x32 buffer with this driver (its full replays' frame 0 too, see
@@ -96,6 +97,17 @@ snapshot_calls() {
     awk '/gltrace: end of the state snapshot/ { stop = 1 } !stop' | sed -E 's/\(.*//' | sort -u
 }
 
+# snapshot_clean NAME TRACE LOG...: the replays logged no GL error or warning for a call
+# of the snapshot (the calls before its end marker)
+snapshot_clean() {
+  local name=$1 tr=$2 end bad
+  shift 2
+  end=$("$gltrace" dump --color=never "$tr" | grep -m1 'gltrace: end of the state snapshot' | cut -d' ' -f1)
+  bad=$(cat "$@" | awk -v end="$end" -F: '$1 ~ /^[0-9]+$/ && $1 + 0 < end + 0' | head -3)
+  [ -n "$end" ] && [ -z "$bad" ] && pass "$name: both replayers run the snapshot without a GL error" ||
+    fail "$name: snapshot end call '$end'; $bad"
+}
+
 # ---- textures, renderbuffer, sampler, coherent map -------------------------------------
 if record tex 3 5 6 "$tex_app"; then
   tr=tex.3-5.trace
@@ -121,6 +133,7 @@ if record tex 3 5 6 "$tex_app"; then
   replay glretrace tex.full.trace full.api
   replay glretrace "$tr" range.api
   same_frames "apitrace's replay of the range vs of the full recording" full.api range.api 4 5 3
+  snapshot_clean tex "$tr" range.ours.log range.api.log
 fi
 
 # ---- multisample: storage written, contents said to be left out ------------------------
