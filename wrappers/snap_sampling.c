@@ -12,7 +12,7 @@ struct param {
     unsigned pname;
     int is_float, count;
     float dflt;      /* the default (an enum's value as a float is exact) */
-    int gl, es;      /* the versions that have it (x10), 0: none */
+    int gl, es;      /* the versions that have it (x10), 0: none (extensions: has()) */
     int texture;     /* textures only */
 };
 
@@ -29,6 +29,7 @@ static const struct param params[] = {
     {GL_TEXTURE_COMPARE_FUNC, 0, 1, GL_LEQUAL, 14, 30, 0},
     {GL_TEXTURE_BORDER_COLOR, 1, 4, 0.0f, 10, 32, 0},
     {GL_TEXTURE_MAX_ANISOTROPY, 1, 1, 1.0f, 46, 0, 0},
+    {GL_TEXTURE_SRGB_DECODE_EXT, 0, 1, GL_DECODE_EXT, 0, 0, 0},
     {GL_TEXTURE_BASE_LEVEL, 0, 1, 0, 12, 30, 1},
     {GL_TEXTURE_MAX_LEVEL, 0, 1, 1000, 12, 30, 1},
     {GL_TEXTURE_SWIZZLE_R, 0, 1, GL_RED, 33, 30, 1},
@@ -44,6 +45,8 @@ static int has(snap *s, const struct param *p)
         (snap_has_extension(s, "GL_EXT_texture_filter_anisotropic") ||
          snap_has_extension(s, "GL_ARB_texture_filter_anisotropic")))
         return 1;
+    if (p->pname == GL_TEXTURE_SRGB_DECODE_EXT)
+        return snap_has_extension(s, "GL_EXT_texture_sRGB_decode");
     int need = snap_api(s) == SNAP_API_GLES ? p->es : p->gl;
     return need && snap_version(s) >= need;
 }

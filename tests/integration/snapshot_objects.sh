@@ -102,8 +102,9 @@ snapshot_calls() {
 snapshot_clean() {
   local name=$1 tr=$2 end bad
   shift 2
-  end=$("$gltrace" dump --color=never "$tr" | grep -m1 'gltrace: end of the state snapshot' | cut -d' ' -f1)
-  bad=$(cat "$@" | awk -v end="$end" -F: '$1 ~ /^[0-9]+$/ && $1 + 0 < end + 0' | head -3)
+  end=$("$gltrace" dump --color=never "$tr" |
+    awk '/gltrace: end of the state snapshot/ && !n { n = $1 } END { print n }')
+  bad=$(awk -v end="$end" -F: '$1 ~ /^[0-9]+$/ && $1 + 0 < end + 0 && n++ < 3' "$@")
   [ -n "$end" ] && [ -z "$bad" ] && pass "$name: both replayers run the snapshot without a GL error" ||
     fail "$name: snapshot end call '$end'; $bad"
 }
