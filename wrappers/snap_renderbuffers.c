@@ -65,22 +65,31 @@ static int param(unsigned pname)
     return v;
 }
 
+/* Why r's contents cannot be read and written back here, or NULL. */
+static const char *unreadable(snap *s, const struct renderbuffer *r)
+{
+    int gles = snap_api(s) == SNAP_API_GLES;
+    if (r->samples > 0)
+        return "multisample";
+    if ((gles && snap_version(s) < 30) || !snap_real_has("glBlitFramebuffer"))
+        return "no glBlitFramebuffer to write it with";
+    if (!transfer_format(s, r))
+        return gles ? "GLES reads back only fixed-point colour"
+                    : "internal format not known to the snapshot";
+    return NULL;
+}
+
 static void collect_one(snap *s, struct renderbuffer *r)
 {
     SNAP_REAL(glBindRenderbuffer)(GL_RENDERBUFFER, r->name);
     r->width = param(GL_RENDERBUFFER_WIDTH);
     r->height = param(GL_RENDERBUFFER_HEIGHT);
     r->internal = (unsigned)param(GL_RENDERBUFFER_INTERNAL_FORMAT);
-    int gles = snap_api(s) == SNAP_API_GLES;
     if (snap_version(s) >= 30)
         r->samples = param(GL_RENDERBUFFER_SAMPLES);
     if (r->width <= 0 || r->height <= 0)
         return;
-    const char *why = r->samples > 0 ? "multisample"
-                      : gles && snap_version(s) < 30 ? "GLES 2 cannot blit into it"
-                      : !transfer_format(s, r) ? (gles ? "GLES reads back only fixed-point colour"
-                                                       : "internal format not known to the snapshot")
-                                               : NULL;
+    const char *why = unreadable(s, r);
     if (why)
         snap_unreadable(s, "renderbuffer %u: %s, contents not read", r->name, why);
     r->read = !why;

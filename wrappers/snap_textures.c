@@ -169,7 +169,9 @@ static void collect_one(snap *s, snap_texture *t)
         collect_buffer_texture(t);
         return;
     }
-    if (snap_version(s) >= (snap_api(s) == SNAP_API_GLES ? 30 : 42)) {
+    if (snap_version(s) >= (snap_api(s) == SNAP_API_GLES ? 30 : 42) ||
+        snap_has_extension(s, "GL_ARB_texture_storage") ||
+        snap_has_extension(s, "GL_EXT_texture_storage")) {
         t->immutable = 0;
         SNAP_REAL(glGetTexParameteriv)(t->target, GL_TEXTURE_IMMUTABLE_FORMAT, &t->immutable);
         if (t->immutable)
