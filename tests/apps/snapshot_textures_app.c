@@ -11,7 +11,9 @@
  *             each frame writes its quad through;
  *   between frames, a pixel pack and unpack buffer bound and pack/unpack alignments,
  *             row lengths and skips away from their defaults, which the snapshot must
- *             neither read nor size its uploads by (each frame sets the defaults again).
+ *             neither read nor size its uploads by, and bindings it must put back
+ *             after reading (each frame checks them, exiting 1 if one changed, then sets
+ *             the defaults again).
  * Everything else (program, vertex array, framebuffer, bindings, uniforms, viewport) is
  * made again in each frame and deleted at its end: the range's frames depend on what the
  * snapshot's data-object parts write, and on nothing else made before them. Each frame
@@ -221,21 +223,71 @@ static void make_multisample(GLuint *ms)
     glDeleteFramebuffers(1, &fb);
 }
 
-/* Pixel-store state the snapshot must not read or write through: set after each frame
- * (so that a range's snapshot finds it), back to the defaults before the next one. */
-static void odd_pixel_store(GLuint buffer)
+/* State left between frames (so that a range's snapshot finds it), checked at the next
+ * frame's start and set back to the defaults there: pixel pack and unpack buffers bound
+ * with odd pack and unpack parameters, which the snapshot must neither read nor size its
+ * uploads by, and bindings the snapshot changes while it reads (textures on the active
+ * unit, buffers, the renderbuffer), which it must put back. */
+struct between {
+    GLuint pixel_buffer, copy_buffer, array_buffer, rb;
+    const GLuint *tex;
+};
+
+static const struct { GLenum pname; GLint value; } odd_store[] = {
+    {GL_PACK_ALIGNMENT, 8}, {GL_PACK_ROW_LENGTH, 7}, {GL_PACK_SKIP_ROWS, 1},
+    {GL_UNPACK_ALIGNMENT, 2}, {GL_UNPACK_ROW_LENGTH, 5}, {GL_UNPACK_SKIP_PIXELS, 1},
+};
+enum { N_ODD = sizeof odd_store / sizeof *odd_store };
+static const GLenum bindings[N_TEX] = {
+    GL_TEXTURE_BINDING_1D, GL_TEXTURE_BINDING_2D_ARRAY, GL_TEXTURE_BINDING_CUBE_MAP,
+    GL_TEXTURE_BINDING_3D, 0, GL_TEXTURE_BINDING_2D, GL_TEXTURE_BINDING_RECTANGLE,
+    GL_TEXTURE_BINDING_CUBE_MAP_ARRAY, GL_TEXTURE_BINDING_BUFFER, 0, 0};
+
+static void leave_state(const struct between *b)
 {
-    glBindBuffer(GL_PIXEL_PACK_BUFFER, buffer);
-    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, buffer);
-    glPixelStorei(GL_PACK_ALIGNMENT, 8);
-    glPixelStorei(GL_PACK_ROW_LENGTH, 7);
-    glPixelStorei(GL_PACK_SKIP_ROWS, 1);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 2);
-    glPixelStorei(GL_UNPACK_ROW_LENGTH, 5);
-    glPixelStorei(GL_UNPACK_SKIP_PIXELS, 1);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, b->pixel_buffer);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, b->pixel_buffer);
+    glBindBuffer(GL_COPY_READ_BUFFER, b->copy_buffer);
+    glBindBuffer(GL_ARRAY_BUFFER, b->array_buffer);
+    glBindRenderbuffer(GL_RENDERBUFFER, b->rb);
+    for (unsigned i = 0; i < N_ODD; i++)
+        glPixelStorei(odd_store[i].pname, odd_store[i].value);
+    glActiveTexture(GL_TEXTURE3);
+    for (int i = 0; i < N_TEX; i++)
+        if (bindings[i])
+            glBindTexture(targets[i], b->tex[i]);
 }
 
-static void default_pixel_store(void)
+/* 0 when the state leave_state left is still there. */
+static int check_state(const struct between *b, unsigned frame)
+{
+    struct { GLenum pname; GLint want; } all[N_ODD + N_TEX + 6];
+    unsigned n = 0;
+    for (unsigned i = 0; i < N_ODD; i++)
+        all[n].pname = odd_store[i].pname, all[n++].want = odd_store[i].value;
+    for (int i = 0; i < N_TEX; i++)
+        if (bindings[i])
+            all[n].pname = bindings[i], all[n++].want = (GLint)b->tex[i];
+    all[n].pname = GL_PIXEL_PACK_BUFFER_BINDING, all[n++].want = (GLint)b->pixel_buffer;
+    all[n].pname = GL_PIXEL_UNPACK_BUFFER_BINDING, all[n++].want = (GLint)b->pixel_buffer;
+    all[n].pname = GL_COPY_READ_BUFFER_BINDING, all[n++].want = (GLint)b->copy_buffer;
+    all[n].pname = GL_ARRAY_BUFFER_BINDING, all[n++].want = (GLint)b->array_buffer;
+    all[n].pname = GL_RENDERBUFFER_BINDING, all[n++].want = (GLint)b->rb;
+    all[n].pname = GL_ACTIVE_TEXTURE, all[n++].want = GL_TEXTURE3;
+    int bad = 0;
+    for (unsigned i = 0; i < n; i++) {
+        GLint v = -1;
+        glGetIntegerv(all[i].pname, &v);
+        if (v != all[i].want) {
+            fprintf(stderr, TAG ": frame %u: state 0x%04x is %d, was left %d\n", frame,
+                    all[i].pname, v, all[i].want);
+            bad = 1;
+        }
+    }
+    return bad;
+}
+
+static void default_state(void)
 {
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
@@ -251,7 +303,7 @@ static void default_pixel_store(void)
 static int draw_frame(unsigned frame, const GLuint *tex, GLuint sampler, GLuint vbo,
                       float *quad, GLuint rb)
 {
-    default_pixel_store();
+    default_state();
     GLuint prog = app_build_program(TAG, vs_src, fs_src, NULL);
     if (!prog)
         return 1;
@@ -341,20 +393,22 @@ int main(int argc, char **argv)
     GLuint rb = make_renderbuffer(), ms[3] = {0, 0, 0};
     if (multisample)
         make_multisample(ms);
+    const struct between between = {buf[2], buf[0], buf[1], rb, tex};
     uint8_t *pixels = NULL;
     int status = !quad || app_frame_buffer(TAG, &opt, &pixels) != 0 ||
                  app_check_gl_error(TAG, "set-up", 0);
     for (unsigned frame = 0; frame < opt.frames && !status; frame++) {
-        status = draw_frame(frame, tex, sampler, buf[1], quad, rb) ||
+        status = (frame > 0 && check_state(&between, frame)) ||
+                 draw_frame(frame, tex, sampler, buf[1], quad, rb) ||
                  app_check_gl_error(TAG, NULL, frame) ||
                  (pixels && app_read_frame(opt.save_prefix, frame, pixels) != 0);
-        odd_pixel_store(buf[2]);
+        leave_state(&between);
         glXSwapBuffers(dpy, win);
     }
     free(pixels);
     glBindBuffer(GL_ARRAY_BUFFER, buf[1]);
     glUnmapBuffer(GL_ARRAY_BUFFER);
-    default_pixel_store();
+    default_state();
     glDeleteBuffers(3, buf);
     glDeleteTextures(N_TEX, tex);
     glDeleteSamplers(1, &sampler);

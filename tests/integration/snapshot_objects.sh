@@ -7,7 +7,9 @@
 #     with mipmaps, cube map, immutable 3D and 2D, RGTC1, rectangle, cube map array,
 #     buffer texture, RGBA32F with a border colour, depth; a sampler; a colour
 #     renderbuffer; a persistent coherent map written every frame; everything else made
-#     again in each frame): the range trace of frames 3-5 says nothing is left out,
+#     again in each frame; pixel-store state and bindings left between frames, which the
+#     program checks at each frame's start: it exits 1 if the snapshot changed them):
+#     the range recording runs clean, the range trace of frames 3-5 says nothing is left out,
 #     holds each kind of call that re-creates them, `apitrace dump` reads it, and it
 #     replays in our glretrace and apitrace's (neither reporting a GL error in the
 #     snapshot's calls) to the same pixels as those frames of a
