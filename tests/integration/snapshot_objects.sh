@@ -9,12 +9,11 @@
 #     renderbuffer; a persistent coherent map written every frame; everything else made
 #     again in each frame; pixel-store state and bindings left between frames, which the
 #     program checks at each frame's start: it exits 1 if the snapshot changed them):
-#     the range recording runs clean, the range trace of frames 3-5 says nothing is left out,
-#     holds each kind of call that re-creates them, `apitrace dump` reads it, and it
-#     replays in our glretrace and apitrace's (neither reporting a GL error in the
-#     snapshot's calls) to the same pixels as those frames of a
-#     full recording replayed by the same replayer, and in ours to the program's own
-#     frames (--save). apitrace's glretrace draws the first frame after it makes its
+#     the range recording runs clean; the range trace of frames 3-5 says nothing is
+#     left out, holds each kind of call that re-creates them, `apitrace dump` reads it,
+#     and it replays in our glretrace and apitrace's (neither reporting a GL error in
+#     the snapshot's calls) to the same pixels as those frames of a full recording
+#     replayed by the same replayer, and in ours to the program's own frames (--save). apitrace's glretrace draws the first frame after it makes its
 #     window into a 32x32 buffer with this driver (its full replays' frame 0 too, see
 #     frame_ranges.sh): its comparison starts at the range's second frame;
 #   - the same with --multisample (multisample textures, immutable and not, and a
