@@ -13,9 +13,10 @@
 #     left out, holds each kind of call that re-creates them, `apitrace dump` reads it,
 #     and it replays in our glretrace and apitrace's (neither reporting a GL error in
 #     the snapshot's calls) to the same pixels as those frames of a full recording
-#     replayed by the same replayer, and in ours to the program's own frames (--save). apitrace's glretrace draws the first frame after it makes its
-#     window into a 32x32 buffer with this driver (its full replays' frame 0 too, see
-#     frame_ranges.sh): its comparison starts at the range's second frame;
+#     replayed by the same replayer, and in ours to the program's own frames (--save).
+#     apitrace's glretrace draws the first frame after it makes its window into a 32x32
+#     buffer with this driver (its full replays' frame 0 too, see frame_ranges.sh): its
+#     comparison starts at the range's second frame;
 #   - the same with --multisample (multisample textures, immutable and not, and a
 #     renderbuffer, never sampled): the snapshot writes their storage and says, on stderr
 #     and in the trace's gltrace.snapshot.unreadable property, that it left out their
