@@ -140,9 +140,10 @@ static void compressor_behind(const char *path)
                     "the program waits for it\n", path);
 }
 
-/* extra: more properties after the process's (a frame range's snapshot: snapshot.c). */
-static at_writer *open_at(const char *path, const char *exe, const at_writer_property *extra,
-                          unsigned nextra)
+/* extra: more properties after the process's (a frame range's snapshot: snapshot.c);
+ * reuse: a finished writer to write path with (frame ranges), else a new one. */
+static at_writer *open_with(const char *path, const char *exe, const at_writer_property *extra,
+                            unsigned nextra, at_writer *reuse)
 {
     size_t len = 0;
     char *cmdline = gltrace_read_proc("/proc/self/cmdline", &len);
@@ -163,13 +164,20 @@ static at_writer *open_at(const char *path, const char *exe, const at_writer_pro
         props[nprops++] = extra[i];
     gt_error err;
     gt_error_clear(&err);
-    at_writer *w = at_writer_open(path, props, nprops, &err);
+    at_writer *w = reuse ? (at_writer_reopen(reuse, path, props, nprops, &err) ? reuse : NULL)
+                         : at_writer_open(path, props, nprops, &err);
     free(cmdline);
     if (!w)
         not_recording("%s", err.msg);
-    else
+    else if (!reuse)
         at_writer_on_stall(w, compressor_behind);
     return w;
+}
+
+static at_writer *open_at(const char *path, const char *exe, const at_writer_property *extra,
+                          unsigned nextra)
+{
+    return open_with(path, exe, extra, nextra, NULL);
 }
 
 /* Claims GLTRACE_OUTPUT (see the top of the file): opens the writer on it when it is
@@ -247,7 +255,8 @@ at_writer *gltrace_open_trace(int forked, const char *parent_path, char *path, s
 }
 
 at_writer *gltrace_open_range_trace(const char *range, char *path, size_t size, size_t *stem_len,
-                                     const at_writer_property *extra, unsigned nextra)
+                                     const at_writer_property *extra, unsigned nextra,
+                                     at_writer *reuse)
 {
     const char *env = getenv("GLTRACE_OUTPUT");
     char exe[PATH_MAX], stem[PATH_MAX];
@@ -271,7 +280,7 @@ at_writer *gltrace_open_range_trace(const char *range, char *path, size_t size, 
         if (r < 0)
             return NULL;
         if (r > 0)
-            return open_at(path, exe, extra, nextra);
+            return open_with(path, exe, extra, nextra, reuse);
     }
     not_recording("no free name for %s.%s.trace", stem, range);
     return NULL;

@@ -34,10 +34,12 @@ at_writer *gltrace_open_trace(int forked, const char *parent_path, char *path, s
 /* Opens the trace of a frame range (range: "A-B"): "<stem>.A-B.trace", stem being
  * GLTRACE_OUTPUT without ".trace" (else the program's name, here), or
  * "<stem>.A-B.<n>.trace" for the first n free; the name goes into path, the stem's
- * length into *stem_len. NULL when it could not be made (said on stderr and to the
- * launcher). */
+ * length into *stem_len. extra: properties after the process's; reuse: the finished
+ * writer of the previous range, which writes it (at_writer_reopen), or NULL. NULL
+ * when it could not be made (said on stderr and to the launcher). */
 at_writer *gltrace_open_range_trace(const char *range, char *path, size_t size, size_t *stem_len,
-                                     const at_writer_property *extra, unsigned nextra);
+                                     const at_writer_property *extra, unsigned nextra,
+                                     at_writer *reuse);
 
 /* Frame ranges (capture_frames.c drives them, runtime_writer.c does it): the trace of
  * the range named range ("A-B", or "A-" until a trigger ends it) starts now; the one

@@ -66,7 +66,7 @@ static at_writer *open_first_range(void)
         return NULL;
     }
     snprintf(g_range, sizeof g_range, "%s", range);
-    return gltrace_open_range_trace(range, g_path, sizeof g_path, &g_stem_len, NULL, 0);
+    return gltrace_open_range_trace(range, g_path, sizeof g_path, &g_stem_len, NULL, 0, NULL);
 }
 
 static void open_writer(void)
@@ -101,6 +101,10 @@ static void child_after_fork(void)
     /* Another thread may have held it at the fork; only this thread exists now. */
     pthread_mutex_init(&g_open_lock, NULL);
 }
+
+/* The writer of the last range, finished: the next range's (at_writer_reopen). Never
+ * freed: a thread may still be inside a call with it in hand. */
+static at_writer *g_finished;
 
 /* The range being opened, for the thread writing its snapshot alone. */
 static __thread at_writer *t_snapshot_writer;
@@ -196,7 +200,10 @@ at_writer *gltrace_writer_open_range(const char *range, const at_writer_property
     at_writer *w = NULL;
     if (atomic_load(&g_state) == STATE_PAUSED) {
         snprintf(g_range, sizeof g_range, "%s", range);
-        w = gltrace_open_range_trace(range, g_path, sizeof g_path, &g_stem_len, extra, nextra);
+        w = gltrace_open_range_trace(range, g_path, sizeof g_path, &g_stem_len, extra, nextra,
+                                     g_finished);
+        if (w == g_finished)
+            g_finished = NULL;
         if (w) {
             atomic_store(&g_owner_pid, getpid());
             gltrace_safety_start();
@@ -237,7 +244,7 @@ static void rename_range(const char *final_range)
 }
 
 /* The writer is finished, not freed: another thread may be inside a call with it in
- * hand (what it writes is dropped). Its buffers (~7 MiB) stay for the process's life. */
+ * hand (what it writes is dropped: at_writer_finish). The next range reuses it. */
 void gltrace_writer_end_range(const char *final_range)
 {
     pthread_mutex_lock(&g_open_lock);
@@ -248,8 +255,10 @@ void gltrace_writer_end_range(const char *final_range)
     gt_error_clear(&err);
     if (w && !at_writer_finish(w, &err))
         write_failed(err.msg);
-    if (w)
+    if (w) {
         rename_range(final_range);
+        g_finished = w;
+    }
     pthread_mutex_unlock(&g_open_lock);
 }
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gl_enums.gen.h"
 #include "gt_snapshot_marker.h"
@@ -123,8 +124,17 @@ static void write_marker(unsigned long long first)
     glStringMarkerGREMEDY(n, text);
 }
 
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
 static int snapshot_write(const char *range, unsigned long long first)
 {
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     snap s = {0};
     gt_strbuf_init(&s.unreadable);
     read_context(&s);
@@ -152,6 +162,8 @@ static int snapshot_write(const char *range, unsigned long long first)
         write_marker(first);
         gltrace_t_fake = 0;
         gltrace_writer_publish();
+        fprintf(stderr, "gltrace: frame %llu: state snapshot written in %.2f s\n", first,
+                seconds_since(&t0));
     }
     for (unsigned i = 0; i < NPARTS; ++i)
         if (data[i])

@@ -5,7 +5,8 @@
  *   view_api.c         answers read from the trace through its frame index
  *   view_slices.c      the page's timeline of a frame range, the frame holding a call
  *   view_scan.c        a background pass over the trace: draws and group depth per
- *                      frame; CPU and GPU time per frame from the timeline's Chrome JSON
+ *                      frame; CPU and GPU time per frame from the timeline's Chrome JSON;
+ *                      where a frame range's state snapshot ends
  *   view_jobs.c        replays in glretrace subprocesses (view_jobs_internal.h), with
  *   view_replays.c     the background replays: thumbnails and the timeline,
  *   view_thumbcache.c  the thumbnails folder kept to a size,
@@ -41,6 +42,15 @@ typedef struct view_server {
     char ix_error[GT_ERROR_MAX];
     bool indexed;          /* TRACE.idx on disk describes the trace */
     uint32_t last_call;    /* the highest call number (0 when none) */
+    /* A frame range's trace (view_snapshot_find, before serving, then read-only): the
+     * program's frame number of index frame 0 (property gltrace.snapshot), -1 for any
+     * other trace; whether its state snapshot's end marker was found at the start of
+     * frame 0, its call number and how many calls, in the trace's order, lead to it and
+     * itself (the snapshot: frame 0's first snap_calls calls). */
+    long long snap_first;
+    bool snap_found;
+    uint32_t snap_end;
+    uint64_t snap_calls;
     char token[33];
     char *static_dir;      /* the page */
     char *cache_dir;       /* TRACE.view/ or $XDG_CACHE_HOME/gltrace/HASH/; NULL: none */
@@ -130,6 +140,10 @@ int view_api_slices(view_server *v, const char *first, const char *count, gt_str
 int view_api_frame_of(view_server *v, const char *call, gt_strbuf *out);
 
 /* ---- view_scan.c ---- */
+/* A frame range's trace: fills v->snap_* (reads frame 0 up to the snapshot's end
+ * marker; a trace without the property is not read). A trace with the property but no
+ * marker is a note on stderr. */
+void view_snapshot_find(view_server *v);
 int view_scan_start(view_server *v);
 void view_scan_join(view_server *v);
 /* Reads glretrace's Chrome JSON (--pcpu --pgpu --chrome) and publishes per frame the

@@ -85,6 +85,15 @@ int view_api_summary(view_server *v, gt_strbuf *out)
         gt_json_string(out, v->thumbs_dir, strlen(v->thumbs_dir));
     else
         gt_strbuf_puts(out, "null");
+    gt_strbuf_puts(out, ", \"snapshot\": ");
+    if (v->snap_first < 0)
+        gt_strbuf_puts(out, "null");
+    else if (v->snap_found)
+        gt_strbuf_printf(out, "{\"first_frame\": %lld, \"end_call\": %u, \"calls\": %llu}",
+                         v->snap_first, v->snap_end, (unsigned long long)v->snap_calls);
+    else
+        gt_strbuf_printf(out, "{\"first_frame\": %lld, \"end_call\": null, \"calls\": null}",
+                         v->snap_first);
     gt_strbuf_puts(out, "}\n");
     return 200;
 }
@@ -126,9 +135,13 @@ int view_api_frames(view_server *v, const char *first_s, const char *count_s, gt
             gt_strbuf_u64(out, gpu[f]);
         else
             gt_strbuf_puts(out, "null");
-        gt_strbuf_printf(out, ", \"thumb\": %s, \"complete\": %s}",
+        gt_strbuf_printf(out, ", \"thumb\": %s, \"complete\": %s",
                          fr->complete && view_thumb_exists(v, fr->last_no) ? "true" : "false",
                          fr->complete ? "true" : "false");
+        if (v->snap_first >= 0) /* frame k of a range's trace is the program's A+k */
+            gt_strbuf_printf(out, ", \"program_frame\": %llu",
+                             (unsigned long long)v->snap_first + (unsigned long long)f);
+        gt_strbuf_putc(out, '}');
     }
     gt_strbuf_puts(out, "]}\n");
     return 200;
@@ -292,6 +305,9 @@ int view_api_calls(view_server *v, const char *frame_s, const char *first_s, con
             } else {
                 gt_strbuf_puts(out, "null");
             }
+            /* the state snapshot: frame 0's first calls, k counted from the frame's start */
+            if (v->snap_found && f == 0 && k < v->snap_calls)
+                gt_strbuf_puts(out, ", \"snapshot\": true");
             gt_strbuf_putc(out, '}');
         }
         ++k;

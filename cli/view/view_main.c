@@ -291,6 +291,7 @@ int gltrace_view_main(int argc, char **argv)
         for (size_t i = 0; i < v.ix->nframes; ++i)
             if (v.ix->frames[i].last_no > v.last_call)
                 v.last_call = v.ix->frames[i].last_no;
+    view_snapshot_find(&v);
     if (!(v.static_dir = view_static_dir(&err)))
         fprintf(stderr, "gltrace view: note: %s: the page will not load\n", err.msg);
     gt_error_clear(&err);

@@ -3,13 +3,52 @@
  * so a frame read alone cannot know its depth). Until it is done, frames answer
  * "draws": null and calls count depth from their frame's start.
  * Also here: the CPU and GPU time of each frame, read from the timeline job's Chrome
- * JSON (view_profile_read). */
+ * JSON (view_profile_read), and where a frame range's state snapshot ends
+ * (view_snapshot_find). */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "at_reader.h"
+#include "at_snapshot.h"
 #include "chrome_reader.h"
 #include "view.h"
+
+/* Read before serving, not by the background pass: api/calls flags the snapshot's
+ * calls from the first request on. The snapshot is written at a frame boundary before
+ * the range's first call, with no frame-ending call in it: the marker is in frame 0,
+ * and the read stops at frame 0's end (it costs what reading frame 0 costs). */
+void view_snapshot_find(view_server *v)
+{
+    v->snap_first = -1;
+    if (!v->ix)
+        return;
+    gt_error err;
+    gt_error_clear(&err);
+    at_reader_options ropt = {.skip_blob_data = true};
+    at_reader *r = at_reader_open(v->trace, &ropt, &err);
+    if (!r)
+        return; /* the index was read: the requests will say why the trace is not */
+    v->snap_first = at_snapshot_first_frame(r);
+    gt_call *c = NULL;
+    uint64_t n = 0;
+    while (v->snap_first >= 0 && !v->snap_found && (c = at_reader_next(r))) {
+        ++n;
+        if (at_is_snapshot_end(c)) {
+            v->snap_found = true;
+            v->snap_end = c->no;
+            v->snap_calls = n;
+        }
+        bool frame_end = (c->flags & GT_CALL_FLAG_END_FRAME) != 0;
+        at_reader_release(r, c);
+        if (frame_end)
+            break;
+    }
+    if (v->snap_first >= 0 && !v->snap_found)
+        fprintf(stderr, "gltrace view: note: %s: property gltrace.snapshot says a state "
+                "snapshot comes first, but frame 0 has no end marker%s%s\n", v->trace,
+                at_reader_error(r) ? ": " : "", at_reader_error(r) ? at_reader_error(r) : "");
+    at_reader_close(r);
+}
 
 static void *scan_main(void *arg)
 {

@@ -90,6 +90,9 @@ int at_output_flush_dying(at_output *o, int owner_is_caller);
 /* Under the lock, for a process about to die, after the last flush: every later
  * flush writes nothing. Returns 1. */
 int at_output_seal(at_output *o);
+/* After at_output_finish: the same buffers write path (created or truncated) from now
+ * on, from its container magic; 0 with err set when it cannot be made. */
+int at_output_reopen(at_output *o, const char *path, gt_error *err);
 /* Flushes, closes the file; 0 when anything failed (message in o->err). */
 int at_output_close(at_output *o);
 /* Flushes, ends the compressor thread and closes the file, keeping the buffers: for an

@@ -342,6 +342,42 @@ int at_output_finish(at_output *o)
     return !o->failed;
 }
 
+int at_output_reopen(at_output *o, const char *path, gt_error *err)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        gt_error_set(err, "%s: cannot create: %s", path, strerror(errno));
+        return 0;
+    }
+    /* the buffers and the queue's counters stay (a flusher may hold a ticket); the
+     * rest is as at_output_open_fd leaves it */
+    o->fd = fd;
+    o->path = path;
+    o->failed = 0;
+    gt_error_clear(&o->err);
+    o->len = o->mark = 0;
+    o->stream_bytes = o->file_bytes = 0;
+    o->chunk_len = o->chunk_sent = 0;
+    o->chunk_pos = 0;
+    o->stalled = 0;
+    atomic_store(&o->writing, 0);
+    atomic_store(&o->sealed, AT_SEAL_NONE);
+    atomic_store(&o->stop, 0);
+    atomic_store(&o->parked, 0);
+    atomic_store(&o->quit, 0);
+    o->buf = o->slot[atomic_load(&o->tail) % AT_OUTPUT_SLOTS];
+    static const uint8_t magic[2] = {'a', 't'};
+    if (!write_all(o, magic, 2, NULL)) {
+        gt_error_set(err, "%s", o->err.msg);
+        close(o->fd);
+        o->fd = -1;
+        o->failed = 1;
+        return 0;
+    }
+    at_queue_start(o);
+    return 1;
+}
+
 int at_output_close(at_output *o)
 {
     at_output_flush(o);

@@ -139,6 +139,21 @@ static void free_sigs(at_writer *w)
     }
 }
 
+/* The header: versions, then the properties. */
+static void put_header(at_writer *w, const at_writer_property *props, unsigned nprops)
+{
+    at_out_uint(&w->out, AT_VERSION_MAX); /* version */
+    at_out_uint(&w->out, AT_VERSION_MAX); /* semantic version */
+    for (unsigned i = 0; i < nprops; ++i) {
+        if (!props[i].name[0])
+            continue; /* an empty name would end the list */
+        at_out_cstring(&w->out, props[i].name);
+        at_out_cstring(&w->out, props[i].value);
+    }
+    at_out_uint(&w->out, 0);
+    at_output_commit(&w->out);
+}
+
 at_writer *at_writer_open(const char *path, const at_writer_property *props, unsigned nprops,
                           gt_error *err)
 {
@@ -158,17 +173,34 @@ at_writer *at_writer_open(const char *path, const at_writer_property *props, uns
         free(w);
         return NULL;
     }
-    at_out_uint(&w->out, AT_VERSION_MAX); /* version */
-    at_out_uint(&w->out, AT_VERSION_MAX); /* semantic version */
-    for (unsigned i = 0; i < nprops; ++i) {
-        if (!props[i].name[0])
-            continue; /* an empty name would end the list */
-        at_out_cstring(&w->out, props[i].name);
-        at_out_cstring(&w->out, props[i].value);
-    }
-    at_out_uint(&w->out, 0);
-    at_output_commit(&w->out);
+    put_header(w, props, nprops);
     return w;
+}
+
+/* The next epoch (at_writer_internal.h), under the lock. */
+static void next_epoch(at_writer *w)
+{
+    uint32_t e = atomic_load_explicit(&w->epoch, memory_order_relaxed) + 1;
+    atomic_store_explicit(&w->epoch, e == AT_NO_EPOCH ? 0 : e, memory_order_release);
+}
+
+int at_writer_reopen(at_writer *w, const char *path, const at_writer_property *props,
+                     unsigned nprops, gt_error *err)
+{
+    at_lock_take(&w->lock);
+    for (unsigned k = 0; k < AT_SIG_KINDS; ++k) { /* a new file defines them anew */
+        memset(w->sigs[k].fast, 0, AT_FAST_IDS / 8);
+        free(w->sigs[k].bits);
+        w->sigs[k].bits = NULL;
+        w->sigs[k].nbytes = 0;
+    }
+    w->next_call_no = 0;
+    int ok = at_output_reopen(&w->out, path, err);
+    if (ok)
+        put_header(w, props, nprops);
+    next_epoch(w); /* after the signatures are forgotten: events of the new epoch see that */
+    at_lock_give(&w->lock);
+    return ok;
 }
 
 /* Whether the calling thread holds the lock: a signal handler (or an exit path
@@ -245,6 +277,7 @@ int at_writer_finish(at_writer *w, gt_error *err)
 {
     at_lock_take(&w->lock);
     int ok = at_output_finish(&w->out);
+    next_epoch(w); /* what threads still write into it is dropped */
     at_lock_give(&w->lock);
     if (!ok)
         gt_error_set(err, "%s", w->out.err.msg);

@@ -44,6 +44,12 @@ int at_writer_close(at_writer *w, gt_error *err);
 /* Ends the file (flushed and closed) without freeing w, which other threads may still
  * hold: what they write from now on is dropped. Returns 0 when any write failed. */
 int at_writer_finish(at_writer *w, gt_error *err);
+/* After at_writer_finish: w writes path from now on (a new trace: header with props,
+ * calls numbered from 0, signatures defined anew), reusing its buffers. What threads
+ * were writing when the previous file ended is dropped, not put in this one. Returns 0
+ * with err set when path cannot be made (w stays finished). */
+int at_writer_reopen(at_writer *w, const char *path, const at_writer_property *props,
+                     unsigned nprops, gt_error *err);
 /* Writes the pending stream bytes as a chunk now (exit paths, timers). */
 int at_writer_flush(at_writer *w);
 /* Same, but only if no thread is inside the writer: for timer threads, which must

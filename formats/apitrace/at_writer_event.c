@@ -53,6 +53,15 @@ static void put_range(at_wevent *ev, size_t from, size_t to, unsigned *pi)
 static void place(at_wevent *ev)
 {
     at_writer *w = ev->w;
+    if (ev->epoch != atomic_load_explicit(&w->epoch, memory_order_relaxed)) {
+        /* its file was finished (at_writer_internal.h): dropped, its leave event too */
+        if (!ev->placed)
+            ev->call_epoch = AT_NO_EPOCH;
+        ev->placed = ev->dropping = 1;
+        ev->npatch = 0;
+        ev->cur = ev->buf;
+        return;
+    }
     size_t n = ev->buf ? (size_t)(ev->cur - ev->buf) : 0;
     unsigned pi = 0;
     /* The stream's lines were last read by the compressor on another core: claim the
@@ -60,6 +69,7 @@ static void place(at_wevent *ev)
     __builtin_prefetch(w->out.buf + w->out.len + 256, 1, 3);
     if (!ev->placed) {
         ev->placed = 1;
+        ev->call_epoch = ev->epoch;
         ev->call_no = w->next_call_no++;
         if (ev->late && ev->leaving) {
             put_range(ev, 0, ev->leave_at, &pi);
@@ -90,8 +100,9 @@ at_wevent *at_wevent_start_slow(at_writer *w, bool late)
     if (!ev->buf)
         alloc_scratch(ev);
     ev->w = w;
+    ev->epoch = atomic_load_explicit(&w->epoch, memory_order_acquire);
     ev->late = late;
-    ev->leaving = ev->direct = ev->placed = 0;
+    ev->leaving = ev->direct = ev->placed = ev->dropping = 0;
     ev->npatch = 0;
     ev->cur = ev->buf;
     ev->end = ev->buf ? ev->buf + AT_SCRATCH : NULL;
@@ -104,7 +115,8 @@ void at_wevent_write_slow(at_wevent *ev, const void *p, size_t n)
 {
     if (!ev->direct)
         go_direct(ev); /* the scratch is full */
-    at_output_write(&ev->w->out, p, n);
+    if (!ev->dropping)
+        at_output_write(&ev->w->out, p, n);
 }
 
 void at_wevent_tag_write_slow(at_wevent *ev, uint8_t tag, const void *p, size_t n)
@@ -124,7 +136,7 @@ void at_wevent_sig(at_wevent *ev, unsigned kind, uint32_t id, const void *sig)
     if (!ev->direct && ev->npatch == AT_PATCHES)
         go_direct(ev);
     if (ev->direct) {
-        if (at_sig_first_use(ev->w, kind, id))
+        if (!ev->dropping && at_sig_first_use(ev->w, kind, id))
             at_sig_put_body(ev->w, kind, sig);
         return;
     }

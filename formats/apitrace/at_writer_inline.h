@@ -16,8 +16,9 @@ AT_INLINE at_wevent *atw_start(at_writer *w, bool late)
     if (__builtin_expect(!ev->buf, 0))
         return at_wevent_start_slow(w, late);
     ev->w = w;
+    ev->epoch = atomic_load_explicit(&w->epoch, memory_order_acquire);
     ev->late = late;
-    ev->leaving = ev->direct = ev->placed = 0;
+    ev->leaving = ev->direct = ev->placed = ev->dropping = 0;
     ev->npatch = 0;
     ev->cur = ev->buf;
     ev->end = ev->buf + AT_SCRATCH;
@@ -62,6 +63,7 @@ AT_INLINE void atw_begin_leave(at_writer *w, uint32_t call_no)
         return;
     }
     ev = atw_start(w, false);
+    ev->epoch = ev->call_epoch; /* placed with its enter event's file, or dropped */
     ev->leaving = ev->placed = 1;
     ev_byte_uint(ev, AT_EVENT_LEAVE, call_no);
 }

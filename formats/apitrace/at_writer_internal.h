@@ -73,9 +73,17 @@ typedef struct at_id_set {
     size_t nbytes;
 } at_id_set;
 
+/* Epochs: a writer is reused for the files of successive frame ranges
+ * (at_writer_reopen). Finishing a file and opening the next each start an epoch; an
+ * event is placed only in the epoch it started in (a call's leave event in its enter
+ * event's), so a call a thread was recording while its range ended never lands, half
+ * written or with signatures the next file lacks, in the next file. */
+#define AT_NO_EPOCH UINT32_MAX
+
 struct at_writer {
     at_output out;
     at_lock lock;
+    _Atomic uint32_t epoch; /* changed under the lock */
     uint32_t next_call_no;
     at_id_set sigs[AT_SIG_KINDS];
 };
@@ -107,7 +115,10 @@ typedef struct at_wevent {
     at_writer *w;
     uint32_t leave_at;  /* a late call's leave details start here in buf */
     uint32_t call_no;   /* given when the enter event was placed */
+    uint32_t epoch;     /* the writer's epoch this event belongs to */
+    uint32_t call_epoch; /* the epoch the last enter event was placed in (AT_NO_EPOCH: dropped) */
     uint8_t late, leaving, direct, placed;
+    uint8_t dropping;   /* direct mode, epoch gone: the rest of the event is dropped */
     unsigned npatch;
     at_patch patch[AT_PATCHES];
 } at_wevent;

@@ -3,7 +3,8 @@
  * (tests/integration/replay_robust.sh). Calls are written whole (enter, then leave),
  * numbered anew in the order they are written.
  *
- *   usage: trace_edit IN OUT EDIT...
+ *   usage: trace_edit IN OUT [--copy-from=TRACE] EDIT...
+ *     --copy-from=TRACE     copy edits take their calls N..M from TRACE, not IN
  *     drop=N[-M]            leave out calls N..M
  *     copy=N-M@K            before call K, a copy of calls N..M
  *     insert@K=NAME(V,...)  before call K, a new call NAME (arguments named a0, a1, ...)
@@ -264,12 +265,18 @@ static at_reader *collect_copies(const char *in)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: trace_edit IN OUT EDIT...\n");
+        fprintf(stderr, "usage: trace_edit IN OUT [--copy-from=TRACE] EDIT...\n");
         return 2;
     }
-    for (int i = 3; i < argc; ++i)
+    const char *copy_from = argv[1];
+    int first_edit = 3;
+    if (argc > 3 && !strncmp(argv[3], "--copy-from=", 12)) {
+        copy_from = argv[3] + 12;
+        first_edit = 4;
+    }
+    for (int i = first_edit; i < argc; ++i)
         parse_edit(argv[i]);
-    at_reader *first = collect_copies(argv[1]);
+    at_reader *first = collect_copies(copy_from);
     gt_error err;
     gt_error_clear(&err);
     at_reader *r = at_reader_open(argv[1], NULL, &err);

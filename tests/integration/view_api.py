@@ -206,6 +206,71 @@ def check_basic(url, info, frames_info):
     return fr
 
 
+def apitrace_marker():
+    """The call number of the state snapshot's end marker as `apitrace dump` (the peer)
+    prints the trace; None when it is not there or apitrace is missing."""
+    try:
+        r = run(["apitrace", "dump", "--color=never", TRACE])
+    except OSError:
+        return None
+    for l in r.stdout.decode("utf-8", "replace").split("\n"):
+        m = re.match(r"^(\d+) glStringMarkerGREMEDY\(.*gltrace: end of the state snapshot", l)
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def check_snapshot(url, info, fr):
+    """A frame range's trace (gltrace --frames=A-B, its name NAME.A-B.trace): summary's
+    snapshot is info's, its end marker the one apitrace dump shows, frame 0's calls up to
+    it flagged and no other call, each frame numbered A+k. Any other trace: none of it."""
+    st, s = get_json(url + "api/summary")
+    snap, want = s.get("snapshot", "absent"), info.get("Snapshot")
+    frames = fr["frames"]
+    if not want:
+        check(snap is None, "no snapshot: summary's snapshot is null", repr(snap))
+        check(all("program_frame" not in f for f in frames), "no snapshot: frames have no program_frame")
+        st, c = get_json(url + "api/calls?frame=0&count=10000")
+        check(st != 200 or not any(x.get("snapshot") for x in c["calls"]),
+              "no snapshot: no call of frame 0 is flagged snapshot")
+        return
+    m = re.search(r"\.(\d+)-(\d+)\.trace$", NAME)
+    first = int(m.group(1)) if m else want["FirstFrame"]
+    check(isinstance(snap, dict) and snap.get("first_frame") == want["FirstFrame"] == first,
+          "snapshot's first_frame is info's FirstFrame and the range's first frame",
+          "%r, %r, %r" % (snap, want, first))
+    if not isinstance(snap, dict):
+        return
+    peer = apitrace_marker()
+    check(snap.get("end_call") == want["EndCall"] and (peer == want["EndCall"] or
+                                                       peer is None and not shutil.which("apitrace")),
+          "snapshot's end_call is info's EndCall and apitrace dump's marker",
+          "%r, %r, %r" % (snap.get("end_call"), want["EndCall"], peer))
+    if m:
+        check(len([f for f in frames if f.get("complete", True)]) == int(m.group(2)) - first + 1,
+              "the range's trace has frames A..B")
+    check([f.get("program_frame") for f in frames] == [first + f["frame"] for f in frames],
+          "frame k's program_frame is A+k")
+    st, c = get_json(url + "api/calls?frame=0&count=10000")
+    calls = c.get("calls", [])
+    nos = [x["no"] for x in calls]
+    end = nos.index(want["EndCall"]) if want["EndCall"] in nos else -1
+    check(end >= 0 and snap.get("calls") == end + 1, "snapshot's calls count frame 0's calls up to "
+          "the marker", "%r, marker at %d" % (snap.get("calls"), end))
+    flags = [bool(x.get("snapshot")) for x in calls]
+    check(end >= 0 and flags == [True] * (end + 1) + [False] * (len(calls) - end - 1),
+          "frame 0: the calls up to the marker, and only they, are flagged snapshot",
+          "%d flagged, marker at %d" % (sum(flags), end))
+    check(all("// fake" in x["text"] for x in calls[:end + 1]),
+          "frame 0: the snapshot's calls are fake calls")
+    st, c2 = get_json(url + "api/calls?frame=0&first=%d&count=3" % max(0, end - 1))
+    check([bool(x.get("snapshot")) for x in c2.get("calls", [])] == flags[max(0, end - 1):max(0, end - 1) + 3],
+          "frame 0: a page from the middle is flagged as the whole frame")
+    later = [x for f in frames[1:] for x in
+             get_json(url + "api/calls?frame=%d&count=10000" % f["frame"])[1].get("calls", [])]
+    check(later and not any(x.get("snapshot") for x in later), "no call after frame 0 is flagged snapshot")
+
+
 def check_state(url, calls):
     """api/state equals glretrace -D of the call it dumped (the call asked for, or the
     first later one where state can be read), for a call and then one behind it (the
@@ -486,6 +551,7 @@ def main():
             info = json.loads(run([GLTRACE, "info", TRACE]).stdout)
             frames_info = json.loads(run([GLTRACE, "info", "--dump-frames", TRACE]).stdout)["Frames"]
             fr = check_basic(url, info, frames_info)
+            check_snapshot(url, info, fr)
             check_frame_of(url, frames_info)
             if MODE == "full":
                 check_replays(url, fr)

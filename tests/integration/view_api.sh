@@ -8,7 +8,8 @@
 # the frames' CPU/GPU times equal sums of the timeline's Chrome JSON; api/diff runs
 # gltrace diff-images on copies of the thumbnails (one changed) and serves its verdicts,
 # report and difference mask; SIGINT exits 0 and no replay outlives the server; debug
-# groups' depth and a call's backtrace on a recorded markers_app trace.
+# groups' depth and a call's backtrace on a recorded markers_app trace; a frame range's
+# trace (gltrace --frames) recorded from gl33_demo: where its state snapshot ends.
 # view_api.py does the checks.
 #   usage: view_api.sh BIN_DIR CORPUS_DIR
 # Traces are copied to the work dir: the server writes TRACE.idx and TRACE.view/ beside them.
@@ -153,6 +154,22 @@ EOF
   fi
 else
   echo "    note: no recorder in this build: debug groups and backtraces not checked" >&2
+fi
+
+# a frame range's trace: gl33_demo's frames 3-4 recorded with `gltrace --frames=3-4` under
+# our own Xvfb, a state snapshot first; view_api.py checks the summary's snapshot against
+# `gltrace info` and `apitrace dump`, the calls flagged up to its end marker, the frames'
+# program_frame (the corpus traces above: none of it)
+if [ -x "$bin/gl33_demo" ] && [ -f "$bin/../lib/libgltrace.so" ] && command -v Xvfb >/dev/null; then
+  [ -n "${XVFB_PID:-}" ] || start_xvfb
+  if timeout 120 "$bin/gltrace" -o "$WORK/range.trace" --frames=3-4 -- "$bin/gl33_demo" --frames 6 \
+    >"$WORK/range.log" 2>&1 && [ -f "$WORK/range.3-4.trace" ]; then
+    run_py range.3-4.trace basic
+  else
+    fail "gl33_demo --frames=3-4: no range trace: $(tail -3 "$WORK/range.log" | tr '\n' ' ')"
+  fi
+else
+  echo "    note: no recorder in this build: a frame range's trace not checked" >&2
 fi
 
 it_finish

@@ -6,8 +6,9 @@
 # a framebuffer image with zoom and pixel inspector), an API error shown in the page,
 # search results streamed and followed to their call, the timeline download, each
 # frame's CPU/GPU time in its row, Compare (the thumbnails against copies with one
-# changed: the two images and the difference mask side by side), a wrong token's 403 page; the server stops on SIGINT with exit 0. Screenshots are kept in
-# ARTIFACT_DIR (printed at the end). Skips (exit 77) only when Chromium, chromedriver or
+# changed: the two images and the difference mask side by side), a wrong token's 403 page; the server stops on SIGINT with exit 0;
+# a frame range's trace: where its state snapshot ends (view_browser_snapshot.py).
+# Screenshots are kept in ARTIFACT_DIR (printed at the end). Skips (exit 77) only when Chromium, chromedriver or
 # Selenium is missing (scripts/install-deps.sh installs them).
 #   usage: view_browser.sh BIN_DIR CORPUS_DIR ARTIFACT_DIR   (VIEW_TRACES="NAME...": other corpus traces)
 set -euo pipefail
@@ -44,5 +45,26 @@ for t in $traces; do
   [ "$rc" -eq 124 ] && echo "view_browser: FAIL: $t: the browser test ran past 400 s"
   [ "$rc" -ne 0 ] && status=1
 done
+# a frame range's trace (gltrace --frames=3-4 of gl33_demo, recorded under our own Xvfb):
+# the program's frame numbers, the snapshot's calls muted, the separator after its end
+# marker (view_browser_snapshot.py)
+if [ -x "$bin/gl33_demo" ] && [ -f "$bin/../lib/libgltrace.so" ] && command -v Xvfb >/dev/null; then
+  echo "view_browser: a frame range's trace"
+  start_xvfb
+  if timeout 120 "$bin/gltrace" -o "$WORK/range.trace" --frames=3-4 -- "$bin/gl33_demo" --frames 6 \
+    >"$WORK/range.log" 2>&1 && [ -f "$WORK/range.3-4.trace" ]; then
+    set +e
+    timeout -k 10 200 "$PY" "$here/view_browser_snapshot.py" --gltrace "$bin/gltrace" \
+      --trace "$WORK/range.3-4.trace" --artifacts "$artifacts/range"
+    rc=$?
+    set -e
+    [ "$rc" -ne 0 ] && status=1
+  else
+    echo "view_browser: FAIL: gl33_demo --frames=3-4: no range trace: $(tail -3 "$WORK/range.log" | tr '\n' ' ')"
+    status=1
+  fi
+else
+  echo "    note: no recorder in this build: the page on a frame range's trace not checked" >&2
+fi
 echo "view_browser: screenshots in $artifacts"
 exit "$status"

@@ -227,6 +227,65 @@ static void test_fake_flag(void **state)
     free(path);
 }
 
+static char *dump_file(const char *path, char **warning);
+
+enum { AT_SCRATCH_TEST = 128 * 1024 }; /* more than a thread's scratch buffer */
+
+/* A finished writer reused for the next file (frame ranges): each file a whole trace
+ * with its own header, calls numbered from 0 and signatures defined again; a call a
+ * thread was writing when the first file ended (its enter, its leave, a big event
+ * written straight into the stream) reaches neither file. */
+static void test_reopen(void **state)
+{
+    (void)state;
+    char *path;
+    at_writer *w = open_writer(&path);
+    foo_call(w, 0, 0, 1);
+    at_writer_begin_enter(w, &foo, 0, 0); /* in progress when the file ends */
+    at_writer_begin_arg(w, 0);
+    at_writer_uint(w, 99);
+    gt_error err;
+    gt_error_clear(&err);
+    assert_int_equal(at_writer_finish(w, &err), 1);
+    char *path2 = tb_temp_path();
+    at_writer_property props[] = {{"second", "yes"}};
+    assert_int_equal(at_writer_reopen(w, path2, props, 1, &err), 1);
+    uint32_t no = at_writer_end_enter(w);
+    at_writer_begin_leave(w, no);
+    at_writer_end_leave(w);
+    static uint8_t big[AT_SCRATCH_TEST];
+    at_writer_begin_enter(w, &foo, 0, 0); /* started in the first file's epoch... */
+    gt_error_clear(&err);
+    assert_int_equal(at_writer_finish(w, &err), 1);
+    assert_int_equal(at_writer_reopen(w, path2, props, 1, &err), 1);
+    at_writer_begin_arg(w, 0);
+    at_writer_blob(w, big, sizeof big); /* ...goes straight into the stream: dropped */
+    no = at_writer_end_enter(w);
+    at_writer_begin_leave(w, no);
+    at_writer_end_leave(w);
+    foo_call(w, 0, 0, 2);
+    foo_call(w, 0, 0, 3);
+    close_writer(w);
+
+    char *warning = NULL;
+    char *one = dump_file(path, &warning);
+    char *two = dump_file(path2, &warning);
+    assert_string_equal(one, "0 @0 glFoo(x = 1) = -1\n");
+    assert_string_equal(two, "0 @0 glFoo(x = 2) = -1\n1 @0 glFoo(x = 3) = -1\n");
+    gt_error_clear(&err);
+    at_reader *r = at_reader_open(path2, NULL, &err);
+    assert_non_null(r);
+    assert_int_equal(at_reader_num_properties(r), 1);
+    assert_string_equal(at_reader_property(r, 0)->name, "second");
+    at_reader_close(r);
+    free(one);
+    free(two);
+    unlink(path);
+    unlink(path2);
+    free(path);
+    free(path2);
+}
+
 static char *dump_file(const char *path, char **warning)
 {
     gt_error err;
@@ -789,6 +848,7 @@ int main(void)
         cmocka_unit_test(test_rewrite_with_value),
         cmocka_unit_test(test_concurrent_writers),
         cmocka_unit_test(test_open_failure),
+        cmocka_unit_test(test_reopen),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -83,6 +83,7 @@ function renderFrameRow(i, old) {
   frameThumb(i),
   el('div', { class: 'frame-info' },
     el('div', { class: 'frame-name', text: 'Frame ' + i },
+      programFrame(f),
       f.complete === false ? el('span', { class: 'incomplete', text: ' (no swap)', title: 'the calls after the last swap' }) : null),
     el('div', { class: 'frame-counts' },
       el('span', { class: 'ncalls', text: fmtInt(f.calls) + (f.calls === 1 ? ' call' : ' calls') }),
@@ -91,6 +92,13 @@ function renderFrameRow(i, old) {
     frameTimes(f)));
   row.addEventListener('click', () => selectFrame(i));
   return row;
+}
+
+ // a frame range's trace: frame k is the program's frame A+k
+function programFrame(f) {
+  if (f.program_frame === undefined || f.program_frame === null) return null;
+  return el('span', { class: 'program-frame', text: ` (program frame ${f.program_frame})`,
+    title: 'the frame number in the program that was recorded (gltrace --frames)' });
 }
 
 // "1.2 ms CPU · 0.4 ms GPU" (GPU only where the replay had timer queries)
@@ -202,6 +210,23 @@ function visibleOfIndex(i) {
   }
   return v;
 }
+// A frame range's trace: frame 0 starts with the state snapshot (its first
+// summary.snapshot.calls calls, the end marker last); a separator row follows the marker.
+// The call list's rows are the visible calls with that row inserted.
+function snapSepRow() {
+  const sn = S.summary && S.summary.snapshot;
+  if (!sn || !sn.calls || !S.frame || S.frame.frame !== 0 || sn.calls > S.callTotal) return null;
+  const v = visibleOfIndex(sn.calls - 1);
+  return v === null ? null : v + 1;
+}
+function rowOfVisible(v) {
+  const s = snapSepRow();
+  return s !== null && v >= s ? v + 1 : v;
+}
+function rowCount() {
+  return visibleCount() + (snapSepRow() !== null ? 1 : 0);
+}
+
 function rebuildHidden() {
   const r = [...S.collapsed].map(([a, b]) => [a + 1, b]).filter(([a, b]) => a <= b)
     .sort((x, y) => x[0] - y[0]);
@@ -211,7 +236,7 @@ function rebuildHidden() {
     else m.push(x.slice());
   }
   S.hidden = m;
-  callList.setCount(visibleCount());
+  callList.setCount(rowCount());
   callList.refresh();
 }
 
@@ -223,7 +248,19 @@ function indentOf(depth) {
   return e;
 }
 
-function renderCallRow(v, old) {
+function snapSeparator(old) {
+  if (old && old.dataset.key === 'sep') return old;
+  return el('div', {
+    class: 'call snapshot-sep', 'data-key': 'sep', role: 'separator',
+    title: 'the calls above re-create the contexts, objects and state that the program had ' +
+      'made before the recorded frames (gltrace --frames); they are marked fake',
+  }, el('span', { text: `state snapshot ends — program frame ${S.summary.snapshot.first_frame} begins` }));
+}
+
+function renderCallRow(r, old) {
+  const sep = snapSepRow();
+  if (r === sep) return snapSeparator(old);
+  const v = sep !== null && r > sep ? r - 1 : r;
   const i = indexOfVisible(v);
   const c = S.calls ? S.calls.get(i) : undefined;
   const key = (c ? 'c' : 'l') + S.frame.frame + ':' + i + (S.collapsed.has(i) ? 'x' : '') +
@@ -232,6 +269,7 @@ function renderCallRow(v, old) {
   if (!c) return el('div', { class: 'call loading', 'data-key': key, 'data-index': i, text: '…' });
   const cls = ['call'];
   if (c.draw) cls.push('draw');
+  if (c.snapshot) cls.push('snapshot');
   if (c.group) cls.push('group-' + c.group);
   if (c.no === S.selected) cls.push('selected');
   if (c.backtrace && c.backtrace.length) cls.push('has-bt');
@@ -294,16 +332,17 @@ async function selectFrame(f, thenCall) {
       const j = await api(`api/calls?frame=${f}&first=${first}&count=${count}`);
       if (typeof j.total === 'number' && j.total !== S.callTotal && calls === S.calls) {
         S.callTotal = j.total;
-        callList.setCount(visibleCount());
+        callList.setCount(rowCount());
       }
       return j.calls;
     }, () => { if (calls === S.calls) callList.refresh(); });
     S.calls = calls;
-    $('#calls-title').textContent = `frame ${f}: ${fmtInt(rec.calls)} calls, ${rec.first_call}–${rec.last_call}`;
+    const pf = rec.program_frame !== undefined ? ` (program frame ${rec.program_frame})` : '';
+    $('#calls-title').textContent = `frame ${f}${pf}: ${fmtInt(rec.calls)} calls, ${rec.first_call}–${rec.last_call}`;
     $('#calls').dataset.frame = f;
     callList.box.scrollTop = 0;
     callList.clear();
-    callList.setCount(rec.calls);
+    callList.setCount(rowCount());
     frameList.refresh();
     if (thenCall === undefined) S.selected = null;
     setHash();
@@ -356,14 +395,14 @@ async function selectCall(no, i) {
   setHash();
   if (window.callChanged) window.callChanged(no);
   const v = visibleOfIndex(i);
-  if (v !== null) callList.scrollTo(v);
+  if (v !== null) callList.scrollTo(rowOfVisible(v));
   callList.refresh();
   const c = await S.calls.item(i);
   const detail = $('#call-detail');
   detail.hidden = false;
   detail.dataset.no = no;
   $('#call-text').textContent = `${no} @${c.thread} ${c.text}`;
-  if (v !== null) callList.scrollTo(v);   // the detail box shortened the list
+  if (v !== null) callList.scrollTo(rowOfVisible(v));   // the detail box shortened the list
   const bt = $('#backtrace');
   bt.replaceChildren();
   if (c.backtrace && c.backtrace.length) {
@@ -541,6 +580,20 @@ function initGoto() {
 // ---------------------------------------------------------------------------------------
 // start
 
+// ", frame range 5-7 with a state snapshot of 1,234 calls" (a trace of gltrace --frames)
+function snapshotSummary(s) {
+  const sn = s.snapshot;
+  if (!sn) return null;
+  const a = sn.first_frame, b = a + Math.max(0, s.frames - 1);
+  return el('span', {
+    class: 'snapshot-summary', 'data-first-frame': a, 'data-end-call': sn.end_call,
+    text: `, frame range ${a}-${b} with a state snapshot of ` +
+      (sn.calls === null ? 'unknown length (its end marker is missing)'
+        : `${fmtInt(sn.calls)} call${sn.calls === 1 ? '' : 's'}`),
+    title: sn.end_call === null ? null : `the snapshot's end marker is call ${sn.end_call}`,
+  });
+}
+
 async function main() {
   initCalls();
   initSearch();
@@ -559,10 +612,12 @@ async function main() {
     document.title = name + ' — gltrace view';
     const sm = $('#summary');
     sm.dataset.state = 'done';
-    sm.replaceChildren(el('b', { text: name }),
+    sm.replaceChildren(...[el('b', { text: name }),
       ` ${fmtInt(s.calls)} calls, ${fmtInt(s.frames)} frames, ${fmtInt(s.threads)} thread${s.threads === 1 ? '' : 's'}` +
-      (s.api ? `, ${s.api}` : '') + (s.version !== undefined ? `, trace version ${s.version}` : ''));
+      (s.api ? `, ${s.api}` : '') + (s.version !== undefined ? `, trace version ${s.version}` : ''),
+      snapshotSummary(s)].filter(Boolean));
     sm.title = `${s.file} (${fmtInt(s.size)} bytes)${s.indexed ? '' : ', not indexed'}`;
+    if (S.frame && callList) callList.setCount(rowCount());   // frame 0's separator
   }, e => { $('#summary').dataset.state = 'failed'; $('#summary').textContent = 'no summary'; showError(e); });
   try {
     await initFrames();
