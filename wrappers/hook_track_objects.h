@@ -13,6 +13,9 @@
 void gth_track_bind_texture(unsigned target, unsigned texture);
 void gth_track_bind_multi_texture(unsigned unit, unsigned target, unsigned texture);
 void gth_track_create_textures(unsigned target, int n, const unsigned *textures);
+void gth_track_texture_view(unsigned texture, unsigned target, unsigned orig, unsigned format,
+                            unsigned min_level, unsigned levels, unsigned min_layer,
+                            unsigned layers);
 void gth_track_delete_textures(int n, const unsigned *textures);
 
 /* The target name was first bound to (or created with), 0 when not known. One table

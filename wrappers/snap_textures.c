@@ -178,6 +178,16 @@ static void collect_one(snap *s, snap_texture *t)
             SNAP_REAL(glGetTexParameteriv)(t->target, GL_TEXTURE_IMMUTABLE_LEVELS,
                                            &t->immutable_levels);
     }
+    /* a view (written as a texture of its own) answers its original's levels there */
+    int views = snap_api(s) == SNAP_API_GL ? snap_version(s) >= 43
+                                           : snap_has_extension(s, "GL_OES_texture_view") ||
+                                                 snap_has_extension(s, "GL_EXT_texture_view");
+    if (t->immutable && (views || snap_has_extension(s, "GL_ARB_texture_view"))) {
+        int levels = 0;
+        SNAP_REAL(glGetTexParameteriv)(t->target, GL_TEXTURE_VIEW_NUM_LEVELS, &levels);
+        if (levels > 0)
+            t->immutable_levels = levels;
+    }
     if (!snap_real_has("glGetTexLevelParameteriv") ||
         (snap_api(s) == SNAP_API_GLES && snap_version(s) < 31)) {
         snap_unreadable(s, "texture %u: GLES before 3.1 cannot query its images: written "

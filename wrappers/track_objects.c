@@ -92,6 +92,15 @@ void gth_track_create_textures(unsigned target, int n, const unsigned *textures)
         note(target, textures[i]);
 }
 
+/* glTextureView gives a generated name its target without a bind. */
+void gth_track_texture_view(unsigned texture, unsigned target, unsigned orig, unsigned format,
+                            unsigned min_level, unsigned levels, unsigned min_layer,
+                            unsigned layers)
+{
+    (void)orig, (void)format, (void)min_level, (void)levels, (void)min_layer, (void)layers;
+    note(target, texture);
+}
+
 /* Removes name, shifting back the entries after it that probed past its slot. */
 static void drop(uint32_t name)
 {

@@ -4,7 +4,8 @@
  *   textures  1D (swizzled), 2D array with 4 mipmap levels, cube map (a colour per face),
  *             3D (immutable, glTexStorage3D), 2D RGTC1 (compressed), 2D immutable with 3
  *             levels, rectangle, cube map array (immutable, 2 layers), buffer texture
- *             (R32F), 2D RGBA32F with a border colour, 2D DEPTH_COMPONENT24;
+ *             (R32F), 2D RGBA32F with a border colour, 2D DEPTH_COMPONENT24, a view
+ *             (glTextureView) of two levels of the immutable 2D texture;
  *   a sampler (NEAREST, CLAMP_TO_EDGE) on the immutable 2D texture's unit;
  *   a colour renderbuffer painted with scissored clears, blitted into the window;
  *   a vertex buffer with immutable storage mapped once, persistent and coherent, that
@@ -37,7 +38,7 @@
 #define TAG "snapshot_textures_app"
 
 enum { T_1D, T_ARRAY, T_CUBE, T_3D, T_RGTC, T_IMM, T_RECT, T_CUBE_ARRAY, T_BUF, T_FLOAT,
-       T_DEPTH, N_TEX };
+       T_DEPTH, T_VIEW, N_TEX };
 
 static const char *const vs_src =
     "#version 400 core\n"
@@ -52,7 +53,7 @@ static const char *const fs_src =
     "uniform sampler1D s1d; uniform sampler2DArray sarr; uniform samplerCube scube;\n"
     "uniform sampler3D s3d; uniform sampler2D srgtc; uniform sampler2D simm;\n"
     "uniform sampler2DRect srect; uniform samplerCubeArray scarr; uniform samplerBuffer sbuf;\n"
-    "uniform sampler2D sfloat; uniform sampler2D sdepth;\n"
+    "uniform sampler2D sfloat; uniform sampler2D sdepth; uniform sampler2D sview;\n"
     "uniform int which; uniform int frame;\n"
     "vec3 dir() { vec2 p = uv * 2.0 - 1.0; int f = frame % 3;\n"
     "  return f == 0 ? vec3(1.0, p) : f == 1 ? vec3(p.x, -1.0, p.y) : vec3(p, 1.0); }\n"
@@ -68,15 +69,17 @@ static const char *const fs_src =
     "  else if (which == 7) color = texture(scarr, vec4(-dir(), float(frame % 2)));\n"
     "  else if (which == 8) color = vec4(texelFetch(sbuf, int(uv.x * 16.0) + frame % 4).r, uv, 1.0);\n"
     "  else if (which == 9) color = texture(sfloat, uv * 1.5 - 0.25);\n"
-    "  else color = vec4(texture(sdepth, uv).r, 0.0, 1.0 - texture(sdepth, uv.yx).r, 1.0);\n"
+    "  else if (which == 10) color = vec4(texture(sdepth, uv).r, 0.0, 1.0 - texture(sdepth, uv.yx).r, 1.0);\n"
+    "  else color = textureLod(sview, uv, float(frame % 2)).gbra;\n"
     "}\n";
 
 static const char *const sampler_names[N_TEX] = {"s1d", "sarr", "scube", "s3d", "srgtc", "simm",
-                                                 "srect", "scarr", "sbuf", "sfloat", "sdepth"};
+                                                 "srect", "scarr", "sbuf", "sfloat", "sdepth",
+                                                 "sview"};
 static const GLenum targets[N_TEX] = {
     GL_TEXTURE_1D, GL_TEXTURE_2D_ARRAY, GL_TEXTURE_CUBE_MAP, GL_TEXTURE_3D, GL_TEXTURE_2D,
     GL_TEXTURE_2D, GL_TEXTURE_RECTANGLE, GL_TEXTURE_CUBE_MAP_ARRAY, GL_TEXTURE_BUFFER,
-    GL_TEXTURE_2D, GL_TEXTURE_2D};
+    GL_TEXTURE_2D, GL_TEXTURE_2D, GL_TEXTURE_2D};
 
 /* Deterministic texels: n RGBA8 texels of pattern `seed`. */
 static void texels(uint8_t *out, size_t n, unsigned seed)
@@ -137,6 +140,9 @@ static void make_textures(GLuint *tex, GLuint buf_for_texture)
         glTexSubImage2D(GL_TEXTURE_2D, level, 0, 0, 8 >> level, 8 >> level, GL_RGBA,
                         GL_UNSIGNED_BYTE, px);
     }
+
+    /* a view of its levels 1-2, never bound before the frames bind it */
+    glTextureView(tex[T_VIEW], GL_TEXTURE_2D, tex[T_IMM], GL_RGBA8, 1, 2, 0, 1);
 
     glBindTexture(GL_TEXTURE_RECTANGLE, tex[T_RECT]);
     texels(px, 12 * 10, 60);
@@ -241,7 +247,7 @@ enum { N_ODD = sizeof odd_store / sizeof *odd_store };
 static const GLenum bindings[N_TEX] = {
     GL_TEXTURE_BINDING_1D, GL_TEXTURE_BINDING_2D_ARRAY, GL_TEXTURE_BINDING_CUBE_MAP,
     GL_TEXTURE_BINDING_3D, 0, GL_TEXTURE_BINDING_2D, GL_TEXTURE_BINDING_RECTANGLE,
-    GL_TEXTURE_BINDING_CUBE_MAP_ARRAY, GL_TEXTURE_BINDING_BUFFER, 0, 0};
+    GL_TEXTURE_BINDING_CUBE_MAP_ARRAY, GL_TEXTURE_BINDING_BUFFER, 0, 0, 0};
 
 static void leave_state(const struct between *b)
 {
@@ -329,7 +335,7 @@ static int draw_frame(unsigned frame, const GLuint *tex, GLuint sampler, GLuint 
     const float q[8] = {m, m, 1.0f - m, m, m, 1.0f, 1.0f - m, 1.0f};
     memcpy(quad, q, sizeof q);
     for (int i = 0; i < N_TEX; i++) {
-        glViewport((i % 4) * 80, (i / 4) * 80, 80, 80);
+        glViewport((i % 5) * 64, (i / 5) * 64, 64, 64);
         glUniform1i(glGetUniformLocation(prog, "which"), i);
         glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
     }
@@ -337,8 +343,8 @@ static int draw_frame(unsigned frame, const GLuint *tex, GLuint sampler, GLuint 
     glGenFramebuffers(1, &fb);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, fb);
     glFramebufferRenderbuffer(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
-    int x = 240 + (int)(frame % 3) * 4;
-    glBlitFramebuffer(0, 0, 64, 64, x, 164, x + 64, 228, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    int x = 200 + (int)(frame % 3) * 4; /* above the cells, scaled down */
+    glBlitFramebuffer(0, 0, 64, 64, x, 196, x + 40, 236, GL_COLOR_BUFFER_BIT, GL_NEAREST);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
     glDeleteFramebuffers(1, &fb);
     glBindSampler(T_IMM, 0);
