@@ -103,6 +103,13 @@ static void read_map(snap *s, unsigned target, struct buffer *b)
     }
 }
 
+/* Whether a mapped buffer is read only through its map: the driver refuses other reads
+ * of a buffer mapped without GL_MAP_PERSISTENT_BIT, and GLES has no read but a map. */
+static int map_only(snap *s, const struct buffer *b)
+{
+    return !(b->access & GL_MAP_PERSISTENT_BIT) || snap_api(s) == SNAP_API_GLES;
+}
+
 static void collect_one(snap *s, unsigned target, struct buffer *b)
 {
     SNAP_REAL(glBindBuffer)(target, b->name);
@@ -121,8 +128,7 @@ static void collect_one(snap *s, unsigned target, struct buffer *b)
         snap_unreadable(s, "buffer %u: %lld bytes, contents not read (GLES 2 without "
                         "GL_EXT_map_buffer_range cannot read buffers back)", b->name,
                         (long long)b->size);
-    else if (b->mapped && !(b->access & GL_MAP_PERSISTENT_BIT) &&
-             (b->map_offset > 0 || b->map_length < b->size))
+    else if (b->mapped && map_only(s, b) && (b->map_offset > 0 || b->map_length < b->size))
         snap_unreadable(s, "buffer %u: mapped over [%lld, %lld) of %lld bytes: the bytes "
                         "outside the map not read", b->name, (long long)b->map_offset,
                         (long long)(b->map_offset + b->map_length), (long long)b->size);
@@ -162,8 +168,7 @@ static void *collect(snap *s)
 /* The contents of the buffer bound to target into data (b->size bytes). */
 static void read_contents(snap *s, unsigned target, const struct buffer *b, uint8_t *data)
 {
-    int map_only = b->mapped && !(b->access & GL_MAP_PERSISTENT_BIT);
-    if (map_only || (b->mapped && snap_api(s) == SNAP_API_GLES)) {
+    if (b->mapped && map_only(s, b)) {
         /* the driver refuses other reads of a mapped buffer: what the map shows */
         memset(data, 0, (size_t)b->size);
         if (b->map_ptr && b->map_offset >= 0 && b->map_offset + b->map_length <= b->size)
