@@ -159,16 +159,9 @@ static void collect_buffer_texture(snap_texture *t)
     t->buffer_whole = t->buffer_offset == 0 && t->buffer_size == size;
 }
 
-/* The images and parameters of t, bound to its target. */
-static void collect_one(snap *s, snap_texture *t)
+/* Whether t has immutable storage, and its levels. */
+static void collect_immutable(snap *s, snap_texture *t)
 {
-    static const char *const faces[] = {" face +X", " face -X", " face +Y",
-                                        " face -Y", " face +Z", " face -Z"};
-    t->nfaces = t->target == GL_TEXTURE_CUBE_MAP ? 6 : 1;
-    if (t->target == GL_TEXTURE_BUFFER) {
-        collect_buffer_texture(t);
-        return;
-    }
     if (snap_version(s) >= (snap_api(s) == SNAP_API_GLES ? 30 : 42) ||
         snap_has_extension(s, "GL_ARB_texture_storage") ||
         snap_has_extension(s, "GL_EXT_texture_storage")) {
@@ -188,6 +181,19 @@ static void collect_one(snap *s, snap_texture *t)
         if (levels > 0)
             t->immutable_levels = levels;
     }
+}
+
+/* The images and parameters of t, bound to its target. */
+static void collect_one(snap *s, snap_texture *t)
+{
+    static const char *const faces[] = {" face +X", " face -X", " face +Y",
+                                        " face -Y", " face +Z", " face -Z"};
+    t->nfaces = t->target == GL_TEXTURE_CUBE_MAP ? 6 : 1;
+    if (t->target == GL_TEXTURE_BUFFER) {
+        collect_buffer_texture(t);
+        return;
+    }
+    collect_immutable(s, t);
     if (!snap_real_has("glGetTexLevelParameteriv") ||
         (snap_api(s) == SNAP_API_GLES && snap_version(s) < 31)) {
         snap_unreadable(s, "texture %u: GLES before 3.1 cannot query its images: written "
