@@ -188,6 +188,22 @@ static int not_an_input(const char *path, const char *what, const char *program,
     return 0;
 }
 
+/* The trace's name without claiming it (frame ranges): -o FILE, else NAME.trace. */
+static int name_output(const char *explicit_path, const char *program, char *out, size_t size,
+                       gt_claim *claim)
+{
+    memset(claim, 0, sizeof *claim);
+    const char *base = strrchr(program, '/');
+    base = base ? base + 1 : program;
+    int len = explicit_path ? snprintf(out, size, "%s", explicit_path)
+                            : snprintf(out, size, "%s.trace", base);
+    if (len < 0 || (size_t)len >= size) {
+        fprintf(stderr, "gltrace: output path too long\n");
+        return 0;
+    }
+    return 1;
+}
+
 /* Claims the trace file (see the top): an explicit path through gt_outfile_claim;
  * the default name takes the first of NAME.trace, NAME.1.trace, ... that does not
  * exist. */
@@ -629,7 +645,11 @@ int cmd_record(int argc, char **argv)
         return 1;
     char trace[PATH_MAX], trace_abs[PATH_MAX];
     gt_claim trace_claim, tl_claim = {0};
-    if (!claim_output(o.output, program, trace, sizeof trace, &trace_claim))
+    /* frame ranges write NAME.A-B.trace files (made exclusively by the library), never
+     * NAME.trace itself: it is not claimed, so a file of that name is left as it is */
+    int ranges = o.frames.frames || o.frames.trigger;
+    if (ranges ? !name_output(o.output, program, trace, sizeof trace, &trace_claim)
+               : !claim_output(o.output, program, trace, sizeof trace, &trace_claim))
         return 1;
     char tl_abs[PATH_MAX];
     if (o.timeline && !claim_timeline(o.timeline, trace, tl_abs, sizeof tl_abs, &tl_claim)) {
@@ -663,7 +683,11 @@ int cmd_record(int argc, char **argv)
     if (o.timeline)
         report_timeline(o.timeline, &tl_claim, &start, failed_line(failures, "timeline:"));
     int others = report_others(trace, &start, "trace", ".trace");
-    report_trace(trace, &trace_claim, program, exec_errno, others, failed_line(failures, "trace:"));
+    if (!ranges)
+        report_trace(trace, &trace_claim, program, exec_errno, others,
+                     failed_line(failures, "trace:"));
+    else if (!others && !exec_errno)
+        fprintf(stderr, "gltrace: %s reached no frame range: no trace written\n", program);
     return failures[0] ? report_failures(failures, trace, program, rc) : rc;
 
 fail:

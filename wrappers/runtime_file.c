@@ -292,6 +292,11 @@ __attribute__((constructor)) static void prepare_output(void)
     const char *env = getenv("GLTRACE_OUTPUT");
     if (!env || !*env || getenv("GLTRACE_OUTPUT_READY"))
         return;
+    /* frame ranges write "<stem>.A-B.trace" files, made exclusively: GLTRACE_OUTPUT
+     * names the stem only, and a file of that name is left as it is */
+    const char *frames = getenv("GLTRACE_FRAMES"), *trigger = getenv("GLTRACE_TRIGGER");
+    if ((frames && *frames) || (trigger && *trigger))
+        return;
     /* as the launcher claims it (cmd_record.c): never truncated in place, a device
      * written directly; an error is reported when the first GL call opens it */
     gt_claim claim;

@@ -119,6 +119,24 @@ for f in 1 2 3; do
   done
 done
 
+# ---- a file at -o is left alone: ranges write NAME.A-B.trace, never NAME.trace ---------
+printf 'keep me\n' >kept.trace
+"$gltrace" -o kept.trace --backtrace=none --frames=1-1 --quit-after -- "$app" --frames 5 \
+  >/dev/null 2>kept.log || true
+if [ "$(cat kept.trace)" = "keep me" ] && [ -s kept.1-1.trace ]; then
+  pass "--frames leaves the file named by -o as it was (kept.1-1.trace written)"
+else
+  fail "--frames with -o kept.trace: kept.trace now holds $(stat -c %s kept.trace) bytes; $(ls kept.*)"
+fi
+printf 'keep me too\n' >env.trace
+GLTRACE_OUTPUT="$PWD/env.trace" GLTRACE_FRAMES=1-1 GLTRACE_QUIT_AFTER=1 \
+  LD_PRELOAD="$bin/../lib/libgltrace.so" "$app" --frames 5 >/dev/null 2>env.log || true
+if [ "$(cat env.trace)" = "keep me too" ] && [ -s env.1-1.trace ]; then
+  pass "GLTRACE_FRAMES with GLTRACE_OUTPUT by hand leaves that file as it was"
+else
+  fail "GLTRACE_FRAMES by hand: env.trace now holds $(stat -c %s env.trace) bytes; $(ls env.*)"
+fi
+
 # ---- a trigger ------------------------------------------------------------------------
 # the library takes the signal once it is loaded (its constructor installs the handler)
 "$gltrace" -o t.trace --backtrace=none --trigger=SIGUSR2 -- "$app" --frames 1000000 \

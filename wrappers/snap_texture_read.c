@@ -1,0 +1,132 @@
+/* Reading a texture's images back for the state snapshot (snap_texture.h): on GL with
+ * glGetTexImage and glGetCompressedTexImage, whole levels at a time; on GLES, which has
+ * neither, through a temporary framebuffer and glReadPixels, one layer at a time, for
+ * the 8-bit colour formats every GLES reads as RGBA bytes. Multisample images cannot be
+ * read either way. The caller has set the pack state to tight rows with no pixel pack
+ * buffer (snap_store_begin). */
+#include "snap_texture.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl_enums.gen.h"
+#include "protos.gen.h"
+
+/* Components of an 8-bit format GLES reads as RGBA bytes, else 0. */
+static int es_components(const snap_format *f)
+{
+    if (!f || f->type != GL_UNSIGNED_BYTE || f->mask != GL_COLOR_BUFFER_BIT)
+        return 0;
+    switch (f->format) {
+    case GL_RGBA: return 4;
+    case GL_RGB: return 3;
+    case GL_RG: return 2;
+    case GL_RED: return 1;
+    default: return 0;
+    }
+}
+
+const char *snap_tex_unreadable(snap *s, const snap_texture *t, const snap_image *im)
+{
+    if (snap_tex_multisample(t->target))
+        return "multisample, contents not read";
+    if (im->compressed)
+        return snap_api(s) == SNAP_API_GL && snap_real_has("glGetCompressedTexImage")
+                   ? NULL
+                   : "compressed, GLES cannot read it back: not written";
+    const snap_format *f = snap_format_of(im->internal);
+    if (!f)
+        return "internal format not known to the snapshot, contents not read";
+    if (snap_api(s) == SNAP_API_GLES && !es_components(f))
+        return "GLES reads back only 8-bit colour formats here, contents not read";
+    return NULL;
+}
+
+size_t snap_tex_image_bytes(const snap_image *im)
+{
+    if (im->compressed)
+        return im->compressed_size > 0 ? (size_t)im->compressed_size : 0;
+    const snap_format *f = snap_format_of(im->internal);
+    if (!f || im->width <= 0)
+        return 0;
+    size_t h = im->height > 0 ? (size_t)im->height : 1, d = im->depth > 0 ? (size_t)im->depth : 1;
+    return (size_t)im->width * h * d * f->bytes;
+}
+
+/* One layer (or the 2D image of a face) through a read framebuffer. */
+static int es_read_layer(const snap_texture *t, int level, int face, int layer, int n,
+                         int robust, uint8_t *rgba, uint8_t *out)
+{
+    const snap_image *im = &t->image[level][face];
+    if (snap_tex_dims(t->target) == 3)
+        SNAP_REAL(glFramebufferTextureLayer)(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, t->name,
+                                             level, layer);
+    else
+        SNAP_REAL(glFramebufferTexture2D)(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
+                                          snap_tex_face(t, face), t->name, level);
+    if (SNAP_REAL(glCheckFramebufferStatus)(GL_READ_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+        return 0;
+    size_t texels = (size_t)im->width * (size_t)im->height;
+    if (robust) /* refuses rather than write past rgba */
+        SNAP_REAL(glReadnPixels)(0, 0, im->width, im->height, GL_RGBA, GL_UNSIGNED_BYTE,
+                                 (GLsizei)(texels * 4), rgba);
+    else
+        SNAP_REAL(glReadPixels)(0, 0, im->width, im->height, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    for (size_t i = 0; i < texels; ++i)
+        memcpy(out + i * (size_t)n, rgba + i * 4, (size_t)n);
+    return 1;
+}
+
+static int es_read(snap *s, const snap_texture *t, int level, int face, uint8_t *out)
+{
+    int robust = snap_version(s) >= 32 && snap_real_has("glReadnPixels");
+    const snap_image *im = &t->image[level][face];
+    int n = es_components(snap_format_of(im->internal));
+    uint8_t *rgba = malloc((size_t)im->width * (size_t)im->height * 4);
+    if (!n || !rgba) {
+        free(rgba);
+        return 0;
+    }
+    int saved = 0;
+    unsigned fb = 0;
+    SNAP_REAL(glGetIntegerv)(GL_READ_FRAMEBUFFER_BINDING, &saved);
+    SNAP_REAL(glGenFramebuffers)(1, &fb);
+    SNAP_REAL(glBindFramebuffer)(GL_READ_FRAMEBUFFER, fb);
+    int layers = snap_tex_dims(t->target) == 3 ? im->depth : 1, ok = 1;
+    size_t layer_bytes = (size_t)im->width * (size_t)im->height * (size_t)n;
+    for (int z = 0; z < layers && ok; ++z)
+        ok = es_read_layer(t, level, face, z, n, robust, rgba, out + (size_t)z * layer_bytes);
+    SNAP_REAL(glBindFramebuffer)(GL_READ_FRAMEBUFFER, (unsigned)saved);
+    SNAP_REAL(glDeleteFramebuffers)(1, &fb);
+    free(rgba);
+    return ok;
+}
+
+int snap_tex_read(snap *s, const snap_texture *t, int level, int face, void *out)
+{
+    const snap_image *im = &t->image[level][face];
+    if (snap_tex_unreadable(s, t, im))
+        return 0;
+    if (snap_api(s) == SNAP_API_GLES)
+        return es_read(s, t, level, face, out);
+    /* the sized reads (GL 4.5) refuse rather than write past out if a size is wrong */
+    if (snap_version(s) >= 45 && snap_real_has("glGetTextureSubImage") &&
+        snap_real_has("glGetCompressedTextureSubImage")) {
+        GLsizei size = (GLsizei)snap_tex_image_bytes(im);
+        int h = im->height > 0 ? im->height : 1, d = im->depth > 0 ? im->depth : 1;
+        int z = t->nfaces == 6 ? face : 0; /* a cube map's faces are its layers here */
+        if (im->compressed)
+            SNAP_REAL(glGetCompressedTextureSubImage)(t->name, level, 0, 0, z, im->width, h, d,
+                                                      size, out);
+        else
+            SNAP_REAL(glGetTextureSubImage)(t->name, level, 0, 0, z, im->width, h, d,
+                                            snap_format_of(im->internal)->format,
+                                            snap_format_of(im->internal)->type, size, out);
+    } else if (im->compressed) {
+        SNAP_REAL(glGetCompressedTexImage)(snap_tex_face(t, face), level, out);
+    } else {
+        const snap_format *f = snap_format_of(im->internal);
+        SNAP_REAL(glGetTexImage)(snap_tex_face(t, face), level, f->format, f->type, out);
+    }
+    return 1;
+}
