@@ -94,7 +94,7 @@ static void pcall_end(const pcall *c, int generic, const void *pointer)
             real = (real_fn)gltrace_real(#NAME);                                       \
         const int64_t vals[] = {__VA_ARGS__};                                          \
         pcall c = pcall_begin(&gtfn_##NAME, KINDS, vals, pointer);                     \
-        if (real)                                                                      \
+        if (real && !gltrace_faking()) /* the snapshot's calls are only written */    \
             real ARGS;                                                                 \
         pcall_end(&c, GENERIC, pointer);                                               \
     }
@@ -199,7 +199,7 @@ GLTRACE_EXPORT void glInterleavedArrays(unsigned format, int stride, const void 
         real = (real_fn)gltrace_real("glInterleavedArrays");
     const int64_t vals[] = {format, stride};
     pcall c = pcall_begin(&gtfn_glInterleavedArrays, "es", vals, pointer);
-    if (real)
+    if (real && !gltrace_faking())
         real(format, stride, pointer);
     pcall_end(&c, 0, pointer);
     unsigned sets = interleaved_arrays(format);
