@@ -147,8 +147,7 @@ static void *collect(snap *s)
     for (size_t i = 0; i < n; ++i) {
         int here = 0, elsewhere = 0;
         gtt_ctr_where(GTT_CTR_FRAMEBUFFER, names[i], &here, &elsewhere);
-        if (elsewhere)
-            snap_unreadable(s, "framebuffer %u of another context: not re-created", names[i]);
+        /* another context's are written with that context (snapshot_contexts.h) */
         if (!SNAP_REAL(glIsFramebuffer)(names[i])) {
             if (here && d->gen_only)
                 d->gen_only[d->ngen_only++] = names[i];

@@ -163,8 +163,7 @@ static void *collect(snap *s)
     for (size_t i = 0; i < n && d->v && has_vaos; ++i) {
         int here = 0, elsewhere = 0;
         gtt_ctr_where(GTT_CTR_VERTEX_ARRAY, names[i], &here, &elsewhere);
-        if (elsewhere)
-            snap_unreadable(s, "vertex array %u of another context: not re-created", names[i]);
+        /* another context's are written with that context (snapshot_contexts.h) */
         if (!SNAP_REAL(glIsVertexArray)(names[i])) {
             if (here && d->gen_only)
                 d->gen_only[d->ngen_only++] = names[i];

@@ -10,8 +10,8 @@
 
 #include "hook_makecurrent.h"
 #include "protos.gen.h"
+#include "snap_ws.h"
 #include "snapshot_parts.h"
-#include "track_ws.h"
 
 #ifndef GLX_WIDTH
 #define GLX_WIDTH 0x801D
@@ -23,7 +23,7 @@ typedef struct ws_data {
     int (*size)[2]; /* per ws_current: its draw drawable's size, or 0 */
 } ws_data;
 
-static void drawable_size(const ws_current *c, int size[2])
+void snap_ws_drawable_size(const ws_current *c, int size[2])
 {
     size[0] = size[1] = 0;
     if (!c->ctx || !c->draw)
@@ -54,7 +54,7 @@ static void *collect(snap *s)
     }
     d->size = d->setup.ncur ? calloc(d->setup.ncur, sizeof *d->size) : NULL;
     for (size_t i = 0; d->size && i < d->setup.ncur; ++i)
-        drawable_size(&d->setup.cur[i], d->size[i]);
+        snap_ws_drawable_size(&d->setup.cur[i], d->size[i]);
     return d;
 }
 
@@ -143,7 +143,7 @@ static void write_egl(const ws_rec *r, unsigned *bound)
     }
 }
 
-static void write_current(const ws_current *c, const int size[2])
+void snap_ws_write_current(const ws_current *c, const int size[2])
 {
     snap_ret(1);
     if (c->kind == WS_MC_GLX)
@@ -196,7 +196,7 @@ static void write_part(snap *s, void *data)
             uint32_t prev = snap_as_thread(c->thread);
             if (egl)
                 bind_api(&bound, api_of(st, c->thread));
-            write_current(c, d->size ? d->size[i] : (int[2]){0, 0});
+            snap_ws_write_current(c, d->size ? d->size[i] : (int[2]){0, 0});
             snap_as_thread_end(prev);
         }
 }

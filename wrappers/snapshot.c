@@ -22,6 +22,9 @@
 #include "gt_strbuf.h"
 #include "protos.gen.h"
 #include "runtime_private.h"
+#include "hook_snapshot_lock.h"
+#include "snap_ws.h"
+#include "snapshot_contexts.h"
 #include "snapshot_parts.h"
 
 struct snap {
@@ -29,6 +32,7 @@ struct snap {
     char *extensions; /* " ext1 ext2 ... " */
     gt_strbuf unreadable; /* "; "-separated */
     unsigned nunreadable;
+    snap *root; /* another context's: what it cannot read is said on the root */
 };
 
 static const snap_part *const parts[] = {
@@ -37,6 +41,21 @@ static const snap_part *const parts[] = {
     &snap_part_framebuffers, &snap_part_queries, &snap_part_state,
 };
 enum { NPARTS = sizeof parts / sizeof *parts };
+
+/* The parts each context has of its own (not shared), written for the other contexts
+ * too, before the frame context's state (the last part). */
+static const snap_part *const context_parts[] = {
+    &snap_part_vertex_arrays, &snap_part_framebuffers, &snap_part_state,
+};
+enum { NCTX_PARTS = sizeof context_parts / sizeof *context_parts };
+
+/* Another context: how it was last bound, what its parts collected. */
+typedef struct other_context {
+    ws_current bound;
+    int size[2];
+    snap s;
+    void *data[NCTX_PARTS];
+} other_context;
 
 int snap_api(const snap *s) { return s->api; }
 int snap_version(const snap *s) { return s->version; }
@@ -54,6 +73,8 @@ int snap_has_extension(const snap *s, const char *name)
 
 void snap_unreadable(snap *s, const char *fmt, ...)
 {
+    if (s->root)
+        s = s->root;
     char msg[512];
     va_list ap;
     va_start(ap, fmt);
@@ -131,6 +152,69 @@ static double seconds_since(const struct timespec *t0)
     return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) * 1e-9;
 }
 
+/* The other contexts' parts, each read with the context current (and the frame
+ * thread's context current again after). Returns the array (*n entries) or NULL. */
+static other_context *collect_others(snap *root, snap_contexts *l, size_t *n)
+{
+    *n = 0;
+    if (snap_contexts_find(root, l) != 0 || !l->n)
+        return NULL;
+    other_context *o = calloc(l->n, sizeof *o);
+    if (!o) {
+        snap_unreadable(root, "out of memory: the other contexts are not written");
+        return NULL;
+    }
+    for (size_t i = 0; i < l->n; ++i) {
+        other_context *c = &o[*n];
+        c->bound = l->others[i];
+        if (!snap_context_enter(&c->bound)) {
+            snap_unreadable(root, "context %p cannot be made current to be read: its own "
+                            "state is not written", c->bound.ctx);
+            continue;
+        }
+        c->s.root = root;
+        gt_strbuf_init(&c->s.unreadable);
+        read_context(&c->s);
+        snap_ws_drawable_size(&c->bound, c->size);
+        for (unsigned k = 0; k < NCTX_PARTS; ++k)
+            c->data[k] = context_parts[k]->collect(&c->s);
+        ++*n;
+    }
+    if (!snap_context_enter(&l->frame))
+        snap_unreadable(root, "the frame thread's context could not be made current again");
+    return o;
+}
+
+/* Writes each other context (made current in the driver and in the trace), then makes
+ * the frame thread's context current again in both. */
+static void write_others(other_context *o, size_t n, const snap_contexts *l)
+{
+    for (size_t i = 0; i < n; ++i) {
+        if (!snap_context_enter(&o[i].bound))
+            continue;
+        snap_ws_write_current(&o[i].bound, o[i].size);
+        for (unsigned k = 0; k < NCTX_PARTS; ++k)
+            if (o[i].data[k])
+                context_parts[k]->write(&o[i].s, o[i].data[k]);
+    }
+    if (n) {
+        snap_context_enter(&l->frame);
+        snap_ws_write_current(&l->frame, (int[2]){0, 0});
+    }
+}
+
+static void free_others(other_context *o, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) {
+        for (unsigned k = 0; k < NCTX_PARTS; ++k)
+            if (o[i].data[k])
+                context_parts[k]->free(o[i].data[k]);
+        free(o[i].s.extensions);
+        gt_strbuf_free(&o[i].s.unreadable);
+    }
+    free(o);
+}
+
 static int snapshot_write(const char *range, unsigned long long first)
 {
     struct timespec t0;
@@ -143,6 +227,10 @@ static int snapshot_write(const char *range, unsigned long long first)
     void *data[NPARTS];
     for (unsigned i = 0; i < NPARTS; ++i)
         data[i] = parts[i]->collect(&s);
+    snap_contexts contexts;
+    size_t nothers;
+    gltrace_contexts_hold(); /* until the other contexts are written */
+    other_context *others = collect_others(&s, &contexts, &nothers);
 
     char first_text[32];
     snprintf(first_text, sizeof first_text, "%llu", first);
@@ -156,18 +244,26 @@ static int snapshot_write(const char *range, unsigned long long first)
     at_writer *w = gltrace_writer_open_range(range, props, s.nunreadable ? 2 : 1);
     if (w) {
         gltrace_t_fake = AT_WRITER_FAKE;
-        for (unsigned i = 0; i < NPARTS; ++i)
+        for (unsigned i = 0; i < NPARTS; ++i) {
+            if (parts[i] == &snap_part_state)
+                write_others(others, nothers, &contexts);
             if (data[i])
                 parts[i]->write(&s, data[i]);
+        }
         write_marker(first);
         gltrace_t_fake = 0;
+        gltrace_contexts_let_go();
         gltrace_writer_publish();
         fprintf(stderr, "gltrace: frame %llu: state snapshot written in %.2f s\n", first,
                 seconds_since(&t0));
     }
+    if (!w)
+        gltrace_contexts_let_go();
     for (unsigned i = 0; i < NPARTS; ++i)
         if (data[i])
             parts[i]->free(data[i]);
+    free_others(others, nothers);
+    snap_contexts_free(&contexts);
     free(s.extensions);
     gt_strbuf_free(&s.unreadable);
     return w != NULL;

@@ -139,6 +139,8 @@ void gtt_ctr_egl_destroy_context(void *dpy, void *ctx, unsigned ret)
         destroyed(ctx);
 }
 
+void gtt_ctr_now_current(void *ctx) { t_current = ctx; }
+
 void gtt_ctr_where(int kind, unsigned name, int *here, int *elsewhere)
 {
     *here = *elsewhere = 0;

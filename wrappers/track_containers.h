@@ -9,4 +9,8 @@ enum { GTT_CTR_VERTEX_ARRAY, GTT_CTR_FRAMEBUFFER, GTT_CTR_XFB, GTT_CTR_PIPELINE,
  * *elsewhere, in another live one. Both 0: the tracker did not see it made. */
 void gtt_ctr_where(int kind, unsigned name, int *here, int *elsewhere);
 
+/* The snapshot made ctx current on this thread itself (snapshot_contexts.c), past the
+ * MakeCurrent hooks: the objects it asks about next are ctx's. */
+void gtt_ctr_now_current(void *ctx);
+
 #endif

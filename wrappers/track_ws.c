@@ -20,7 +20,7 @@
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static ws_setup g;
-static size_t g_cap_recs, g_cap_cur, g_cap_apis;
+static size_t g_cap_recs, g_cap_cur, g_cap_apis, g_cap_bound;
 
 static void *copy(const void *p, size_t bytes)
 {
@@ -31,6 +31,8 @@ static void *copy(const void *p, size_t bytes)
         memcpy(c, p, bytes);
     return c;
 }
+
+static void unbound(void *ctx);
 
 static void rec_free(ws_rec *r)
 {
@@ -182,6 +184,7 @@ void gtt_glx_create_context_attribs(void *dpy, void *config, void *share, int di
 
 void gtt_glx_destroy_context(void *dpy, void *ctx)
 {
+    unbound(ctx);
     forget(dpy, (uintptr_t)ctx, WS_GLX_CREATE_CONTEXT, WS_GLX_CREATE_NEW_CONTEXT,
            WS_GLX_CREATE_CONTEXT_ATTRIBS);
 }
@@ -229,6 +232,24 @@ static void made_current(ws_mc kind, void *dpy, uint64_t draw, uint64_t read, vo
         g.ncur++;
     if (i < g.ncur)
         g.cur[i] = (ws_current){thread, kind, dpy, ctx, draw, read};
+    for (i = 0; ctx && i < g.nbound && g.bound[i].ctx != ctx; ++i)
+        ;
+    if (ctx && i == g.nbound && GT_GROW(g.bound, g_cap_bound, g.nbound + 1, 8) == 0)
+        g.nbound++;
+    if (ctx && i < g.nbound)
+        g.bound[i] = (ws_current){thread, kind, dpy, ctx, draw, read};
+    pthread_mutex_unlock(&g_lock);
+}
+
+/* A context is gone: its last binding too. */
+static void unbound(void *ctx)
+{
+    pthread_mutex_lock(&g_lock);
+    for (size_t i = 0; i < g.nbound; ++i)
+        if (g.bound[i].ctx == ctx) {
+            g.bound[i] = g.bound[--g.nbound];
+            break;
+        }
     pthread_mutex_unlock(&g_lock);
 }
 
@@ -325,6 +346,8 @@ void gtt_egl_create_context(void *dpy, void *config, void *share, const int *att
 void gtt_egl_destroy_context(void *dpy, void *ctx, unsigned ret)
 {
     if (ret)
+        unbound(ctx);
+    if (ret)
         forget(dpy, (uintptr_t)ctx, WS_EGL_CREATE_CONTEXT, WS_EGL_CREATE_CONTEXT,
                WS_EGL_CREATE_CONTEXT);
 }
@@ -384,7 +407,9 @@ int gltrace_ws_setup(ws_setup *out)
     out->recs = g.nrecs ? calloc(g.nrecs, sizeof *out->recs) : NULL;
     out->cur = g.ncur ? malloc(g.ncur * sizeof *out->cur) : NULL;
     out->apis = g.napis ? malloc(g.napis * sizeof *out->apis) : NULL;
-    ok = (!g.nrecs || out->recs) && (!g.ncur || out->cur) && (!g.napis || out->apis);
+    out->bound = g.nbound ? malloc(g.nbound * sizeof *out->bound) : NULL;
+    ok = (!g.nrecs || out->recs) && (!g.ncur || out->cur) && (!g.napis || out->apis) &&
+         (!g.nbound || out->bound);
     for (size_t i = 0; ok && i < g.nrecs; ++i) {
         ws_rec r = g.recs[i];
         r.blob = copy(r.blob, blob_bytes(&r, 0));
@@ -397,8 +422,11 @@ int gltrace_ws_setup(ws_setup *out)
             memcpy(out->cur, g.cur, g.ncur * sizeof *out->cur);
         if (g.napis)
             memcpy(out->apis, g.apis, g.napis * sizeof *out->apis);
+        if (g.nbound)
+            memcpy(out->bound, g.bound, g.nbound * sizeof *out->bound);
         out->ncur = g.ncur;
         out->napis = g.napis;
+        out->nbound = g.nbound;
     }
     pthread_mutex_unlock(&g_lock);
     if (!ok)
@@ -413,5 +441,6 @@ void gltrace_ws_setup_free(ws_setup *s)
     free(s->recs);
     free(s->cur);
     free(s->apis);
+    free(s->bound);
     memset(s, 0, sizeof *s);
 }

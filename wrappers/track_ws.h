@@ -54,6 +54,8 @@ typedef struct ws_setup {
     size_t ncur;
     struct { uint32_t thread; unsigned api; } *apis; /* eglBindAPI per thread */
     size_t napis;
+    ws_current *bound; /* per live context: the MakeCurrent that bound it last */
+    size_t nbound;
 } ws_setup;
 
 /* A copy of what is followed now (0), or -1 when out of memory. */

@@ -65,10 +65,11 @@ check_range() {
     fail "$name: no $tr: $(tail -3 "$name.range.log")"
     return
   fi
-  if grep -q "state snapshot:" "$name.range.log"; then
+  # $ALLOW: what the snapshot may leave out for this program (said, as it must be)
+  if grep "state snapshot:" "$name.range.log" | grep -qvE "${ALLOW:-^$}"; then
     fail "$name: the snapshot says it left things out: $(grep "state snapshot:" "$name.range.log" | head -3)"
   else
-    pass "$name: the snapshot reads back everything"
+    pass "$name: the snapshot reads back everything${ALLOW:+ but what it says: $ALLOW}"
   fi
   timeout 60 apitrace dump "$tr" >"$name.apitrace.txt" 2>&1 &&
     grep -q "gltrace: end of the state snapshot" "$name.apitrace.txt" &&
@@ -97,7 +98,9 @@ EOF
 }
 
 check_range gl33 5 7 10 "$bin/gl33_demo"
-check_range gl33_thread 4 6 9 "$bin/gl33_demo" --thread
+# the worker's context is current on its thread: its own state cannot be read (it sets
+# all it uses each frame)
+ALLOW="context 0x[0-9a-f]+ is current on thread 1" check_range gl33_thread 4 6 9 "$bin/gl33_demo" --thread
 check_range es2 4 6 9 "$bin/es2_demo"
 
 # ---- a trigger: start and stop while the program runs --------------------------------
