@@ -39,10 +39,6 @@ struct buffers {
     struct buffer *b;
 };
 
-static int gl_or_es(snap *s, int gl, int es)
-{
-    return snap_version(s) >= (snap_api(s) == SNAP_API_GLES ? es : gl);
-}
 
 /* GLES 2 reads buffers through GL_EXT_map_buffer_range's read maps, where it has them. */
 static int es2_readable(snap *s)
@@ -53,7 +49,7 @@ static int es2_readable(snap *s)
 
 static unsigned target_of(snap *s)
 {
-    return gl_or_es(s, 31, 30) ? GL_COPY_READ_BUFFER : GL_ARRAY_BUFFER;
+    return snap_has(s, 31, 30, NULL) ? GL_COPY_READ_BUFFER : GL_ARRAY_BUFFER;
 }
 
 static int binding_of(unsigned target)
@@ -63,7 +59,7 @@ static int binding_of(unsigned target)
 
 static int64_t param64(snap *s, unsigned target, unsigned pname)
 {
-    if (gl_or_es(s, 32, 30)) {
+    if (snap_has(s, 32, 30, NULL)) {
         int64_t v = 0;
         SNAP_REAL(glGetBufferParameteri64v)(target, pname, (GLint64 *)&v);
         return v;
@@ -89,7 +85,7 @@ static void read_map(snap *s, unsigned target, struct buffer *b)
     if (!b->mapped)
         return;
     SNAP_REAL(glGetBufferPointerv)(target, GL_BUFFER_MAP_POINTER, &b->map_ptr);
-    if (gl_or_es(s, 30, 30)) {
+    if (snap_has(s, 30, 30, NULL)) {
         b->access = param(target, GL_BUFFER_ACCESS_FLAGS);
         b->map_offset = param64(s, target, GL_BUFFER_MAP_OFFSET);
         b->map_length = param64(s, target, GL_BUFFER_MAP_LENGTH);

@@ -68,29 +68,22 @@ void snap_write_pointer_call(const gt_func_sig *sig, const char *kinds_of, const
     gltrace_end_leave(w);
 }
 
-static int geti(unsigned pname)
-{
-    int v = 0;
-    if (pname)
-        SNAP_REAL(glGetIntegerv)(pname, &v);
-    return v;
-}
 
 void snap_ff_context(int *ntex, int *client_active)
 {
-    *ntex = geti(GL_MAX_TEXTURE_COORDS);
+    *ntex = snap_geti(GL_MAX_TEXTURE_COORDS);
     if (*ntex > SNAP_FF_MAX_TEXCOORDS)
         *ntex = SNAP_FF_MAX_TEXCOORDS;
-    *client_active = geti(GL_CLIENT_ACTIVE_TEXTURE);
+    *client_active = snap_geti(GL_CLIENT_ACTIVE_TEXTURE);
 }
 
 static void read_one(const ff_kind *k, snap_ff_array *a)
 {
     a->enabled = SNAP_REAL(glIsEnabled)(k->cap) != 0;
-    a->size = geti(k->size);
-    a->type = geti(k->type);
-    a->stride = geti(k->stride);
-    a->buffer = geti(k->buffer);
+    a->size = snap_geti(k->size);
+    a->type = snap_geti(k->type);
+    a->stride = snap_geti(k->stride);
+    a->buffer = snap_geti(k->buffer);
     void *p = NULL;
     SNAP_REAL(glGetPointerv)(k->pointer, &p);
     a->pointer = (uintptr_t)p;

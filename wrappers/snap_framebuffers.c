@@ -45,17 +45,7 @@ typedef struct fbos {
     int es2;
 } fbos;
 
-static int geti(unsigned pname)
-{
-    int v = 0;
-    SNAP_REAL(glGetIntegerv)(pname, &v);
-    return v;
-}
 
-static int gl_or_es(const snap *s, int gl, int es)
-{
-    return snap_version(s) >= (snap_api(s) == SNAP_API_GL ? gl : es);
-}
 
 static int attachment_iv(unsigned point, unsigned pname)
 {
@@ -89,9 +79,9 @@ static void read_attachment(snap *s, attachment *a)
         return;
     a->level = attachment_iv(a->point, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL);
     a->face = attachment_iv(a->point, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE);
-    if (gl_or_es(s, 30, 30))
+    if (snap_has(s, 30, 30, NULL))
         a->layer = attachment_iv(a->point, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LAYER);
-    if (gl_or_es(s, 32, 32))
+    if (snap_has(s, 32, 32, NULL))
         a->layered = attachment_iv(a->point, GL_FRAMEBUFFER_ATTACHMENT_LAYERED);
     a->target = texture_target(s, (unsigned)a->name);
 }
@@ -99,7 +89,7 @@ static void read_attachment(snap *s, attachment *a)
 /* The bound framebuffer's state into f. */
 static void read_fbo(snap *s, fbo *f)
 {
-    int ncolors = gl_or_es(s, 30, 30) ? geti(GL_MAX_COLOR_ATTACHMENTS) : 1;
+    int ncolors = snap_has(s, 30, 30, NULL) ? snap_geti(GL_MAX_COLOR_ATTACHMENTS) : 1;
     if (ncolors > MAX_COLORS)
         ncolors = MAX_COLORS;
     for (int i = 0; i < ncolors; ++i)
@@ -108,16 +98,16 @@ static void read_fbo(snap *s, fbo *f)
     f->at[f->nat++].point = GL_STENCIL_ATTACHMENT;
     for (int i = 0; i < f->nat; ++i)
         read_attachment(s, &f->at[i]);
-    if (gl_or_es(s, 30, 30)) {
-        int n = geti(GL_MAX_DRAW_BUFFERS);
+    if (snap_has(s, 30, 30, NULL)) {
+        int n = snap_geti(GL_MAX_DRAW_BUFFERS);
         for (int i = 0; i < n && i < MAX_COLORS; ++i) {
-            f->draw[i] = geti(GL_DRAW_BUFFER0 + (unsigned)i);
+            f->draw[i] = snap_geti(GL_DRAW_BUFFER0 + (unsigned)i);
             if (f->draw[i] != GL_NONE)
                 f->ndraw = i + 1;
         }
-        f->read_buffer = geti(GL_READ_BUFFER);
+        f->read_buffer = snap_geti(GL_READ_BUFFER);
     }
-    if (gl_or_es(s, 43, 31)) {
+    if (snap_has(s, 43, 31, NULL)) {
         static const unsigned pnames[5] = {
             GL_FRAMEBUFFER_DEFAULT_WIDTH, GL_FRAMEBUFFER_DEFAULT_HEIGHT,
             GL_FRAMEBUFFER_DEFAULT_LAYERS, GL_FRAMEBUFFER_DEFAULT_SAMPLES,
@@ -139,10 +129,10 @@ static void *collect(snap *s)
         free(names);
         return NULL;
     }
-    d->es2 = !gl_or_es(s, 30, 30);
+    d->es2 = !snap_has(s, 30, 30, NULL);
     int split = !d->es2; /* separate draw and read bindings */
-    int draw = geti(split ? GL_DRAW_FRAMEBUFFER_BINDING : GL_FRAMEBUFFER_BINDING);
-    int read = split ? geti(GL_READ_FRAMEBUFFER_BINDING) : draw;
+    int draw = snap_geti(split ? GL_DRAW_FRAMEBUFFER_BINDING : GL_FRAMEBUFFER_BINDING);
+    int read = split ? snap_geti(GL_READ_FRAMEBUFFER_BINDING) : draw;
     d->gen_only = calloc(n, sizeof *d->gen_only);
     for (size_t i = 0; i < n; ++i) {
         int here = 0, elsewhere = 0;

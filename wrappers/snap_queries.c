@@ -38,17 +38,7 @@ typedef struct queries {
     int nxbuffers;
 } queries;
 
-static int geti(unsigned pname)
-{
-    int v = 0;
-    SNAP_REAL(glGetIntegerv)(pname, &v);
-    return v;
-}
 
-static int gl_or_es(const snap *s, int gl, int es)
-{
-    return snap_version(s) >= (snap_api(s) == SNAP_API_GL ? gl : es);
-}
 
 /* Says which queries are active now (GL 3.3 / GLES 3 targets the context has). */
 static void check_active(snap *s)
@@ -89,22 +79,22 @@ static void collect_xfb(snap *s, queries *d)
 {
     uint32_t *names = NULL;
     size_t n = gltrace_tracked_names(gltrace_track_class("transform feedback"), &names);
-    if (!n || !gl_or_es(s, 40, 30)) {
+    if (!n || !snap_has(s, 40, 30, NULL)) {
         free(names);
         return;
     }
-    if (geti(GL_TRANSFORM_FEEDBACK_ACTIVE)) { /* no other can be bound meanwhile */
+    if (snap_geti(GL_TRANSFORM_FEEDBACK_ACTIVE)) { /* no other can be bound meanwhile */
         snap_unreadable(s, "transform feedback: active at the range's start, its objects "
                         "not re-created");
         free(names);
         return;
     }
-    d->nxbuffers = geti(snap_api(s) == SNAP_API_GL ? GL_MAX_TRANSFORM_FEEDBACK_BUFFERS
+    d->nxbuffers = snap_geti(snap_api(s) == SNAP_API_GL ? GL_MAX_TRANSFORM_FEEDBACK_BUFFERS
                                                    : GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS);
     if (d->nxbuffers > MAX_XFB_BUFFERS)
         d->nxbuffers = MAX_XFB_BUFFERS;
     d->x = calloc(n, sizeof *d->x);
-    int saved = geti(GL_TRANSFORM_FEEDBACK_BINDING);
+    int saved = snap_geti(GL_TRANSFORM_FEEDBACK_BINDING);
     for (size_t i = 0; i < n && d->x; ++i) {
         int here = 0, elsewhere = 0;
         gtt_ctr_where(GTT_CTR_XFB, names[i], &here, &elsewhere);
@@ -131,11 +121,11 @@ static void *collect(snap *s)
     queries *d = calloc(1, sizeof *d);
     if (!d)
         return NULL;
-    if (gl_or_es(s, 15, 30)) {
+    if (snap_has(s, 15, 30, NULL)) {
         d->nnames = gltrace_tracked_names(gltrace_track_class("query"), &d->names);
         check_active(s);
     }
-    if (gl_or_es(s, 32, 30)) {
+    if (snap_has(s, 32, 30, NULL)) {
         void **syncs = NULL;
         size_t n = gtt_syncs(&syncs);
         for (size_t i = 0; i < n; ++i) /* alive: the driver knows it */

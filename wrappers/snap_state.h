@@ -72,11 +72,6 @@ extern const unsigned snap_bind_buffer_count;
 
 /* Whether the snapshot's context provides all the groups of PROVIDERS (above). */
 int snap_state_provided(const snap *s, const char *providers);
-/* Whether the context is desktop GL gl (major * 10 + minor) or later, GLES es or later
- * (0: never), or lists extension ext (NULL: none). */
-int snap_state_has(const snap *s, int gl, int es, const char *ext);
-/* glGetIntegerv of one value, through the real function. */
-int snap_state_int(unsigned pname);
 /* Whether the context is a core profile one (GL 3.2+ without compatibility, or 3.1
  * without GL_ARB_compatibility). */
 int snap_state_core(const snap *s);

@@ -17,10 +17,10 @@
 /* Each texture unit's bindings, the program's active unit put back. */
 static int collect_units(snap *s, snap_state_bind *b)
 {
-    b->active_texture = snap_state_int(GL_ACTIVE_TEXTURE);
-    GLint n = snap_state_int(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS);
+    b->active_texture = snap_geti(GL_ACTIVE_TEXTURE);
+    GLint n = snap_geti(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS);
     b->nunits = n < 1 ? 1 : n > MAX_UNITS ? MAX_UNITS : (unsigned)n;
-    b->samplers_ok = snap_state_has(s, 33, 30, "GL_ARB_sampler_objects");
+    b->samplers_ok = snap_has(s, 33, 30, "GL_ARB_sampler_objects");
     for (unsigned t = 0; t < snap_bind_texture_count && t < SNAP_BIND_TEXTURE_MAX; ++t)
         b->tex_ok[t] = snap_state_provided(s, snap_bind_texture[t].providers) &&
                        !((snap_bind_texture[t].flags & SNAP_IF_COMPAT) && b->core);
@@ -32,9 +32,9 @@ static int collect_units(snap *s, snap_state_bind *b)
         SNAP_REAL(glActiveTexture)(GL_TEXTURE0 + u);
         for (unsigned t = 0; t < snap_bind_texture_count && t < SNAP_BIND_TEXTURE_MAX; ++t)
             if (b->tex_ok[t] &&
-                (b->tex[u][t] = snap_state_int(snap_bind_texture[t].binding)) != 0)
+                (b->tex[u][t] = snap_geti(snap_bind_texture[t].binding)) != 0)
                 b->last_unit = u;
-        if (b->samplers_ok && (b->samplers[u] = snap_state_int(GL_SAMPLER_BINDING)) != 0)
+        if (b->samplers_ok && (b->samplers[u] = snap_geti(GL_SAMPLER_BINDING)) != 0)
             b->last_unit = u;
     }
     SNAP_REAL(glActiveTexture)((GLenum)b->active_texture);
@@ -43,10 +43,10 @@ static int collect_units(snap *s, snap_state_bind *b)
 
 static int collect_indexed(snap *s, snap_state_bind *b, const snap_binding *t)
 {
-    if (!t->max || !snap_state_has(s, 30, 30, NULL) ||
+    if (!t->max || !snap_has(s, 30, 30, NULL) ||
         (t->target == GL_TRANSFORM_FEEDBACK_BUFFER && b->xfb != 0))
         return 0; /* a bound transform feedback object's buffers are its own */
-    GLint max = snap_state_int(t->max);
+    GLint max = snap_geti(t->max);
     for (GLint i = 0; i < max && i < 1024; ++i) {
         GLint name = 0;
         GLint64 start = 0, size = 0;
@@ -67,13 +67,13 @@ static void collect_default_buffers(snap *s, snap_state_bind *b)
 {
     if (snap_api(s) != SNAP_API_GL)
         return;
-    int fbo = snap_state_has(s, 30, 0, "GL_ARB_framebuffer_object");
+    int fbo = snap_has(s, 30, 0, "GL_ARB_framebuffer_object");
     if (fbo && b->draw_fb)
         SNAP_REAL(glBindFramebuffer)(GL_DRAW_FRAMEBUFFER, 0);
     if (fbo && b->read_fb)
         SNAP_REAL(glBindFramebuffer)(GL_READ_FRAMEBUFFER, 0);
-    b->draw_buffer = snap_state_int(GL_DRAW_BUFFER);
-    b->read_buffer = snap_state_int(GL_READ_BUFFER);
+    b->draw_buffer = snap_geti(GL_DRAW_BUFFER);
+    b->read_buffer = snap_geti(GL_READ_BUFFER);
     if (fbo && b->draw_fb)
         SNAP_REAL(glBindFramebuffer)(GL_DRAW_FRAMEBUFFER, (GLuint)b->draw_fb);
     if (fbo && b->read_fb)
@@ -86,39 +86,39 @@ int snap_state_bind_collect(snap *s, snap_state_bind *b, int core)
     memset(b, 0, sizeof *b);
     b->core = core;
     int gles = snap_api(s) == SNAP_API_GLES;
-    b->fbo = snap_state_has(s, 30, 20, "GL_ARB_framebuffer_object");
-    b->split_fbo = snap_state_has(s, 30, 30, "GL_ARB_framebuffer_object");
+    b->fbo = snap_has(s, 30, 20, "GL_ARB_framebuffer_object");
+    b->split_fbo = snap_has(s, 30, 30, "GL_ARB_framebuffer_object");
     if (b->fbo) {
-        b->draw_fb = snap_state_int(GL_DRAW_FRAMEBUFFER_BINDING);
-        b->read_fb = b->split_fbo ? snap_state_int(GL_READ_FRAMEBUFFER_BINDING) : b->draw_fb;
-        b->renderbuffer = snap_state_int(GL_RENDERBUFFER_BINDING);
+        b->draw_fb = snap_geti(GL_DRAW_FRAMEBUFFER_BINDING);
+        b->read_fb = b->split_fbo ? snap_geti(GL_READ_FRAMEBUFFER_BINDING) : b->draw_fb;
+        b->renderbuffer = snap_geti(GL_RENDERBUFFER_BINDING);
     }
     collect_default_buffers(s, b);
-    b->xfb_ok = snap_state_has(s, 40, 30, "GL_ARB_transform_feedback2");
+    b->xfb_ok = snap_has(s, 40, 30, "GL_ARB_transform_feedback2");
     if (b->xfb_ok)
-        b->xfb = snap_state_int(GL_TRANSFORM_FEEDBACK_BINDING);
+        b->xfb = snap_geti(GL_TRANSFORM_FEEDBACK_BINDING);
     for (unsigned t = 0; t < snap_bind_buffer_count && t < SNAP_BIND_BUFFER_MAX; ++t) {
         const snap_binding *bt = &snap_bind_buffer[t];
         b->buf_ok[t] = snap_state_provided(s, bt->providers);
         if (!b->buf_ok[t])
             continue;
-        b->buffers[t] = snap_state_int(bt->binding);
+        b->buffers[t] = snap_geti(bt->binding);
         if (collect_indexed(s, b, bt) != 0)
             return -1;
     }
-    b->vao_ok = snap_state_has(s, 30, 30, "GL_ARB_vertex_array_object");
+    b->vao_ok = snap_has(s, 30, 30, "GL_ARB_vertex_array_object");
     if (b->vao_ok)
-        b->vao = snap_state_int(GL_VERTEX_ARRAY_BINDING);
+        b->vao = snap_geti(GL_VERTEX_ARRAY_BINDING);
     /* the default vertex array's element buffer: core profiles have none */
     b->element_ok = !core && b->vao == 0 && (gles || snap_version(s) >= 15);
     if (b->element_ok)
-        b->element = snap_state_int(GL_ELEMENT_ARRAY_BUFFER_BINDING);
-    b->program_ok = snap_state_has(s, 20, 20, NULL);
+        b->element = snap_geti(GL_ELEMENT_ARRAY_BUFFER_BINDING);
+    b->program_ok = snap_has(s, 20, 20, NULL);
     if (b->program_ok)
-        b->program = snap_state_int(GL_CURRENT_PROGRAM);
-    b->pipeline_ok = snap_state_has(s, 41, 31, "GL_ARB_separate_shader_objects");
+        b->program = snap_geti(GL_CURRENT_PROGRAM);
+    b->pipeline_ok = snap_has(s, 41, 31, "GL_ARB_separate_shader_objects");
     if (b->pipeline_ok)
-        b->pipeline = snap_state_int(GL_PROGRAM_PIPELINE_BINDING);
+        b->pipeline = snap_geti(GL_PROGRAM_PIPELINE_BINDING);
     return collect_units(s, b);
 }
 

@@ -15,7 +15,7 @@ static int is_identity(const GLfloat *m) { return !memcmp(m, identity, sizeof id
 
 static int collect_lights(snap *s, snap_state_ff *f, snap_set_list *set)
 {
-    GLint n = snap_state_int(GL_MAX_LIGHTS);
+    GLint n = snap_geti(GL_MAX_LIGHTS);
     f->nlights = n < 0 ? 0 : n > 32 ? 32 : n;
     size_t before = set->n;
     for (int i = 0; i < f->nlights; ++i) {
@@ -33,11 +33,11 @@ static int collect_lights(snap *s, snap_state_ff *f, snap_set_list *set)
 
 static int collect_units(snap *s, snap_state_ff *f, snap_set_list *set)
 {
-    GLint units = snap_state_int(GL_MAX_TEXTURE_UNITS);
-    GLint coords = snap_state_int(GL_MAX_TEXTURE_COORDS);
+    GLint units = snap_geti(GL_MAX_TEXTURE_UNITS);
+    GLint coords = snap_geti(GL_MAX_TEXTURE_COORDS);
     GLint n = coords > 0 && coords < units ? coords : units;
     f->nunits = n < 0 ? 0 : n > SNAP_FF_UNITS ? SNAP_FF_UNITS : n;
-    GLint active = snap_state_int(GL_ACTIVE_TEXTURE);
+    GLint active = snap_geti(GL_ACTIVE_TEXTURE);
     for (int u = 0; u < f->nunits; ++u) {
         SNAP_REAL(glActiveTexture)(GL_TEXTURE0 + (GLenum)u);
         unsigned unit = GL_TEXTURE0 + (unsigned)u;
@@ -56,7 +56,7 @@ int snap_state_ff_collect(snap *s, snap_state_ff *f, snap_set_list *set, int cor
     if (snap_api(s) != SNAP_API_GL || core)
         return 0;
     f->on = 1;
-    f->matrix_mode = snap_state_int(GL_MATRIX_MODE);
+    f->matrix_mode = snap_geti(GL_MATRIX_MODE);
     SNAP_REAL(glGetFloatv)(GL_MODELVIEW_MATRIX, f->modelview);
     SNAP_REAL(glGetFloatv)(GL_PROJECTION_MATRIX, f->projection);
     if (collect_lights(s, f, set) != 0)

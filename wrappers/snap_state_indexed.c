@@ -42,9 +42,9 @@ static void read_viewport(GLuint i, snap_viewport *v)
 static int collect_attribs(snap *s, snap_state_indexed *x, int core)
 {
     static const GLfloat unset[4] = {0, 0, 0, 1};
-    if (!snap_state_has(s, 20, 20, NULL))
+    if (!snap_has(s, 20, 20, NULL))
         return 0;
-    GLint n = snap_state_int(GL_MAX_VERTEX_ATTRIBS);
+    GLint n = snap_geti(GL_MAX_VERTEX_ATTRIBS);
     GLuint first = snap_api(s) == SNAP_API_GL && !core ? 1 : 0;
     for (GLuint i = first; (GLint)i < n && i < 64; ++i) {
         snap_attrib a = {i, {0, 0, 0, 0}};
@@ -61,9 +61,9 @@ static int collect_attribs(snap *s, snap_state_indexed *x, int core)
 /* The sample mask's words (GL 3.2, ES 3.1): all ones at first. */
 static void collect_sample_mask(snap *s, snap_state_indexed *x)
 {
-    if (!snap_state_has(s, 32, 31, "GL_ARB_texture_multisample"))
+    if (!snap_has(s, 32, 31, "GL_ARB_texture_multisample"))
         return;
-    GLint n = snap_state_int(GL_MAX_SAMPLE_MASK_WORDS);
+    GLint n = snap_geti(GL_MAX_SAMPLE_MASK_WORDS);
     x->nsample_mask = n < 0 ? 0 : n > 4 ? 4 : (unsigned)n;
     int all_ones = 1;
     for (unsigned i = 0; i < x->nsample_mask; ++i) {
@@ -80,8 +80,8 @@ int snap_state_indexed_collect(snap *s, snap_state_indexed *x, int core)
     collect_sample_mask(s, x);
     if (collect_attribs(s, x, core) != 0)
         return -1;
-    if (snap_state_has(s, 40, 32, NULL)) {
-        GLint n = snap_state_int(GL_MAX_DRAW_BUFFERS);
+    if (snap_has(s, 40, 32, NULL)) {
+        GLint n = snap_geti(GL_MAX_DRAW_BUFFERS);
         snap_blend first, b;
         read_blend(0, &first);
         for (GLint i = 1; i < n && i < 64; ++i) {
@@ -93,8 +93,8 @@ int snap_state_indexed_collect(snap *s, snap_state_indexed *x, int core)
             }
         }
     }
-    if (snap_api(s) == SNAP_API_GL && snap_state_has(s, 41, 0, "GL_ARB_viewport_array")) {
-        GLint n = snap_state_int(GL_MAX_VIEWPORTS);
+    if (snap_api(s) == SNAP_API_GL && snap_has(s, 41, 0, "GL_ARB_viewport_array")) {
+        GLint n = snap_geti(GL_MAX_VIEWPORTS);
         snap_viewport first, v;
         read_viewport(0, &first);
         for (GLint i = 1; i < n && i < 64; ++i) {

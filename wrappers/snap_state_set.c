@@ -65,19 +65,6 @@ int snap_state_provided(const snap *s, const char *providers)
     return 1;
 }
 
-int snap_state_has(const snap *s, int gl, int es, const char *ext)
-{
-    if (snap_api(s) == SNAP_API_GL ? gl && snap_version(s) >= gl : es && snap_version(s) >= es)
-        return 1;
-    return ext && snap_has_extension(s, ext);
-}
-
-int snap_state_int(unsigned pname)
-{
-    GLint v = 0;
-    SNAP_REAL(glGetIntegerv)(pname, &v);
-    return v;
-}
 
 int snap_state_core(const snap *s)
 {

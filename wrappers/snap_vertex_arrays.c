@@ -56,12 +56,6 @@ typedef struct vaos {
     float current[MAX_ATTRIBS][4];
 } vaos;
 
-static int geti(unsigned pname)
-{
-    int v = 0;
-    SNAP_REAL(glGetIntegerv)(pname, &v);
-    return v;
-}
 
 static int attrib_iv(unsigned index, unsigned pname)
 {
@@ -70,16 +64,12 @@ static int attrib_iv(unsigned index, unsigned pname)
     return v;
 }
 
-static int gl_or_es(const snap *s, int gl, int es)
-{
-    return snap_version(s) >= (snap_api(s) == SNAP_API_GL ? gl : es);
-}
 
 /* The bound vertex array's attributes and bindings into v. */
 static void read_vao(snap *s, const vaos *d, vao *v)
 {
     int vab = snap_api(s) == SNAP_API_GL && snap_version(s) >= 43;
-    v->element_buffer = geti(GL_ELEMENT_ARRAY_BUFFER_BINDING);
+    v->element_buffer = snap_geti(GL_ELEMENT_ARRAY_BUFFER_BINDING);
     if (d->ff)
         snap_ff_read(&v->ff, d->ntex, d->client_active);
     for (int i = 0; i < d->nattribs; ++i) {
@@ -91,9 +81,9 @@ static void read_vao(snap *s, const vaos *d, vao *v)
         a->normalized = attrib_iv(u, GL_VERTEX_ATTRIB_ARRAY_NORMALIZED);
         a->stride = attrib_iv(u, GL_VERTEX_ATTRIB_ARRAY_STRIDE);
         a->buffer = attrib_iv(u, GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING);
-        if (gl_or_es(s, 30, 30))
+        if (snap_has(s, 30, 30, NULL))
             a->integer = attrib_iv(u, GL_VERTEX_ATTRIB_ARRAY_INTEGER);
-        if (gl_or_es(s, 33, 30))
+        if (snap_has(s, 33, 30, NULL))
             a->divisor = attrib_iv(u, GL_VERTEX_ATTRIB_ARRAY_DIVISOR);
         if (snap_api(s) == SNAP_API_GL && snap_version(s) >= 41)
             a->longs = attrib_iv(u, GL_VERTEX_ATTRIB_ARRAY_LONG);
@@ -119,7 +109,7 @@ static int default_vao(const snap *s)
 {
     if (snap_api(s) == SNAP_API_GLES || snap_version(s) < 32)
         return 1;
-    return !(geti(GL_CONTEXT_PROFILE_MASK) & GL_CONTEXT_CORE_PROFILE_BIT);
+    return !(snap_geti(GL_CONTEXT_PROFILE_MASK) & GL_CONTEXT_CORE_PROFILE_BIT);
 }
 
 /* The generic attribute values (attribute 0 of a compatibility context is the
@@ -141,7 +131,7 @@ static void *collect(snap *s)
     vaos *d = calloc(1, sizeof *d);
     if (!d)
         return NULL;
-    d->nattribs = geti(GL_MAX_VERTEX_ATTRIBS);
+    d->nattribs = snap_geti(GL_MAX_VERTEX_ATTRIBS);
     if (d->nattribs > MAX_ATTRIBS)
         d->nattribs = MAX_ATTRIBS;
     d->has_default = default_vao(s);
@@ -152,8 +142,8 @@ static void *collect(snap *s)
     uint32_t *names = NULL;
     size_t n = gltrace_tracked_names(gltrace_track_class("vertex array"), &names);
     d->v = calloc(n + 1, sizeof *d->v);
-    int has_vaos = gl_or_es(s, 30, 30) && snap_real_has("glBindVertexArray");
-    int saved = has_vaos ? geti(GL_VERTEX_ARRAY_BINDING) : 0;
+    int has_vaos = snap_has(s, 30, 30, NULL) && snap_real_has("glBindVertexArray");
+    int saved = has_vaos ? snap_geti(GL_VERTEX_ARRAY_BINDING) : 0;
     if (d->v && d->has_default) {
         if (has_vaos)
             SNAP_REAL(glBindVertexArray)(0);

@@ -71,6 +71,21 @@ int snap_has_extension(const snap *s, const char *name)
     return 0;
 }
 
+int snap_has(const snap *s, int gl, int es, const char *ext)
+{
+    if (s->api == SNAP_API_GL ? gl && s->version >= gl : es && s->version >= es)
+        return 1;
+    return ext && snap_has_extension(s, ext);
+}
+
+int snap_geti(unsigned pname)
+{
+    int v = 0;
+    if (pname)
+        SNAP_REAL(glGetIntegerv)(pname, &v);
+    return v;
+}
+
 void snap_unreadable(snap *s, const char *fmt, ...)
 {
     if (s->root)

@@ -48,6 +48,13 @@ int snap_version(const snap *s);
 /* Whether the context has the GL extension named (GL_ARB_direct_state_access). */
 int snap_has_extension(const snap *s, const char *name);
 
+/* Whether the context is GL of version >= gl or GLES of version >= es (0: no version
+ * of that API), or has the extension ext (NULL: none). */
+int snap_has(const snap *s, int gl, int es, const char *ext);
+
+/* The real glGetIntegerv of one value (0 for pname 0). */
+int snap_geti(unsigned pname);
+
 /* Says on stderr, and in the trace's gltrace.snapshot.unreadable property, what the
  * snapshot cannot read back or re-create ("texture 5: multisample, contents not
  * read"). Only while collecting (the property is written when the trace opens). */

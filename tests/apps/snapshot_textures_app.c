@@ -27,6 +27,7 @@
 #include <GL/glext.h>
 #include <GL/glx.h>
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,10 +357,52 @@ static int draw_frame(unsigned frame, const GLuint *tex, GLuint sampler, GLuint 
     return 0;
 }
 
+/* --mib=N: the value of N (0 when absent), the argument taken out of argv. */
+static unsigned take_mib(int *argc, char **argv)
+{
+    unsigned mib = 0;
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+        if (!strncmp(argv[i], "--mib=", 6))
+            mib = (unsigned)strtoul(argv[i] + 6, NULL, 10);
+        else
+            argv[out++] = argv[i];
+    }
+    argv[out] = NULL;
+    *argc = out;
+    return mib;
+}
+
+/* --mib=N: N MiB more of textures (1024x1024 RGBA8, 4 MiB each), made once and never
+ * sampled, for the snapshot's benchmark (tests/bench/bench_snapshot.sh). */
+static int make_big_textures(unsigned mib, GLuint **out, unsigned *n)
+{
+    *n = mib / 4;
+    *out = *n ? calloc(*n, sizeof **out) : NULL;
+    uint32_t *texels = *n ? malloc(1024 * 1024 * 4) : NULL;
+    if (*n && (!*out || !texels)) {
+        free(texels);
+        return -1;
+    }
+    glGenTextures((GLsizei)*n, *out);
+    for (unsigned t = 0; t < *n; t++) {
+        for (uint32_t i = 0; i < 1024 * 1024; i++)
+            texels[i] = i * 2654435761u + t;
+        glBindTexture(GL_TEXTURE_2D, (*out)[t]);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 1024, 1024, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+    }
+    glBindTexture(GL_TEXTURE_2D, 0);
+    free(texels);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    app_extra_usage = "  --multisample  also multisample textures and a renderbuffer, never sampled\n";
+    app_extra_usage = "  --multisample  also multisample textures and a renderbuffer, never sampled\n"
+                      "  --mib=N        N MiB more of 1024x1024 textures, never sampled\n";
     int multisample = app_take_flag(&argc, argv, "--multisample");
+    unsigned mib = take_mib(&argc, argv), nbig = 0;
+    GLuint *big = NULL;
     struct app_options opt;
     app_parse_options(argc, argv, &opt);
     Display *dpy;
@@ -399,6 +442,10 @@ int main(int argc, char **argv)
     GLuint rb = make_renderbuffer(), ms[3] = {0, 0, 0};
     if (multisample)
         make_multisample(ms);
+    if (make_big_textures(mib, &big, &nbig) != 0) {
+        fprintf(stderr, TAG ": out of memory for --mib=%u\n", mib);
+        return 1;
+    }
     const struct between between = {buf[2], buf[0], buf[1], rb, tex};
     uint8_t *pixels = NULL;
     int status = !quad || app_frame_buffer(TAG, &opt, &pixels) != 0 ||
@@ -417,6 +464,9 @@ int main(int argc, char **argv)
     default_state();
     glDeleteBuffers(3, buf);
     glDeleteTextures(N_TEX, tex);
+    if (nbig)
+        glDeleteTextures((GLsizei)nbig, big);
+    free(big);
     glDeleteSamplers(1, &sampler);
     glDeleteRenderbuffers(1, &rb);
     if (multisample) {

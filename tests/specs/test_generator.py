@@ -50,6 +50,7 @@ MINI_XML = """<registry>
     <command><proto>void <name>glGenBuffers</name></proto>
       <param><ptype>GLsizei</ptype> <name>n</name></param>
       <param len="n"><ptype>GLuint</ptype> *<name>buffers</name></param></command>
+    <command><proto><ptype>GLuint</ptype> <name>glCreateProgram</name></proto></command>
     <command><proto>void <name>glMystery</name></proto>
       <param><ptype>GLint</ptype> *<name>values</name></param></command>
     <command><proto>void <name>glTextureSubImage1D</name></proto>
@@ -200,10 +201,29 @@ class Mini(unittest.TestCase):
         self.assertEqual(emit_c.late_functions(self.reg, self.ann, plans, roles), set())
         c = self.reg.commands["glClear"]
         text = "\n".join(emit_c.wrapper(c, plans["glClear"], 7, set(), None, None, None, late=True))
-        self.assertLess(text.index("if (gt_late && gt_real)\n        gt_real(mask);"),
-                        text.index("gltrace_begin_enter(gt_w, &gtfn_glClear, gt_late);"))
-        self.assertLess(text.index("gltrace_end_enter(gt_w);"),
-                        text.index("if (!gt_late && gt_real)\n        gt_real(mask);"))
+        self.assertLess(
+            text.index("if (gt_late && gt_real && !gltrace_faking())\n        gt_real(mask);"),
+            text.index("gltrace_begin_enter(gt_w, &gtfn_glClear, gt_late);"))
+        self.assertLess(
+            text.index("gltrace_end_enter(gt_w);"),
+            text.index("if (!gt_late && gt_real && !gltrace_faking())\n        gt_real(mask);"))
+
+    def test_fake_mode_and_track_hooks(self):
+        # the snapshot's fake calls (gltrace_runtime.h): written, never made; a result
+        # comes from gltrace_t_fake_ret; `track` hooks follow the call in both paths
+        c = self.reg.commands["glGenBuffers"]
+        plans = ([classify.param_plan(c, p, self.ann) for p in c.params], None)
+        text = "\n".join(emit_c.wrapper(c, plans, 7, set(), None, None, None,
+                                        track_hooks=["gtt_follow"]))
+        recorded = text[text.index("gltrace_begin_enter"):]
+        self.assertIn("if (gt_real && !gltrace_faking())\n        gt_real(n, buffers);", recorded)
+        self.assertEqual(text.count("if (gltrace_tracking_now())\n        gtt_follow(n, buffers);"), 2)
+        self.assertLess(text.index("gtt_follow"), text.index("gltrace_begin_enter"))
+        c = self.reg.commands["glCreateProgram"]
+        text = "\n".join(emit_c.wrapper(c, ([], classify.return_plan(c, self.ann)), 8, set(),
+                                        None, None, None))
+        self.assertIn("if (gltrace_faking())\n        gt_ret = (GLuint)(uintptr_t)gltrace_t_fake_ret;",
+                      text)
 
     def test_adjust_rewrites_the_parameter_before_anything(self):
         c = self.reg.commands["glClear"]
