@@ -107,7 +107,7 @@ static void child_after_fork(void)
 static at_writer *g_finished;
 
 /* The range being opened, for the thread writing its snapshot alone. */
-static __thread at_writer *t_snapshot_writer;
+static __thread at_writer *t_snapshot_writer __attribute__((tls_model("initial-exec")));
 
 static at_writer *writer_slow(void)
 {

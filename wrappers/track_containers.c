@@ -22,7 +22,7 @@ typedef struct entry {
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static entry *g_entries;
 static size_t g_n, g_cap;
-static __thread void *t_current;
+static __thread void *t_current __attribute__((tls_model("initial-exec")));
 
 static void made(unsigned kind, int n, const unsigned *names)
 {

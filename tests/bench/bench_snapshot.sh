@@ -6,8 +6,9 @@
 #   - the state snapshot of snapshot_textures_app --mib=MIB (default 256 MiB of textures
 #     more): the time it takes (what the recorder says), the range trace's size against
 #     the full recording's of the same frames, and the program's peak memory;
-#   - gl33_demo frames 2000-2009: the range trace's size and the run's wall time against
-#     a full recording of frames 0-2009 and an untraced run;
+#   - heavy_app (about 7,000 calls a frame, two threads) frames 1000-1009: the range
+#     trace's size and the run's wall time against a full recording of frames 0-1009 and
+#     an untraced run;
 #   - the recorder's cost per call while paused before a range (bench_calls' mix of
 #     calls, no driver): ns a call over the untraced loop.
 set -euo pipefail
@@ -48,25 +49,25 @@ echo "snapshot of ${mib} MiB of textures more (snapshot_textures_app, frames 3-4
   "peak RSS $(printf '%s\n' "${rss_range[@]}" | median) KiB recording the range," \
   "$(printf '%s\n' "${rss_plain[@]}" | median) KiB untraced"
 
-# ---- frames 2000-2009 of gl33_demo --------------------------------------------------------
+# ---- frames 1000-1009 of heavy_app ---------------------------------------------------------
 w_range=() w_full=() w_plain=() b_range=() b_full=()
 for ((r = 0; r < runs; r++)); do
   rm -f g.*
   t0=$(now)
-  "$bin/gltrace" --backtrace=none -o g.trace --frames=2000-2009 --quit-after -- \
-    "$bin/gl33_demo" --frames 2010 >/dev/null 2>&1
+  "$bin/gltrace" --backtrace=none -o g.trace --frames=1000-1009 --quit-after -- \
+    "$bin/heavy_app" --frames 1010 >/dev/null 2>&1
   t1=$(now)
-  "$bin/gltrace" --backtrace=none -o g.full.trace -- "$bin/gl33_demo" --frames 2010 \
+  "$bin/gltrace" --backtrace=none -o g.full.trace -- "$bin/heavy_app" --frames 1010 \
     >/dev/null 2>&1
   t2=$(now)
-  "$bin/gl33_demo" --frames 2010 >/dev/null 2>&1
+  "$bin/heavy_app" --frames 1010 >/dev/null 2>&1
   t3=$(now)
   w_range+=("$(echo "$t1 - $t0" | bc)") w_full+=("$(echo "$t2 - $t1" | bc)")
   w_plain+=("$(echo "$t3 - $t2" | bc)")
-  b_range+=("$(stat -c %s g.2000-2009.trace)") b_full+=("$(stat -c %s g.full.trace)")
+  b_range+=("$(stat -c %s g.1000-1009.trace)") b_full+=("$(stat -c %s g.full.trace)")
 done
-echo "gl33_demo frames 2000-2009: range trace $(printf '%s\n' "${b_range[@]}" | median) bytes" \
-  "in $(printf '%s\n' "${w_range[@]}" | median) s; full recording of frames 0-2009" \
+echo "heavy_app frames 1000-1009: range trace $(printf '%s\n' "${b_range[@]}" | median) bytes" \
+  "in $(printf '%s\n' "${w_range[@]}" | median) s; full recording of frames 0-1009" \
   "$(printf '%s\n' "${b_full[@]}" | median) bytes in $(printf '%s\n' "${w_full[@]}" | median) s;" \
   "untraced $(printf '%s\n' "${w_plain[@]}" | median) s"
 
@@ -74,8 +75,8 @@ echo "gl33_demo frames 2000-2009: range trace $(printf '%s\n' "${b_range[@]}" | 
 paused=() plain=()
 for ((r = 0; r < runs; r++)); do
   paused+=("$(GLTRACE_OUTPUT="$work/p.trace" GLTRACE_FRAMES=1000000-1000001 \
-    LD_PRELOAD="$lib" "$bin/bench_calls" 4000000 | awk '{ print $7 }')")
-  plain+=("$("$bin/bench_calls" 4000000 | awk '{ print $7 }')")
+    LD_PRELOAD="$lib" "$bin/bench_calls" 4000000 | awk '{ print $8 }')")
+  plain+=("$("$bin/bench_calls" 4000000 | awk '{ print $8 }')")
 done
 p=$(printf '%s\n' "${paused[@]}" | median)
 u=$(printf '%s\n' "${plain[@]}" | median)
