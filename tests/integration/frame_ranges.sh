@@ -100,14 +100,9 @@ n=$("$gltrace" info r.6-8.trace | python3 -c 'import json,sys; print(json.load(s
 [ "$n" = 3 ] && pass "r.6-8.trace holds 3 frames" || fail "r.6-8.trace holds $n frames"
 
 # snapshots of frames 1-3: the range trace in both replayers against the full trace
-snapshots() { # snapshots REPLAYER TRACE DIR
-  mkdir -p "$3"
-  timeout 120 "$1" --call-nos=false -s "$3/" "$2" >"$3.log" 2>&1 ||
-    fail "$1 $2 exits non-zero: $(tail -2 "$3.log")"
-}
-snapshots "$ours" full.trace full
-snapshots "$ours" r.0-3.trace ours
-snapshots glretrace r.0-3.trace api
+replay_frames "$ours" full.trace full
+replay_frames "$ours" r.0-3.trace ours
+replay_frames glretrace r.0-3.trace api
 for f in 1 2 3; do
   png=$(printf '%010u.png' "$f")
   for who in ours api; do
@@ -138,29 +133,9 @@ else
 fi
 
 # ---- a trigger ------------------------------------------------------------------------
-# the library takes the signal once it is loaded (its constructor installs the handler)
-"$gltrace" -o t.trace --backtrace=none --trigger=SIGUSR2 -- "$app" --frames 1000000 \
-  >/dev/null 2>t.log &
-pid=$!
-it_on_exit "kill -KILL $pid 2>/dev/null || true"
-for ((i = 0; i < 100; i++)); do
-  child=$(pgrep -P "$pid" || true)
-  [ -n "$child" ] && grep -q libgltrace "/proc/$child/maps" 2>/dev/null && break
-  sleep 0.1
-done
-sleep 1
-kill -USR2 "$pid"
-sleep 0.5
-kill -USR2 "$pid"
-for ((i = 0; i < 100; i++)); do
-  ls t.*-*.trace >/dev/null 2>&1 && ! ls t.*-.trace >/dev/null 2>&1 && break
-  sleep 0.1
-done
-kill -TERM "$pid" 2>/dev/null || true
-wait "$pid" 2>/dev/null || true
+tr=$(trigger_range t "$app" --frames 1000000)
 grep -q "send SIGUSR2 to" t.log && pass "the launcher says which signal starts recording" ||
   fail "no word about the trigger: $(cat t.log)"
-tr=$(ls t.*-*.trace 2>/dev/null | head -1 || true)
 if [[ "$tr" =~ ^t\.([0-9]+)-([0-9]+)\.trace$ ]]; then
   s=${BASH_REMATCH[1]} e=${BASH_REMATCH[2]}
   pass "the trigger's trace is named for its frames: $tr"

@@ -16,6 +16,7 @@ DUMP_OPTION_SETS=(
   "--multiline=no"
 )
 
+IT_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 IT_PASSED=0
 IT_FAILED=0
 IT_FAILURES=()
@@ -324,6 +325,63 @@ repack_vs_apitrace() {
 # exports DISPLAY (and LIBGL_ALWAYS_SOFTWARE=1 for Mesa llvmpipe). The server is
 # stopped when the test ends, and by a watchdog even if the test is killed outright
 # (ctest's timeout).
+# replay_frames REPLAYER TRACE DIR [TIMEOUT]: DIR/NNNNNNNNNN.png per frame, named by frame
+# number (--call-nos=false); a replayer that fails is a failure
+replay_frames() {
+  mkdir -p "$3"
+  timeout "${4:-120}" "$1" --call-nos=false -s "$3/" "$2" >"$3.log" 2>&1 ||
+    fail "$1 $2 exits non-zero: $(tail -2 "$3.log")"
+}
+
+# same_frames NAME WANT_DIR GOT_DIR FIRST LAST OFFSET: for frames k = FIRST..LAST, GOT's
+# frame k-OFFSET has exactly WANT's frame k's pixels (replay_frames' names; a frame
+# range's trace counts from its first frame: OFFSET)
+same_frames() {
+  local name=$1 want=$2 got=$3 first=$4 last=$5 offset=$6 bad=0 f
+  if [ "$first" -gt "$last" ]; then
+    echo "$IT_NAME: $name: no frame to compare"
+    return 0
+  fi
+  for ((f = first; f <= last; f++)); do
+    if ! python3 "$IT_LIB_DIR/../apps/compare_png.py" --tolerance 0 --max-fraction 0 \
+      "$(printf '%s/%010u.png' "$want" "$f")" "$(printf '%s/%010u.png' "$got" $((f - offset)))" \
+      >"$WORK/cmp.txt" 2>&1; then
+      fail "$name: frame $f: $(cat "$WORK/cmp.txt")"
+      bad=1
+    fi
+  done
+  [ "$bad" = 1 ] || pass "$name: frames $first-$last equal"
+}
+
+# trigger_range STEM APP [ARGS...]: runs APP under `gltrace --trigger=SIGUSR2 -o STEM.trace`,
+# sends the signal twice (a range starts, then ends) and stops it; prints the range trace's
+# name (STEM.S-E.trace, empty when none came). The launcher's stderr is in STEM.log.
+trigger_range() {
+  local stem=$1 pid child i
+  shift
+  "$gltrace" -o "$stem.trace" --backtrace=none --trigger=SIGUSR2 -- "$@" >/dev/null \
+    2>"$stem.log" &
+  pid=$!
+  it_on_exit "kill -KILL $pid 2>/dev/null || true"
+  # the library takes the signal once it is loaded (its constructor installs the handler)
+  for ((i = 0; i < 100; i++)); do
+    child=$(pgrep -P "$pid" || true)
+    [ -n "$child" ] && grep -q libgltrace "/proc/$child/maps" 2>/dev/null && break
+    sleep 0.1
+  done
+  sleep 1
+  kill -USR2 "$pid"
+  sleep 0.3
+  kill -USR2 "$pid"
+  for ((i = 0; i < 100; i++)); do
+    ls "$stem".*-*.trace >/dev/null 2>&1 && ! ls "$stem".*-.trace >/dev/null 2>&1 && break
+    sleep 0.1
+  done
+  kill -TERM "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  ls "$stem".*-*.trace 2>/dev/null | head -1 || true
+}
+
 start_xvfb() {
   xvfb_spawn "${1:-1024x768x24}" "$WORK" ||
     die "could not start Xvfb on any display :90..:150"

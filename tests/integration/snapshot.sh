@@ -21,35 +21,10 @@ it_init snapshot
 
 require_recorder "$@"
 require_tool apitrace glretrace Xvfb python3 timeout
-compare_png="$here/../apps/compare_png.py"
-require_file "$compare_png"
+require_file "$here/../apps/compare_png.py"
 ours="$bin/glretrace"
 start_xvfb
 cd "$WORK"
-
-# replay REPLAYER TRACE DIR: one PNG per frame, named by frame number
-replay() {
-  mkdir -p "$3"
-  timeout 120 "$1" --call-nos=false -s "$3/" "$2" >"$3.log" 2>&1 ||
-    fail "$1 $2 exits non-zero: $(tail -2 "$3.log")"
-}
-
-# same_frames NAME FULL_DIR RANGE_DIR FIRST LAST [BASE]: range frame k == full frame
-# BASE+k, for full frames FIRST..LAST (BASE: the range's first frame, FIRST by default)
-same_frames() {
-  local name=$1 full=$2 got=$3 first=$4 last=$5 base=${6:-$4} bad=0
-  for ((f = first; f <= last; f++)); do
-    local want_png got_png
-    want_png=$(printf '%s/%010u.png' "$full" "$f")
-    got_png=$(printf '%s/%010u.png' "$got" $((f - base)))
-    if ! python3 "$compare_png" --tolerance 0 --max-fraction 0 "$want_png" "$got_png" \
-      >cmp.txt 2>&1; then
-      fail "$name: frame $f: $(cat cmp.txt)"
-      bad=1
-    fi
-  done
-  [ "$bad" = 1 ] || pass "$name: frames $first-$last replay to the full recording's"
-}
 
 # check_range NAME FIRST LAST FRAMES APP ARGS...: record FRAMES frames in full and the
 # range FIRST-LAST, then compare
@@ -86,14 +61,15 @@ EOF
   for who in ours api; do
     local rep=$ours
     [ "$who" = api ] && rep=glretrace
-    replay "$rep" "$name.full.trace" "$name.full.$who"
-    replay "$rep" "$tr" "$name.range.$who"
+    replay_frames "$rep" "$name.full.trace" "$name.full.$who"
+    replay_frames "$rep" "$tr" "$name.range.$who"
     # apitrace's glretrace on Mesa draws a trace's first frame into a 32x32 back buffer
     # (its window grows at the first swap: tests/apps/README.md), a range's too: its
     # frames are compared from the second on
     local from=$first
     [ "$who" = api ] && from=$((first + 1))
-    same_frames "$name ($who)" "$name.full.$who" "$name.range.$who" "$from" "$last" "$first"
+    same_frames "$name ($who): the range replays to the full recording" "$name.full.$who" \
+      "$name.range.$who" "$from" "$last" "$first"
   done
 }
 
@@ -104,34 +80,16 @@ ALLOW="context 0x[0-9a-f]+ is current on thread 1" check_range gl33_thread 4 6 9
 check_range es2 4 6 9 "$bin/es2_demo"
 
 # ---- a trigger: start and stop while the program runs --------------------------------
-app="$bin/gl33_demo"
-"$gltrace" -o t.trace --backtrace=none --trigger=SIGUSR2 -- "$app" --frames 1000000 \
-  >/dev/null 2>t.log &
-pid=$!
-it_on_exit "kill -KILL $pid 2>/dev/null || true"
-for ((i = 0; i < 100; i++)); do
-  child=$(pgrep -P "$pid" || true)
-  [ -n "$child" ] && grep -q libgltrace "/proc/$child/maps" 2>/dev/null && break
-  sleep 0.1
-done
-sleep 1
-kill -USR2 "$pid"
-sleep 0.3
-kill -USR2 "$pid"
-for ((i = 0; i < 100; i++)); do
-  ls t.*-*.trace >/dev/null 2>&1 && ! ls t.*-.trace >/dev/null 2>&1 && break
-  sleep 0.1
-done
-kill -TERM "$pid" 2>/dev/null || true
-wait "$pid" 2>/dev/null || true
-tr=$(ls t.*-*.trace 2>/dev/null | head -1 || true)
+tr=$(trigger_range t "$bin/gl33_demo" --frames 1000000)
 if [[ "$tr" =~ ^t\.([0-9]+)-([0-9]+)\.trace$ ]]; then
   s=${BASH_REMATCH[1]} e=${BASH_REMATCH[2]}
   [ "$e" -gt $((s + 40)) ] && e=$((s + 40)) # a slow machine: compare the first 41 frames
-  "$gltrace" -o trig.full.trace --backtrace=none -- "$app" --frames $((e + 1)) >/dev/null 2>&1
-  replay "$ours" trig.full.trace trig.full
-  replay "$ours" "$tr" trig.range
-  same_frames "trigger $tr (ours)" trig.full trig.range "$s" "$e"
+  "$gltrace" -o trig.full.trace --backtrace=none -- "$bin/gl33_demo" --frames $((e + 1)) \
+    >/dev/null 2>&1
+  replay_frames "$ours" trig.full.trace trig.full
+  replay_frames "$ours" "$tr" trig.range
+  same_frames "trigger $tr (ours): the range replays to the full recording" trig.full trig.range \
+    "$s" "$e" "$s"
 else
   fail "no trace named t.S-E.trace from the trigger: $(ls)"
 fi

@@ -45,27 +45,6 @@ require_file "$bin/map_app"
 start_xvfb
 cd "$WORK"
 
-# replay REPLAYER TRACE DIR: one PNG per frame, named by frame number
-replay() {
-  mkdir -p "$3"
-  timeout 60 "$1" --call-nos=false -s "$3/" "$2" >"$3.log" 2>&1 ||
-    fail "$1 $2 exits non-zero: $(tail -2 "$3.log")"
-}
-
-# same_frames NAME WANT_DIR GOT_DIR FIRST LAST OFFSET: GOT frame k-OFFSET == WANT frame k
-same_frames() {
-  local name=$1 want=$2 got=$3 first=$4 last=$5 offset=$6 bad=0
-  for ((f = first; f <= last; f++)); do
-    if ! python3 "$compare_png" --tolerance 0 --max-fraction 0 \
-      "$(printf '%s/%010u.png' "$want" "$f")" "$(printf '%s/%010u.png' "$got" $((f - offset)))" \
-      >cmp.txt 2>&1; then
-      fail "$name: frame $f: $(cat cmp.txt)"
-      bad=1
-    fi
-  done
-  [ "$bad" = 1 ] || pass "$name: frames $first-$last equal"
-}
-
 # record_only NAME FIRST LAST FRAMES APP [ARGS...]: NAME.full.trace and NAME.FIRST-LAST.trace
 # (the program exits 0: no GL error in any frame, the range's first included)
 record_only() {
@@ -129,12 +108,12 @@ if record tex 3 5 6 "$tex_app"; then
     fail "apitrace dump: $(tail -2 tex.apitrace.txt)"
   mkdir -p app
   "$tex_app" --frames 6 --save app/ >/dev/null 2>app.log || fail "the app's own frames: $(cat app.log)"
-  replay "$ours" tex.full.trace full.ours
-  replay "$ours" "$tr" range.ours
+  replay_frames "$ours" tex.full.trace full.ours
+  replay_frames "$ours" "$tr" range.ours
   same_frames "our replay of the range vs of the full recording" full.ours range.ours 3 5 3
   same_frames "our replay of the range vs the program's frames" app range.ours 3 5 3
-  replay glretrace tex.full.trace full.api
-  replay glretrace "$tr" range.api
+  replay_frames glretrace tex.full.trace full.api
+  replay_frames glretrace "$tr" range.api
   same_frames "apitrace's replay of the range vs of the full recording" full.api range.api 4 5 3
   snapshot_clean tex "$tr" range.ours.log range.api.log
 fi
@@ -150,8 +129,8 @@ if record_only ms 3 5 6 "$tex_app" --multisample; then
   grep -qx glTexStorage2DMultisample ms.calls && grep -qx glTexImage3DMultisample ms.calls &&
     grep -qx glRenderbufferStorageMultisample ms.calls &&
     pass "multisample: the storage is written" || fail "multisample: storage calls missing"
-  replay "$ours" ms.full.trace ms.full.ours
-  replay "$ours" ms.3-5.trace ms.range.ours
+  replay_frames "$ours" ms.full.trace ms.full.ours
+  replay_frames "$ours" ms.3-5.trace ms.range.ours
   same_frames "multisample: our replay of the range vs of the full recording" ms.full.ours \
     ms.range.ours 3 5 3
 fi

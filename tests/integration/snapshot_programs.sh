@@ -97,33 +97,19 @@ timeout 60 apitrace dump "$tr" >apitrace.txt 2>&1 &&
   fail "apitrace dump: $(tail -2 apitrace.txt)"
 
 # ---- replays: the range's frames are the full recording's ---------------------------
-# replay REPLAYER TRACE DIR: one PNG per frame, named by frame number
-replay() {
-  mkdir -p "$3"
-  timeout 120 "$1" --call-nos=false -s "$3/" "$2" >"$3.log" 2>&1 ||
-    fail "$1 $2 exits non-zero: $(tail -2 "$3.log")"
-}
 # apitrace's glretrace on Mesa draws a trace's first frame into a 32x32 back buffer (its
 # window grows at the first swap: tests/apps/README.md, "Replaying with glretrace"), the
 # range's first frame included: it is compared from the second frame on.
 for who in ours api; do
   rep=$ours from=$first
   [ "$who" = api ] && rep=glretrace from=$((first + 1))
-  replay "$rep" full.trace "full.$who"
-  replay "$rep" "$tr" "range.$who"
-  bad=0
-  for ((f = from; f <= last; f++)); do
-    want=$(printf '%s/%010u.png' "full.$who" "$f")
-    got=$(printf '%s/%010u.png' "range.$who" $((f - first)))
-    python3 "$compare_png" --tolerance 0 --max-fraction 0 "$want" "$got" >cmp.txt 2>&1 ||
-      { fail "$who: range frame $f differs from the full recording's: $(cat cmp.txt)"; bad=1; }
-  done
-  [ "$bad" = 1 ] || pass "$who: frames $from-$last replay to the full recording's"
+  replay_frames "$rep" full.trace "full.$who"
+  replay_frames "$rep" "$tr" "range.$who"
+  same_frames "$who: the range replays to the full recording" "full.$who" "range.$who" \
+    "$from" "$last" "$first"
 done
-replay "$ours" r.1-1.trace first.ours
-python3 "$compare_png" --tolerance 0 --max-fraction 0 full.ours/0000000001.png \
-  first.ours/0000000000.png >cmp.txt 2>&1 &&
-  pass "ours: the first range (frame 1) replays to the full recording's frame 1" ||
-  fail "ours: the first range's frame 1 differs: $(cat cmp.txt)"
+replay_frames "$ours" r.1-1.trace first.ours
+same_frames "ours: the first range (frame 1) replays to the full recording" full.ours first.ours \
+  1 1 1
 
 it_finish
