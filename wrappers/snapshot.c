@@ -38,7 +38,7 @@ struct snap {
 static const snap_part *const parts[] = {
     &snap_part_ws,        &snap_part_buffers,   &snap_part_textures, &snap_part_renderbuffers,
     &snap_part_samplers,  &snap_part_programs,  &snap_part_vertex_arrays,
-    &snap_part_framebuffers, &snap_part_queries, &snap_part_state,
+    &snap_part_framebuffers, &snap_part_queries, &snap_part_default_fb, &snap_part_state,
 };
 enum { NPARTS = sizeof parts / sizeof *parts };
 

@@ -16,6 +16,7 @@ extern const snap_part snap_part_programs;      /* snap_programs.c */
 extern const snap_part snap_part_vertex_arrays; /* snap_vertex_arrays.c */
 extern const snap_part snap_part_framebuffers;  /* snap_framebuffers.c */
 extern const snap_part snap_part_queries;       /* snap_queries.c: queries, syncs, xfb */
+extern const snap_part snap_part_default_fb;    /* snap_default_fb.c: the window's colour */
 extern const snap_part snap_part_state;         /* snap_state.c */
 
 #endif
