@@ -46,6 +46,7 @@ typedef struct ws_drawable {
     int w, h;
     bool pbuffer;
     bool read_back; /* offscreen: its pbuffer reads GL_BACK (ws_offscreen_read_back) */
+    bool swapped;   /* a frame was shown in it: a resize keeps the window */
 } ws_drawable;
 
 /* The window system of the replay running now (one at a time: replay.h). */

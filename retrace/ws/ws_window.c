@@ -146,8 +146,10 @@ static void swap(const gt_call *call, uint64_t traced)
         d = t ? t->draw : NULL;
     }
     ws.hooks.before_swap(call);
-    if (d && d->win)
+    if (d && d->win) {
         SDL_GL_SwapWindow(d->win);
+        d->swapped = true;
+    }
     else
         retrace_warning(call, "no window to swap");
     ws.hooks.after_swap(call);
@@ -164,14 +166,17 @@ void ws_swap_buffers(const gt_call *call)
  * size at its next validation of the drawable. */
 static void resize_window(ws_drawable *d)
 {
-    if (ws.offscreen) {
-        /* SDL's offscreen windows are EGL pbuffers, which keep their size: the
-         * drawable moves to a new window of the new size (a resize loses the
-         * contents anyway) */
+    if (ws.offscreen || !d->swapped) {
+        /* SDL's offscreen windows are EGL pbuffers, which keep their size; and Mesa's
+         * software GLX keeps the size a context first saw a window at until a swap, even
+         * after a rebind (a range trace's first frame, drawn by a context bound first to
+         * this window, came out 32x32): the drawable moves to a new window of the new
+         * size (a resize loses the contents anyway; nothing was shown in it yet) */
         ws_set_gl_attributes(&ws.cur->ctx->prof);
+        Uint32 shown = ws.offscreen || ws.headless ? SDL_WINDOW_HIDDEN : SDL_WINDOW_SHOWN;
         SDL_Window *win = SDL_CreateWindow("glretrace", SDL_WINDOWPOS_UNDEFINED,
                                            SDL_WINDOWPOS_UNDEFINED, d->w, d->h,
-                                           SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN);
+                                           SDL_WINDOW_OPENGL | shown);
         if (!win)
             return;
         SDL_Window *old = d->win;

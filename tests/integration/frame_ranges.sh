@@ -9,8 +9,8 @@
 #     NAME.trace, and the program exits 0 right after frame 8 (it was asked for 40);
 #   - NAME.0-3.trace dumps (`gltrace dump` and `apitrace dump`) as the full recording's
 #     frames 0-3 (same call numbers), and replays in our glretrace and apitrace's to the
-#     full recording's snapshots of frames 1-3 (frame 0 differs in any replay: the window
-#     starts at 32x32, see fake_calls.sh);
+#     full recording's snapshots of frames 1-3 (frame 0 differs in apitrace's replay:
+#     its window starts at 32x32, see fake_calls.sh);
 #   - NAME.6-8.trace holds 3 frames whose calls are the full recording's frames 6-8
 #     (call numbers aside: the range trace counts from 0);
 #   - --trigger=SIGUSR2: the first signal (to gltrace, which passes it on) starts a
