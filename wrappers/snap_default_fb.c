@@ -13,6 +13,7 @@
 #include "protos.gen.h"
 #include "snap_objects.h"
 #include "snap_ws.h"
+#include "snapshot_contexts.h"
 #include "snapshot_parts.h"
 
 typedef struct window_fb {
@@ -25,12 +26,11 @@ static void window_size(int size[2])
 {
     size[0] = size[1] = 0;
     ws_setup ws;
+    ws_current frame;
     if (gltrace_ws_setup(&ws) != 0)
         return;
-    uint32_t self = gltrace_thread_no();
-    for (size_t i = 0; i < ws.ncur; ++i)
-        if (ws.cur[i].thread == self && ws.cur[i].ctx)
-            snap_ws_drawable_size(&ws.cur[i], size);
+    if (snap_frame_binding(&ws, &frame))
+        snap_ws_drawable_size(&frame, size);
     gltrace_ws_setup_free(&ws);
 }
 

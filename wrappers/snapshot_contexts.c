@@ -23,6 +23,18 @@ static int current_elsewhere(const ws_setup *ws, const void *ctx, uint32_t self,
     return 0;
 }
 
+int snap_frame_binding(const ws_setup *ws, ws_current *out)
+{
+    uint32_t self = gltrace_thread_no();
+    int found = 0;
+    for (size_t i = 0; i < ws->ncur; ++i)
+        if (ws->cur[i].thread == self && ws->cur[i].ctx) {
+            *out = ws->cur[i];
+            found = 1;
+        }
+    return found;
+}
+
 int snap_contexts_find(snap *s, snap_contexts *l)
 {
     memset(l, 0, sizeof *l);
@@ -31,11 +43,7 @@ int snap_contexts_find(snap *s, snap_contexts *l)
         return -1;
     }
     uint32_t self = gltrace_thread_no();
-    for (size_t i = 0; i < l->ws.ncur; ++i)
-        if (l->ws.cur[i].thread == self && l->ws.cur[i].ctx) {
-            l->frame = l->ws.cur[i];
-            l->have_frame = 1;
-        }
+    l->have_frame = snap_frame_binding(&l->ws, &l->frame);
     l->others = l->ws.nbound ? calloc(l->ws.nbound, sizeof *l->others) : NULL;
     if (!l->have_frame || (l->ws.nbound && !l->others))
         return 0;

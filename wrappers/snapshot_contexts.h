@@ -24,6 +24,9 @@ typedef struct snap_contexts {
 int snap_contexts_find(snap *s, snap_contexts *l);
 void snap_contexts_free(snap_contexts *l);
 
+/* What the calling (frame) thread has current in ws: 1 with *out set, 0 when nothing. */
+int snap_frame_binding(const ws_setup *ws, ws_current *out);
+
 /* Makes b current on this thread in the driver (X errors caught): 1 when it is. */
 int snap_context_enter(const ws_current *b);
 
