@@ -14,17 +14,11 @@ out="$top/build/demo"
 bin="$top/build/bin"
 mkdir -p "$out"
 
-xvfb_pid=
-cleanup() { [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null; true; }
-trap cleanup EXIT
+# shellcheck source=tests/xvfb.sh
+. "$top/tests/xvfb.sh"
+trap xvfb_stop EXIT
 if [ -z "${DISPLAY:-}" ] || ! xdpyinfo >/dev/null 2>&1; then
-  for n in $(seq 90 150); do
-    [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ] || break
-  done
-  Xvfb ":$n" -screen 0 1024x768x24 -nolisten tcp >/dev/null 2>&1 &
-  xvfb_pid=$!
-  export DISPLAY=":$n"
-  for _ in $(seq 50); do xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done
+  xvfb_spawn 1024x768x24 || { echo "demo: could not start Xvfb on any display :90..:150" >&2; exit 1; }
 fi
 export LIBGL_ALWAYS_SOFTWARE=1
 

@@ -1,8 +1,8 @@
 # shellcheck shell=bash disable=SC2034
 # xvfb_spawn: the one Xvfb start-up of the test scripts (sourced, not run), used by
-# tests/integration/lib.sh (start_xvfb) and the benchmarks in tests/bench/.
+# tests/integration/lib.sh (start_xvfb), scripts/demo.sh and the benchmarks in tests/bench/.
 #
-# xvfb_spawn SCREEN [LOG_DIR]: starts `Xvfb :N -screen 0 SCREEN -nolisten tcp` on the
+# xvfb_spawn SCREEN [LOG_DIR]: starts `Xvfb :N -screen 0 SCREEN -nolisten tcp -noreset` on the
 # first free display N of :90..:150 (no socket, no lock file) and waits up to 10 s for its
 # socket and for its lock file to name it (another script may have started :N too). On success sets XVFB_PID, exports DISPLAY=:N and returns 0; returns 1 when no
 # display would do. The server's output goes to LOG_DIR/xvfb.N.log, or to /dev/null
@@ -16,7 +16,10 @@ xvfb_spawn() {
     { [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ]; } && continue
     log=/dev/null
     [ -n "$logdir" ] && log="$logdir/xvfb.$n.log"
-    Xvfb ":$n" -screen 0 "$screen" -nolisten tcp >"$log" 2>&1 &
+    # -noreset: by default the server resets when its last client leaves, and refuses
+    # connections meanwhile, so a program started just after another ended failed
+    # "unable to open display" (4 in 240 glretrace runs on a loaded machine, 0 with it)
+    Xvfb ":$n" -screen 0 "$screen" -nolisten tcp -noreset >"$log" 2>&1 &
     pid=$!
     for _ in $(seq 100); do
       [ -S "/tmp/.X11-unix/X$n" ] && break

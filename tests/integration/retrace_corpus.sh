@@ -47,7 +47,7 @@ for t in "$corpus"/*.trace; do
         pass "$name: replays its $(rl_frames_of "$w/a.bench") frames, names the missing context"
       else
         fail "$name: exit $RC, frames $(rl_frames_of "$w/g.bench") vs apitrace's $(rl_frames_of "$w/a.bench")"
-        tail -3 "$w/g.bench" "$w/a.bench" 2>&1 | sed 's/^/    /' # what either replayer said
+        tail -n 3 "$w/g.bench" "$w/a.bench" 2>&1 | sed 's/^/    /' # what either replayer said
       fi
       rl_note "$name: trimmed without its context, program and buffers: nothing drawn, snapshots not compared"
       ;;
