@@ -2,9 +2,10 @@
  * (snapshot.h).
  *
  * Queries: every name the program generated is generated again (glGenQueries), so the
- * range's calls find it; a query active at the range's start cannot be restarted with
- * its count so far: said unreadable. Results of earlier queries are not re-created
- * (the replayers skip query results by default).
+ * range's calls find it; a query active at the range's start is begun again, so that
+ * the range's glEndQuery finds it active, but its count so far is lost: said
+ * unreadable. Results of earlier queries are not re-created (the replayers skip query
+ * results by default).
  * Syncs (followed by track_programs.c): each one still alive is fenced again, the
  * trace saying the program's handle (glFenceSync answers it).
  * Transform feedback objects of the snapshot's context: bound in the driver to read
@@ -28,9 +29,13 @@ typedef struct xfb {
     int64_t start[MAX_XFB_BUFFERS], size[MAX_XFB_BUFFERS];
 } xfb;
 
+enum { MAX_ACTIVE = 6 };
+
 typedef struct queries {
     uint32_t *names;
     size_t nnames;
+    unsigned active_target[MAX_ACTIVE], active_name[MAX_ACTIVE];
+    int nactive;
     void **syncs;
     size_t nsyncs;
     xfb *x;
@@ -40,8 +45,8 @@ typedef struct queries {
 
 
 
-/* Says which queries are active now (GL 3.3 / GLES 3 targets the context has). */
-static void check_active(snap *s)
+/* Which queries are active now (GL 3.3 / GLES 3 targets the context has). */
+static void collect_active(snap *s, queries *d)
 {
     static const struct {
         unsigned target;
@@ -60,8 +65,12 @@ static void check_active(snap *s)
             continue;
         int q = 0;
         SNAP_REAL(glGetQueryiv)(targets[i].target, GL_CURRENT_QUERY, &q);
-        if (q)
-            snap_unreadable(s, "query %d: active at the range's start, not restarted", q);
+        if (!q || d->nactive == MAX_ACTIVE)
+            continue;
+        snap_unreadable(s, "query %d: active at the range's start: begun again there, its "
+                        "result counts only the range's calls", q);
+        d->active_target[d->nactive] = targets[i].target;
+        d->active_name[d->nactive++] = (unsigned)q;
     }
 }
 
@@ -123,7 +132,7 @@ static void *collect(snap *s)
         return NULL;
     if (snap_has(s, 15, 30, NULL)) {
         d->nnames = gltrace_tracked_names(gltrace_track_class("query"), &d->names);
-        check_active(s);
+        collect_active(s, d);
     }
     if (snap_has(s, 32, 30, NULL)) {
         void **syncs = NULL;
@@ -145,6 +154,8 @@ static void write_part(snap *s, void *data)
         GLuint name = d->names[i];
         glGenQueries(1, &name);
     }
+    for (int i = 0; i < d->nactive; ++i)
+        glBeginQuery(d->active_target[i], d->active_name[i]);
     for (size_t i = 0; i < d->nsyncs; ++i) {
         snap_ret((uint64_t)(uintptr_t)d->syncs[i]);
         glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);

@@ -14,7 +14,10 @@
  * Each frame: into the framebuffer, clear (colour from the frame number), draw the first
  * array; into the window, clear, blit the framebuffer's texture on a quad, then draw the
  * second array instanced (1 + frame % 3 instances). Per frame it binds what it draws with
- * and sets the viewport, clear colour and depth test, but sets no uniform. */
+ * and sets the viewport, clear colour and depth test, but sets no uniform.
+ * --queries: also a ring of three GL_TIME_ELAPSED queries around each frame's draws, the
+ * one of two frames before read back, and a GL_SAMPLES_PASSED query begun before each
+ * swap and ended after it, so one is active at every frame boundary. */
 #define GL_GLEXT_PROTOTYPES 1
 #include <GL/gl.h>
 #include <GL/glx.h>
@@ -214,9 +217,38 @@ static void draw_frame(const scene *sc, unsigned frame)
     glDrawArraysInstanced(GL_TRIANGLE_FAN, 0, 4, 1 + (GLsizei)(frame % 3));
 }
 
+/* --queries: what a profiling program does around its frames; nothing drawn depends on it */
+typedef struct queries {
+    int on;
+    GLuint elapsed[3], samples;
+} queries;
+
+static void queries_before(queries *q, unsigned frame)
+{
+    if (!q->on)
+        return;
+    if (frame > 0)
+        glEndQuery(GL_SAMPLES_PASSED); /* begun before the last swap */
+    glBeginQuery(GL_TIME_ELAPSED, q->elapsed[frame % 3]);
+}
+
+static void queries_after(queries *q, unsigned frame)
+{
+    if (!q->on)
+        return;
+    glEndQuery(GL_TIME_ELAPSED);
+    if (frame >= 2) {
+        GLuint64 ns = 0;
+        glGetQueryObjectui64v(q->elapsed[(frame + 1) % 3], GL_QUERY_RESULT, &ns);
+    }
+    glBeginQuery(GL_SAMPLES_PASSED, q->samples);
+}
+
 int main(int argc, char **argv)
 {
     struct app_options opt;
+    app_extra_usage = "  --queries      also timer and occlusion queries, one active at each swap\n";
+    queries q = {app_take_flag(&argc, argv, "--queries"), {0, 0, 0}, 0};
     app_parse_options(argc, argv, &opt);
     int fb_attribs[] = {
         GLX_X_RENDERABLE, True, GLX_DRAWABLE_TYPE, GLX_WINDOW_BIT,
@@ -250,18 +282,26 @@ int main(int argc, char **argv)
     glBindVertexArray(0);
     glVertexAttrib4f(3, 1.0f, 0.8f, 0.9f, 1.0f); /* a generic value, never an array */
     sc.fbo = make_fbo(&sc.tex);
+    if (q.on) {
+        glGenQueries(3, q.elapsed);
+        glGenQueries(1, &q.samples);
+    }
 
     int status = 0;
     uint8_t *pixels;
     if (app_frame_buffer(TAG, &opt, &pixels) != 0)
         return 1;
     for (unsigned frame = 0; frame < opt.frames; frame++) {
+        queries_before(&q, frame);
         draw_frame(&sc, frame);
+        queries_after(&q, frame);
         if (app_check_gl_error(TAG, NULL, frame) ||
             (pixels && app_read_frame(opt.save_prefix, frame, pixels) != 0))
             status = 1;
         glXSwapBuffers(dpy, win);
     }
+    if (q.on && opt.frames > 0)
+        glEndQuery(GL_SAMPLES_PASSED);
     free(pixels);
     app_glx_close(dpy, win, ctx);
     return status;

@@ -18,7 +18,11 @@
 #     alone the first: it replays in ours to the full recording's frame 1;
 #   - the range's frames replay in our glretrace and in apitrace's (its first frame
 #     aside, see below) to the same pixels as the same frames of the full recording,
-#     replayed by the same replayer.
+#     replayed by the same replayer;
+#   - with --queries (a GL_SAMPLES_PASSED query active at every swap, timer queries read
+#     two frames later): the snapshot begins the active query again and says its count
+#     is lost, and both replayers run the range without a GL error (the range's first
+#     glEndQuery needs the query active).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/integration/lib.sh
@@ -111,5 +115,30 @@ done
 replay_frames "$ours" r.1-1.trace first.ours
 same_frames "ours: the first range (frame 1) replays to the full recording" full.ours first.ours \
   1 1 1
+
+# ---- a query active at the range's start --------------------------------------------
+"$gltrace" -o q.trace --backtrace=none --frames=$first-$last -- "$app" --queries \
+  --frames $frames >/dev/null 2>q.log || fail "the --queries recording fails: $(tail -2 q.log)"
+qt="q.$first-$last.trace"
+if [ -s "$qt" ]; then
+  n=$(grep -c "state snapshot: query [0-9]*: active at the range's start: begun again" q.log || true)
+  [ "$n" = 1 ] && pass "the snapshot says the active query's count starts again" ||
+    fail "$n messages for the active query: $(grep 'state snapshot:' q.log | head -3)"
+  "$gltrace" dump --color=never --call-nos=no "$qt" |
+    sed -n '/gltrace: end of the state snapshot/q;p' >q.snap.txt
+  grep -q '^glBeginQuery(target = GL_SAMPLES_PASSED, id = [0-9]*) // fake' q.snap.txt &&
+    pass "the snapshot begins the active GL_SAMPLES_PASSED query" ||
+    fail "no fake glBeginQuery: $(grep -i query q.snap.txt | head -3)"
+  for who in ours api; do
+    rep=$ours
+    [ "$who" = api ] && rep=glretrace
+    timeout 120 "$rep" "$qt" >"q.$who.log" 2>&1 || fail "$who: the --queries range: exit $?"
+    bad=$(grep -iE 'GL_INVALID|error' "q.$who.log" | head -3 || true)
+    [ -z "$bad" ] && pass "$who: the --queries range replays without a GL error" ||
+      fail "$who: the --queries range: $bad"
+  done
+else
+  fail "no $qt: $(tail -3 q.log)"
+fi
 
 it_finish
