@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   # build
-  build-essential cmake pkg-config python3 clang libclang-rt-14-dev
+  build-essential cmake ninja-build pkg-config python3 clang libclang-rt-14-dev
   libsnappy-dev zlib1g-dev libbrotli-dev libunwind-dev libdw-dev libepoxy-dev libsdl2-dev
   libcmocka-dev libx11-dev libgl-dev libegl-dev libgles-dev libzstd-dev
   libmicrohttpd-dev libyaml-dev
