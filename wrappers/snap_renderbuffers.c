@@ -72,8 +72,6 @@ static int param(unsigned pname)
 static const char *unreadable(snap *s, const struct renderbuffer *r)
 {
     int gles = snap_api(s) == SNAP_API_GLES;
-    if (r->samples > 0)
-        return "multisample";
     if ((gles && snap_version(s) < 30) || !snap_real_has("glBlitFramebuffer"))
         return "no glBlitFramebuffer to write it with";
     if (!transfer_format(s, r))
