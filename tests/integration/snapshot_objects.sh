@@ -24,6 +24,10 @@
 #     the draws of their samples, and the range replays in both replayers, without a GL
 #     error in the snapshot, to the full recording's frames, in ours to the program's own
 #     frames too (a snapshot without the samples differs in about 10% of the pixels);
+#   - es_ms_app (GLES 3.2 on EGL: multisample textures, an array and an unsigned
+#     integer one, and a renderbuffer, a value per sample, read one sample per texel in
+#     every frame): nothing left out, and the range replays in both replayers to the full
+#     recording's frames;
 #   - map_app (buffers mapped before the range: persistent coherent, persistent with
 #     explicit flushes, neither): the range trace's calls after the snapshot are the
 #     full recording's calls of the same frames, the fake memcpy calls through those
@@ -45,6 +49,7 @@ ours="$bin/glretrace"
 tex_app="$bin/snapshot_textures_app"
 require_file "$tex_app" "tests/apps needs the x11 and gl dev packages"
 require_file "$bin/map_app"
+require_file "$bin/es_ms_app"
 start_xvfb
 cd "$WORK"
 
@@ -148,6 +153,19 @@ if record ms 3 5 6 "$tex_app" --multisample; then
   same_frames "multisample: apitrace's replay of the range vs of the full recording" \
     ms.full.api ms.range.api 4 5 3
   snapshot_clean ms ms.3-5.trace ms.range.ours.log ms.range.api.log
+fi
+
+# ---- GLES 3.2 multisample: samples read through a compute shader and a read map -------
+if record esms 3 5 6 "$bin/es_ms_app"; then
+  replay_frames "$ours" esms.full.trace esms.full.ours
+  replay_frames "$ours" esms.3-5.trace esms.range.ours
+  same_frames "es_ms_app: our replay of the range vs of the full recording" esms.full.ours \
+    esms.range.ours 3 5 3
+  replay_frames glretrace esms.full.trace esms.full.api
+  replay_frames glretrace esms.3-5.trace esms.range.api
+  same_frames "es_ms_app: apitrace's replay of the range vs of the full recording" \
+    esms.full.api esms.range.api 4 5 3
+  snapshot_clean esms esms.3-5.trace esms.range.ours.log esms.range.api.log
 fi
 
 # ---- buffers mapped before the range ---------------------------------------------------
