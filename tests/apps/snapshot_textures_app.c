@@ -211,10 +211,12 @@ static GLuint make_renderbuffer(void)
  * frame's start and set back to the defaults there: pixel pack and unpack buffers bound
  * with odd pack and unpack parameters, which the snapshot must neither read nor size its
  * uploads by, and bindings the snapshot changes while it reads (textures on the active
- * unit, buffers, the renderbuffer), which it must put back. */
+ * unit and unit 0's multisample one, buffers, the shader storage buffer's generic and
+ * first indexed binding, the renderbuffer), which it must put back. */
 struct between {
     GLuint pixel_buffer, copy_buffer, array_buffer, rb;
     const GLuint *tex;
+    GLuint ms2d; /* --multisample: bound on unit 0, else 0 */
 };
 
 static const struct { GLenum pname; GLint value; } odd_store[] = {
@@ -234,18 +236,42 @@ static void leave_state(const struct between *b)
     glBindBuffer(GL_COPY_READ_BUFFER, b->copy_buffer);
     glBindBuffer(GL_ARRAY_BUFFER, b->array_buffer);
     glBindRenderbuffer(GL_RENDERBUFFER, b->rb);
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, b->copy_buffer, 0, 32);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->array_buffer);
     for (unsigned i = 0; i < N_ODD; i++)
         glPixelStorei(odd_store[i].pname, odd_store[i].value);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, b->ms2d);
     glActiveTexture(GL_TEXTURE3);
     for (int i = 0; i < N_TEX; i++)
         if (bindings[i])
             glBindTexture(targets[i], b->tex[i]);
 }
 
+/* 0 when unit 0's multisample binding and the first indexed shader storage binding are
+ * still what leave_state left. */
+static int check_unit0_ssbo0(const struct between *b, unsigned frame)
+{
+    GLint ms = -1, ssbo = -1;
+    GLint64 start = -1, size = -1;
+    glActiveTexture(GL_TEXTURE0);
+    glGetIntegerv(GL_TEXTURE_BINDING_2D_MULTISAMPLE, &ms);
+    glActiveTexture(GL_TEXTURE3);
+    glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, 0, &ssbo);
+    glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_START, 0, &start);
+    glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_SIZE, 0, &size);
+    if (ms == (GLint)b->ms2d && ssbo == (GLint)b->copy_buffer && start == 0 && size == 32)
+        return 0;
+    fprintf(stderr, TAG ": frame %u: unit 0's multisample texture %d (left %u), storage "
+            "buffer 0: %d at %lld, %lld bytes (left %u at 0, 32)\n", frame, ms, b->ms2d, ssbo,
+            (long long)start, (long long)size, b->copy_buffer);
+    return 1;
+}
+
 /* 0 when the state leave_state left is still there. */
 static int check_state(const struct between *b, unsigned frame)
 {
-    struct { GLenum pname; GLint want; } all[N_ODD + N_TEX + 6];
+    struct { GLenum pname; GLint want; } all[N_ODD + N_TEX + 7];
     unsigned n = 0;
     for (unsigned i = 0; i < N_ODD; i++)
         all[n].pname = odd_store[i].pname, all[n++].want = odd_store[i].value;
@@ -258,7 +284,8 @@ static int check_state(const struct between *b, unsigned frame)
     all[n].pname = GL_ARRAY_BUFFER_BINDING, all[n++].want = (GLint)b->array_buffer;
     all[n].pname = GL_RENDERBUFFER_BINDING, all[n++].want = (GLint)b->rb;
     all[n].pname = GL_ACTIVE_TEXTURE, all[n++].want = GL_TEXTURE3;
-    int bad = 0;
+    all[n].pname = GL_SHADER_STORAGE_BUFFER_BINDING, all[n++].want = (GLint)b->array_buffer;
+    int bad = check_unit0_ssbo0(b, frame);
     for (unsigned i = 0; i < n; i++) {
         GLint v = -1;
         glGetIntegerv(all[i].pname, &v);
@@ -425,7 +452,7 @@ int main(int argc, char **argv)
         fprintf(stderr, TAG ": out of memory for --mib=%u\n", mib);
         return 1;
     }
-    const struct between between = {buf[2], buf[0], buf[1], rb, tex};
+    const struct between between = {buf[2], buf[0], buf[1], rb, tex, ms[MS_2D]};
     uint8_t *pixels = NULL;
     int status = !quad || app_frame_buffer(TAG, &opt, &pixels) != 0 ||
                  app_check_gl_error(TAG, "set-up", 0);
