@@ -56,7 +56,7 @@ static void storage(GLuint ms[MS_N])
 {
     glGenTextures(MS_RB, ms);
     glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, ms[MS_2D]);
-    glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, 4, GL_RGBA8, 32, 32, GL_TRUE);
+    glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, 4, GL_SRGB8_ALPHA8, 32, 32, GL_TRUE);
     glBindTexture(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, ms[MS_ARRAY]);
     glTexImage3DMultisample(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, 4, GL_RGBA8, 16, 16, 2, GL_FALSE);
     glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, ms[MS_DEPTH]);

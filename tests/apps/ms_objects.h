@@ -11,8 +11,8 @@
 #include <GL/gl.h>
 #include <GL/glext.h>
 
-/* The objects: 2D multisample RGBA8 (immutable), 2D multisample array RGBA8 of 2 layers,
- * 2D multisample DEPTH_COMPONENT24, 2D multisample RGBA16I, a multisample RGBA8
+/* The objects: 2D multisample SRGB8_ALPHA8 (immutable), 2D multisample array RGBA8 of 2
+ * layers, 2D multisample DEPTH_COMPONENT24, 2D multisample RGBA16I, a multisample RGBA8
  * renderbuffer; 4 samples each. */
 enum { MS_2D, MS_ARRAY, MS_DEPTH, MS_INT, MS_RB, MS_N };
 

@@ -17,8 +17,8 @@
 #     apitrace's glretrace draws the first frame after it makes its window into a 32x32
 #     buffer with this driver (its full replays' frame 0 too, see frame_ranges.sh): its
 #     comparison starts at the range's second frame;
-#   - the same with --multisample (multisample textures, immutable and not, an array,
-#     depth and integer ones, and a renderbuffer, painted with a value per sample before
+#   - the same with --multisample (multisample textures, immutable and not, sRGB, an
+#     array, depth and integer ones, and a renderbuffer, painted with a value per sample before
 #     frame 0 and read one sample per texel in every frame): the snapshot says nothing is
 #     left out (stderr, no gltrace.snapshot.unreadable property), writes their storage and
 #     the draws of their samples, and the range replays in both replayers, without a GL
