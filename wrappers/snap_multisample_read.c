@@ -5,10 +5,10 @@
  * isampler/usampler, depth through the red component. A renderbuffer is first copied
  * (glCopyImageSubData) into a temporary multisample texture of its format and samples.
  *
- * In the program's context, which must see no difference: its program, active unit and
- * that unit's binding, the texture's swizzle and depth-stencil mode, the shader storage
- * buffer's generic and first indexed binding are put back, and every temporary object
- * deleted. Not while transform feedback is active and not paused (glUseProgram would be
+ * In the program's context, which must see no difference: its program, active unit,
+ * unit 0's binding and sampler, the texture's swizzle and depth-stencil mode, the shader
+ * storage buffer's generic and first indexed binding are put back, and every temporary
+ * object deleted. Not while transform feedback is active and not paused (glUseProgram would be
  * an error). A shader that does not compile is said unreadable, with its log. */
 #include "snap_multisample.h"
 
@@ -118,7 +118,7 @@ static unsigned build_program(snap *s, const char *what, const char *src)
 
 /* What the read changes in the program's context. */
 typedef struct saved {
-    int program, active, bound, ssbo, ssbo0, swizzle[4], ds_mode;
+    int program, active, bound, sampler, ssbo, ssbo0, swizzle[4], ds_mode;
     GLint64 start, size;
     unsigned target;
 } saved;
@@ -132,6 +132,7 @@ static void save(saved *v, unsigned target)
     SNAP_REAL(glActiveTexture)(GL_TEXTURE0);
     v->bound = snap_geti(target == GL_TEXTURE_2D_MULTISAMPLE ? GL_TEXTURE_BINDING_2D_MULTISAMPLE
                                                              : GL_TEXTURE_BINDING_2D_MULTISAMPLE_ARRAY);
+    v->sampler = snap_geti(GL_SAMPLER_BINDING); /* its sRGB decoding would apply */
     v->ssbo = snap_geti(GL_SHADER_STORAGE_BUFFER_BINDING);
     SNAP_REAL(glGetIntegeri_v)(GL_SHADER_STORAGE_BUFFER_BINDING, 0, &v->ssbo0);
     SNAP_REAL(glGetInteger64i_v)(GL_SHADER_STORAGE_BUFFER_START, 0, &v->start);
@@ -148,6 +149,8 @@ static void restore(const saved *v)
         SNAP_REAL(glBindBufferBase)(GL_SHADER_STORAGE_BUFFER, 0, (unsigned)v->ssbo0);
     SNAP_REAL(glBindBuffer)(GL_SHADER_STORAGE_BUFFER, (unsigned)v->ssbo);
     SNAP_REAL(glBindTexture)(v->target, (unsigned)v->bound);
+    if (v->sampler)
+        SNAP_REAL(glBindSampler)(0, (unsigned)v->sampler);
     SNAP_REAL(glActiveTexture)((unsigned)v->active);
     SNAP_REAL(glUseProgram)((unsigned)v->program);
 }
@@ -295,6 +298,8 @@ static snap_ms *read_texture(snap *s, const char *what, unsigned name, unsigned 
     saved v;
     save(&v, target);
     SNAP_REAL(glBindTexture)(target, name);
+    if (v.sampler)
+        SNAP_REAL(glBindSampler)(0, 0);
     if (program_texture)
         texture_mode(&v, m, 0);
     int ok = read_all(s, m, prog, rows);
