@@ -8,7 +8,8 @@
  *
  * GL reads every format snap_formats.c knows, colour, depth and stencil; GLES reads
  * only colour in fixed point, as RGBA bytes, and blits (GLES 3). Multisample
- * renderbuffers are written without contents. */
+ * renderbuffers are read sample by sample through a temporary multisample texture, and
+ * drawn into (snap_multisample.h). */
 #include "snap_objects.h"
 
 #include <stdio.h>
@@ -16,11 +17,13 @@
 
 #include "gl_enums.gen.h"
 #include "protos.gen.h"
+#include "snap_multisample.h"
 
 struct renderbuffer {
     uint32_t name;
     int width, height, samples, read;
     unsigned internal;
+    snap_ms *ms; /* a multisample one's samples */
 };
 
 struct renderbuffers {
@@ -69,8 +72,6 @@ static int param(unsigned pname)
 static const char *unreadable(snap *s, const struct renderbuffer *r)
 {
     int gles = snap_api(s) == SNAP_API_GLES;
-    if (r->samples > 0)
-        return "multisample";
     if ((gles && snap_version(s) < 30) || !snap_real_has("glBlitFramebuffer"))
         return "no glBlitFramebuffer to write it with";
     if (!transfer_format(s, r))
@@ -89,6 +90,11 @@ static void collect_one(snap *s, struct renderbuffer *r)
         r->samples = param(GL_RENDERBUFFER_SAMPLES);
     if (r->width <= 0 || r->height <= 0)
         return;
+    if (r->samples > 0) { /* says itself what it cannot read */
+        r->ms = snap_ms_read_renderbuffer(s, r->name, r->internal, r->width, r->height,
+                                          r->samples);
+        return;
+    }
     const char *why = unreadable(s, r);
     if (why)
         snap_unreadable(s, "renderbuffer %u: %s, contents not read", r->name, why);
@@ -200,11 +206,14 @@ static void write_part(snap *s, void *data)
                                              r->width, r->height);
         else
             glRenderbufferStorage(GL_RENDERBUFFER, r->internal, r->width, r->height);
-        if (!r->read)
+        if (!r->read && !r->ms)
             continue;
         if (!unpack_written++)
             snap_store_write_unpack(&unpack);
-        write_contents(s, r, texture, fb0);
+        if (r->ms)
+            snap_ms_write(s, GL_RENDERBUFFER, r->name, r->ms);
+        else
+            write_contents(s, r, texture, fb0);
     }
     snap_store_end(&pack);
     snap_store_end(&unpack);
@@ -213,6 +222,8 @@ static void write_part(snap *s, void *data)
 static void free_part(void *data)
 {
     struct renderbuffers *all = data;
+    for (size_t i = 0; i < all->n; ++i)
+        snap_ms_free(all->r[i].ms);
     free(all->r);
     free(all);
 }

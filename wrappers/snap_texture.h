@@ -24,6 +24,7 @@ typedef struct snap_texture {
     int nfaces;  /* 6 for cube maps, else 1 */
     snap_image image[SNAP_TEX_LEVELS][SNAP_TEX_FACES];
     int read;    /* contents are read (else storage only) */
+    struct snap_ms *ms; /* a multisample texture's samples (snap_multisample.h), or NULL */
     snap_sampling sampling;
     /* buffer textures */
     unsigned buffer, buffer_format;

@@ -1,8 +1,8 @@
 /* Reading a texture's images back for the state snapshot (snap_texture.h): on GL with
  * glGetTexImage and glGetCompressedTexImage, whole levels at a time; on GLES, which has
  * neither, through a temporary framebuffer and glReadPixels, one layer at a time, for
- * the 8-bit colour formats every GLES reads as RGBA bytes. Multisample images cannot be
- * read either way. The caller has set the pack state to tight rows with no pixel pack
+ * the 8-bit colour formats every GLES reads as RGBA bytes. Multisample images are read
+ * sample by sample while the part collects (snap_multisample.h), not here. The caller has set the pack state to tight rows with no pixel pack
  * buffer (snap_store_begin). */
 #include "snap_texture.h"
 
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gl_enums.gen.h"
+#include "snap_multisample.h"
 #include "protos.gen.h"
 
 /* Components of an 8-bit format GLES reads as RGBA bytes, else 0. */
@@ -28,8 +29,8 @@ static int es_components(const snap_format *f)
 
 const char *snap_tex_unreadable(snap *s, const snap_texture *t, const snap_image *im)
 {
-    if (snap_tex_multisample(t->target))
-        return "multisample, contents not read";
+    if (snap_tex_multisample(t->target)) /* read in collect: snap_multisample.h */
+        return snap_ms_unreadable(s, im->internal);
     if (im->compressed)
         return snap_api(s) == SNAP_API_GL && snap_real_has("glGetCompressedTexImage")
                    ? NULL

@@ -1,8 +1,8 @@
 /* Writing a texture for the state snapshot (snap_texture.h), as a program makes one:
  * glGenTextures and glBindTexture; immutable storage as glTexStorage* then each image
  * as glTexSubImage* (glCompressedTexSubImage*); mutable images as glTexImage*
- * (glCompressedTexImage*), level by level and face by face; multisample storage
- * without contents; buffer textures as glTexBuffer[Range]; then the sampling
+ * (glCompressedTexImage*), level by level and face by face; multisample storage,
+ * then its samples drawn into it (snap_multisample_write.c); buffer textures as glTexBuffer[Range]; then the sampling
  * parameters that differ from a new texture's. Uploads are tightly packed rows, the
  * unpack state the texture part wrote before them. */
 #include "snap_texture.h"
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "gl_enums.gen.h"
+#include "snap_multisample.h"
 #include "protos.gen.h"
 
 static void write_storage(const snap_texture *t)
@@ -105,6 +106,8 @@ static void write_level_face(snap *s, const snap_texture *t, int level, int face
     if (snap_tex_multisample(t->target)) {
         if (!t->immutable)
             write_multisample(t, im);
+        if (t->ms)
+            snap_ms_write(s, t->target, t->name, t->ms);
         return;
     }
     size_t size = t->read ? snap_tex_image_bytes(im) : 0;

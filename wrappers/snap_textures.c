@@ -2,7 +2,8 @@
  * (1D, 2D, 3D, 1D/2D arrays, cube maps and cube map arrays, rectangle, 2D multisample
  * and its arrays, buffer textures) re-created with each level and face, its internal
  * format and sizes, immutable storage as glTexStorage*, its sampling parameters, and
- * its contents read back (snap_texture_read.c, written by snap_texture_write.c).
+ * its contents read back (snap_texture_read.c, written by snap_texture_write.c);
+ * multisample ones sample by sample (snap_multisample.h).
  *
  * The target: the first target each name was bound to or created with
  * (track_objects.c), else glGetTextureParameteriv(GL_TEXTURE_TARGET) where the context
@@ -15,6 +16,7 @@
 
 #include "gl_enums.gen.h"
 #include "hook_track_objects.h"
+#include "snap_multisample.h"
 #include "protos.gen.h"
 
 static const struct target {
@@ -216,6 +218,10 @@ static void collect_one(snap *s, snap_texture *t)
     if (!snap_tex_multisample(t->target))
         snap_sampling_read(s, &t->sampling, 1, t->target, 0,
                            t->target == GL_TEXTURE_RECTANGLE);
+    else if (t->image[0][0].width && !snap_tex_unreadable(s, t, &t->image[0][0]))
+        t->ms = snap_ms_read_texture(s, t->name, t->target, t->image[0][0].internal,
+                                     t->image[0][0].width, t->image[0][0].height,
+                                     t->image[0][0].depth, t->image[0][0].samples);
 }
 
 /* The texture's target: the one followed since the program started (track_objects.c),
@@ -291,6 +297,8 @@ static void write_part(snap *s, void *data)
 static void free_part(void *data)
 {
     struct textures *all = data;
+    for (size_t i = 0; i < all->n; ++i)
+        snap_ms_free(all->t[i].ms);
     free(all->t);
     free(all);
 }

@@ -56,8 +56,9 @@ int snap_has(const snap *s, int gl, int es, const char *ext);
 int snap_geti(unsigned pname);
 
 /* Says on stderr, and in the trace's gltrace.snapshot.unreadable property, what the
- * snapshot cannot read back or re-create ("texture 5: multisample, contents not
- * read"). Only while collecting (the property is written when the trace opens). */
+ * snapshot cannot read back or re-create ("renderbuffer 5: multisample stencil,
+ * contents not read"). Only while collecting (the property is written when the trace
+ * opens). */
 void snap_unreadable(snap *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The real function name (its driver's), or a function that does nothing and returns

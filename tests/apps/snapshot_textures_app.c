@@ -19,8 +19,10 @@
  * made again in each frame and deleted at its end: the range's frames depend on what the
  * snapshot's data-object parts write, and on nothing else made before them. Each frame
  * draws one cell per texture, sampling a level, layer or face chosen by the frame index.
- * With --multisample, also multisample textures and a renderbuffer the frames never
- * sample (the snapshot cannot read their contents back and must say so).
+ * With --multisample, also multisample textures (colour, array, depth, integer) and a
+ * renderbuffer painted with a different value per sample before frame 0, each frame
+ * reading one sample per texel of them into the window (ms_objects.h): the snapshot
+ * must write their samples exactly.
  * GL 4.5 core (GLX). Options as the other demo apps (app_common.h). */
 #define GL_GLEXT_PROTOTYPES 1
 #include <GL/gl.h>
@@ -33,6 +35,7 @@
 #include <string.h>
 
 #include "app_common.h"
+#include "ms_objects.h"
 #include "gl_util.h"
 #include "glx_util.h"
 
@@ -204,40 +207,16 @@ static GLuint make_renderbuffer(void)
     return rb;
 }
 
-/* --multisample: multisample textures (immutable and not) and a multisample
- * renderbuffer, cleared through a framebuffer, that the frames never sample: the
- * snapshot writes their storage and says it cannot read their contents. */
-static void make_multisample(GLuint *ms)
-{
-    glGenTextures(2, ms);
-    glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, ms[0]);
-    glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, 4, GL_RGBA8, 32, 32, GL_TRUE);
-    glBindTexture(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, ms[1]);
-    glTexImage3DMultisample(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, 4, GL_RGBA8, 16, 16, 2, GL_FALSE);
-    glGenRenderbuffers(1, &ms[2]);
-    glBindRenderbuffer(GL_RENDERBUFFER, ms[2]);
-    glRenderbufferStorageMultisample(GL_RENDERBUFFER, 4, GL_RGBA8, 32, 32);
-    GLuint fb;
-    glGenFramebuffers(1, &fb);
-    glBindFramebuffer(GL_FRAMEBUFFER, fb);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, ms[2]);
-    glFramebufferTexture(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, ms[0], 0);
-    static const GLenum both[2] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
-    glDrawBuffers(2, both);
-    glClearColor(0.5f, 0.25f, 0.75f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    glDeleteFramebuffers(1, &fb);
-}
-
 /* State left between frames (so that a range's snapshot finds it), checked at the next
  * frame's start and set back to the defaults there: pixel pack and unpack buffers bound
  * with odd pack and unpack parameters, which the snapshot must neither read nor size its
  * uploads by, and bindings the snapshot changes while it reads (textures on the active
- * unit, buffers, the renderbuffer), which it must put back. */
+ * unit and unit 0's multisample one, buffers, the shader storage buffer's generic and
+ * first indexed binding, the renderbuffer), which it must put back. */
 struct between {
     GLuint pixel_buffer, copy_buffer, array_buffer, rb;
     const GLuint *tex;
+    GLuint ms2d; /* --multisample: bound on unit 0, else 0 */
 };
 
 static const struct { GLenum pname; GLint value; } odd_store[] = {
@@ -257,18 +236,42 @@ static void leave_state(const struct between *b)
     glBindBuffer(GL_COPY_READ_BUFFER, b->copy_buffer);
     glBindBuffer(GL_ARRAY_BUFFER, b->array_buffer);
     glBindRenderbuffer(GL_RENDERBUFFER, b->rb);
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, b->copy_buffer, 0, 32);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->array_buffer);
     for (unsigned i = 0; i < N_ODD; i++)
         glPixelStorei(odd_store[i].pname, odd_store[i].value);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, b->ms2d);
     glActiveTexture(GL_TEXTURE3);
     for (int i = 0; i < N_TEX; i++)
         if (bindings[i])
             glBindTexture(targets[i], b->tex[i]);
 }
 
+/* 0 when unit 0's multisample binding and the first indexed shader storage binding are
+ * still what leave_state left. */
+static int check_unit0_ssbo0(const struct between *b, unsigned frame)
+{
+    GLint ms = -1, ssbo = -1;
+    GLint64 start = -1, size = -1;
+    glActiveTexture(GL_TEXTURE0);
+    glGetIntegerv(GL_TEXTURE_BINDING_2D_MULTISAMPLE, &ms);
+    glActiveTexture(GL_TEXTURE3);
+    glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, 0, &ssbo);
+    glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_START, 0, &start);
+    glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_SIZE, 0, &size);
+    if (ms == (GLint)b->ms2d && ssbo == (GLint)b->copy_buffer && start == 0 && size == 32)
+        return 0;
+    fprintf(stderr, TAG ": frame %u: unit 0's multisample texture %d (left %u), storage "
+            "buffer 0: %d at %lld, %lld bytes (left %u at 0, 32)\n", frame, ms, b->ms2d, ssbo,
+            (long long)start, (long long)size, b->copy_buffer);
+    return 1;
+}
+
 /* 0 when the state leave_state left is still there. */
 static int check_state(const struct between *b, unsigned frame)
 {
-    struct { GLenum pname; GLint want; } all[N_ODD + N_TEX + 6];
+    struct { GLenum pname; GLint want; } all[N_ODD + N_TEX + 7];
     unsigned n = 0;
     for (unsigned i = 0; i < N_ODD; i++)
         all[n].pname = odd_store[i].pname, all[n++].want = odd_store[i].value;
@@ -281,7 +284,8 @@ static int check_state(const struct between *b, unsigned frame)
     all[n].pname = GL_ARRAY_BUFFER_BINDING, all[n++].want = (GLint)b->array_buffer;
     all[n].pname = GL_RENDERBUFFER_BINDING, all[n++].want = (GLint)b->rb;
     all[n].pname = GL_ACTIVE_TEXTURE, all[n++].want = GL_TEXTURE3;
-    int bad = 0;
+    all[n].pname = GL_SHADER_STORAGE_BUFFER_BINDING, all[n++].want = (GLint)b->array_buffer;
+    int bad = check_unit0_ssbo0(b, frame);
     for (unsigned i = 0; i < n; i++) {
         GLint v = -1;
         glGetIntegerv(all[i].pname, &v);
@@ -308,7 +312,7 @@ static void default_state(void)
 
 /* One frame: everything but the data objects made and deleted here. */
 static int draw_frame(unsigned frame, const GLuint *tex, GLuint sampler, GLuint vbo,
-                      float *quad, GLuint rb)
+                      float *quad, GLuint rb, const GLuint *ms)
 {
     default_state();
     GLuint prog = app_build_program(TAG, vs_src, fs_src, NULL);
@@ -340,6 +344,8 @@ static int draw_frame(unsigned frame, const GLuint *tex, GLuint sampler, GLuint 
         glUniform1i(glGetUniformLocation(prog, "which"), i);
         glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
     }
+    if (ms && ms_draw(TAG, frame, ms, vs_src) != 0)
+        return 1;
     GLuint fb;
     glGenFramebuffers(1, &fb);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, fb);
@@ -398,7 +404,7 @@ static int make_big_textures(unsigned mib, GLuint **out, unsigned *n)
 
 int main(int argc, char **argv)
 {
-    app_extra_usage = "  --multisample  also multisample textures and a renderbuffer, never sampled\n"
+    app_extra_usage = "  --multisample  also multisample textures and a renderbuffer, read per sample\n"
                       "  --mib=N        N MiB more of 1024x1024 textures, never sampled\n";
     int multisample = app_take_flag(&argc, argv, "--multisample");
     unsigned mib = take_mib(&argc, argv), nbig = 0;
@@ -439,20 +445,20 @@ int main(int argc, char **argv)
     glSamplerParameteri(sampler, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glSamplerParameteri(sampler, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     glSamplerParameteri(sampler, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    GLuint rb = make_renderbuffer(), ms[3] = {0, 0, 0};
-    if (multisample)
-        make_multisample(ms);
+    GLuint rb = make_renderbuffer(), ms[MS_N] = {0};
+    if (multisample && ms_make(TAG, ms) != 0)
+        return 1;
     if (make_big_textures(mib, &big, &nbig) != 0) {
         fprintf(stderr, TAG ": out of memory for --mib=%u\n", mib);
         return 1;
     }
-    const struct between between = {buf[2], buf[0], buf[1], rb, tex};
+    const struct between between = {buf[2], buf[0], buf[1], rb, tex, ms[MS_2D]};
     uint8_t *pixels = NULL;
     int status = !quad || app_frame_buffer(TAG, &opt, &pixels) != 0 ||
                  app_check_gl_error(TAG, "set-up", 0);
     for (unsigned frame = 0; frame < opt.frames && !status; frame++) {
         status = (frame > 0 && check_state(&between, frame)) ||
-                 draw_frame(frame, tex, sampler, buf[1], quad, rb) ||
+                 draw_frame(frame, tex, sampler, buf[1], quad, rb, multisample ? ms : NULL) ||
                  app_check_gl_error(TAG, NULL, frame) ||
                  (pixels && app_read_frame(opt.save_prefix, frame, pixels) != 0);
         leave_state(&between);
@@ -469,10 +475,8 @@ int main(int argc, char **argv)
     free(big);
     glDeleteSamplers(1, &sampler);
     glDeleteRenderbuffers(1, &rb);
-    if (multisample) {
-        glDeleteTextures(2, ms);
-        glDeleteRenderbuffers(1, &ms[2]);
-    }
+    if (multisample)
+        ms_delete(ms);
     app_glx_close(dpy, win, ctx);
     return status;
 }
