@@ -142,7 +142,7 @@ print('OK %d calls, %d frames' % (len(gz), len(frames)))
 EOF
 )
 echo "$out" | grep -v '^OK' | sed 's/^FAIL /  /' || true
-if echo "$out" | grep -q '^FAIL'; then
+if grep -q '^FAIL' <<<"$out"; then
   fail "frames with compressed and plain debug sections differ (or lack lines)"
 else
   pass "same frames with compressed and plain debug sections ($(echo "$out" | grep '^OK' | cut -c4-))"

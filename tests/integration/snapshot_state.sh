@@ -54,7 +54,9 @@ record() {
 playable() {
   local mc
   "$gltrace" dump --color=never "$1.r.3-4.trace" >"$1.dump"
-  if sed '/glStringMarkerGREMEDY/q' "$1.dump" | grep -q 'MakeCurrent(.*// fake$'; then
+  # through a file: grep -q quits at its match, and a pipe would end sed by SIGPIPE
+  sed '/glStringMarkerGREMEDY/q' "$1.dump" >"$1.snap"
+  if grep -q 'MakeCurrent(.*// fake$' "$1.snap"; then
     cp "$1.r.3-4.trace" "$1.play.trace"
     return
   fi

@@ -325,7 +325,7 @@ p = subprocess.run([ours, '--headless', '--state-server', trace], input=b'999999
 print('OK' if b'error the trace ends at call' in p.stdout and p.returncode == 0 else 'BAD end')
 EOF
 )
-if echo "$out" | grep -q BAD; then
+if grep -q BAD <<<"$out"; then
   fail "--state-server: $(echo "$out" | grep BAD | head -3 | tr '\n' ';')"
 else
   pass "--state-server: $(echo "$out" | wc -l) answers as -D's, behind and past the end"
