@@ -1,8 +1,9 @@
 /* Reading a texture's images back for the state snapshot (snap_texture.h): on GL with
  * glGetTexImage and glGetCompressedTexImage, whole levels at a time; on GLES, which has
  * neither, through a temporary framebuffer and glReadPixels, one layer at a time, for
- * the 8-bit colour formats every GLES reads as RGBA bytes. Multisample images cannot be
- * read either way. The caller has set the pack state to tight rows with no pixel pack
+ * the 8-bit colour formats every GLES reads as RGBA bytes, and compressed images from
+ * the program's uploads kept while recording (track_tex_images.c). Multisample images
+ * cannot be read either way. The caller has set the pack state to tight rows with no pixel pack
  * buffer (snap_store_begin). */
 #include "snap_texture.h"
 
@@ -11,6 +12,7 @@
 
 #include "gl_enums.gen.h"
 #include "protos.gen.h"
+#include "track_tex_images.h"
 
 /* Components of an 8-bit format GLES reads as RGBA bytes, else 0. */
 static int es_components(const snap_format *f)
@@ -26,19 +28,35 @@ static int es_components(const snap_format *f)
     }
 }
 
+/* Why GLES cannot read an uncompressed image of format f back here, or NULL. */
+static const char *es_unreadable(const snap_format *f)
+{
+    if (es_components(f))
+        return NULL;
+    if (f->format == GL_LUMINANCE || f->format == GL_ALPHA || f->format == GL_LUMINANCE_ALPHA)
+        return "luminance and alpha formats are not colour-renderable on GLES, contents not "
+               "read";
+    return "GLES reads back only 8-bit colour formats here, contents not read";
+}
+
 const char *snap_tex_unreadable(snap *s, const snap_texture *t, const snap_image *im)
 {
     if (snap_tex_multisample(t->target))
         return "multisample, contents not read";
-    if (im->compressed)
-        return snap_api(s) == SNAP_API_GL && snap_real_has("glGetCompressedTexImage")
+    if (im->compressed && snap_api(s) == SNAP_API_GL)
+        return snap_real_has("glGetCompressedTexImage")
                    ? NULL
-                   : "compressed, GLES cannot read it back: not written";
-    const snap_format *f = snap_format_of(im->internal);
+                   : "compressed, no glGetCompressedTexImage to read it: not written";
+    if (im->compressed) /* GLES: written from the program's upload, kept while recording */
+        return im->compressed_size > 0 && !im->why ? NULL
+               : im->why ? im->why
+                         : "compressed, GLES cannot read it back: not written";
+    snap_format own;
+    const snap_format *f = snap_tex_format(im, &own);
     if (!f)
         return "internal format not known to the snapshot, contents not read";
-    if (snap_api(s) == SNAP_API_GLES && !es_components(f))
-        return "GLES reads back only 8-bit colour formats here, contents not read";
+    if (snap_api(s) == SNAP_API_GLES)
+        return es_unreadable(f);
     return NULL;
 }
 
@@ -46,7 +64,8 @@ size_t snap_tex_image_bytes(const snap_image *im)
 {
     if (im->compressed)
         return im->compressed_size > 0 ? (size_t)im->compressed_size : 0;
-    const snap_format *f = snap_format_of(im->internal);
+    snap_format own;
+    const snap_format *f = snap_tex_format(im, &own);
     if (!f || im->width <= 0)
         return 0;
     size_t h = im->height > 0 ? (size_t)im->height : 1, d = im->depth > 0 ? (size_t)im->depth : 1;
@@ -54,17 +73,16 @@ size_t snap_tex_image_bytes(const snap_image *im)
 }
 
 /* One layer (or the 2D image of a face) through a read framebuffer. */
-static int es_read_layer(const snap_texture *t, int level, int face, int layer, int n,
-                         int robust, uint8_t *rgba, uint8_t *out)
+static int es_read_layer(unsigned fb, const snap_texture *t, int level, int face, int layer,
+                         int n, int robust, uint8_t *rgba, uint8_t *out)
 {
     const snap_image *im = &t->image[level][face];
     if (snap_tex_dims(t->target) == 3)
-        SNAP_REAL(glFramebufferTextureLayer)(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, t->name,
-                                             level, layer);
+        SNAP_REAL(glFramebufferTextureLayer)(fb, GL_COLOR_ATTACHMENT0, t->name, level, layer);
     else
-        SNAP_REAL(glFramebufferTexture2D)(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
-                                          snap_tex_face(t, face), t->name, level);
-    if (SNAP_REAL(glCheckFramebufferStatus)(GL_READ_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+        SNAP_REAL(glFramebufferTexture2D)(fb, GL_COLOR_ATTACHMENT0, snap_tex_face(t, face),
+                                          t->name, level);
+    if (SNAP_REAL(glCheckFramebufferStatus)(fb) != GL_FRAMEBUFFER_COMPLETE)
         return 0;
     size_t texels = (size_t)im->width * (size_t)im->height;
     if (robust) /* refuses rather than write past rgba */
@@ -81,22 +99,24 @@ static int es_read(snap *s, const snap_texture *t, int level, int face, uint8_t 
 {
     int robust = snap_version(s) >= 32 && snap_real_has("glReadnPixels");
     const snap_image *im = &t->image[level][face];
-    int n = es_components(snap_format_of(im->internal));
+    snap_format own;
+    int n = es_components(snap_tex_format(im, &own));
     uint8_t *rgba = malloc((size_t)im->width * (size_t)im->height * 4);
     if (!n || !rgba) {
         free(rgba);
         return 0;
     }
     int saved = 0;
-    unsigned fb = 0;
-    SNAP_REAL(glGetIntegerv)(GL_READ_FRAMEBUFFER_BINDING, &saved);
+    unsigned fb = 0, binding, target = snap_tex_es_fb(s, &binding); /* GLES 2: no read FB */
+    SNAP_REAL(glGetIntegerv)(binding, &saved);
     SNAP_REAL(glGenFramebuffers)(1, &fb);
-    SNAP_REAL(glBindFramebuffer)(GL_READ_FRAMEBUFFER, fb);
+    SNAP_REAL(glBindFramebuffer)(target, fb);
     int layers = snap_tex_dims(t->target) == 3 ? im->depth : 1, ok = 1;
     size_t layer_bytes = (size_t)im->width * (size_t)im->height * (size_t)n;
     for (int z = 0; z < layers && ok; ++z)
-        ok = es_read_layer(t, level, face, z, n, robust, rgba, out + (size_t)z * layer_bytes);
-    SNAP_REAL(glBindFramebuffer)(GL_READ_FRAMEBUFFER, (unsigned)saved);
+        ok = es_read_layer(target, t, level, face, z, n, robust, rgba,
+                           out + (size_t)z * layer_bytes);
+    SNAP_REAL(glBindFramebuffer)(target, (unsigned)saved);
     SNAP_REAL(glDeleteFramebuffers)(1, &fb);
     free(rgba);
     return ok;
@@ -107,6 +127,8 @@ int snap_tex_read(snap *s, const snap_texture *t, int level, int face, void *out
     const snap_image *im = &t->image[level][face];
     if (snap_tex_unreadable(s, t, im))
         return 0;
+    if (snap_api(s) == SNAP_API_GLES && im->compressed) /* the program's upload */
+        return gtt_tex_data(t->name, level, face, out, snap_tex_image_bytes(im));
     if (snap_api(s) == SNAP_API_GLES)
         return es_read(s, t, level, face, out);
     /* the sized reads (GL 4.5) refuse rather than write past out if a size is wrong */

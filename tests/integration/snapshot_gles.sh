@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# snapshot_gles: a frame range's state snapshot of a GLES 2.0 and a GLES 3.0 context,
+# neither of which can ask the driver a texture's images (glGetTexLevelParameteriv is
+# GLES 3.1's) nor read a compressed one back (no GLES has glGetCompressedTexImage), under
+# our own Xvfb (Mesa llvmpipe, MESA_GLES_VERSION_OVERRIDE giving the real ES 2.0 / 3.0
+# context the program asks for).
+#   usage: snapshot_gles.sh BIN_DIR
+# es2_demo --textures makes before frame 0, and only samples in its frames: a mipmapped
+# RGBA texture (glGenerateMipmap), an RGB texture whose 5 levels are each uploaded, an
+# ETC1 texture of 2 levels (glCompressedTexImage2D) and an RGBA cube map (6 faces, one
+# updated in part). For each version, recorded in full and as --frames=3-5:
+#   - the range recording says nothing of a texture left out (stderr, and the trace's
+#     gltrace.snapshot.unreadable property);
+#   - the snapshot writes each level the program made: 6 + 5 + 6 glTexImage2D (GLES 2:
+#     the program's own unsized format and type), 2 glCompressedTexImage2D of
+#     GL_ETC1_RGB8_OES holding the program's bytes (apitrace dump --blobs);
+#   - the range replays in our glretrace to the full recording's frames 3-5, and in
+#     apitrace's glretrace to its replay of the full recording from the range's second
+#     frame (the first frame after apitrace makes its window is drawn at 32x32), with
+#     tolerance 0.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/integration/lib.sh
+. "$here/lib.sh"
+it_init snapshot_gles
+
+require_recorder "$@"
+require_tool apitrace glretrace Xvfb python3 timeout
+require_file "$here/../apps/compare_png.py"
+require_file "$bin/es2_demo" "tests/apps needs the x11, egl and glesv2 dev packages"
+ours="$bin/glretrace"
+start_xvfb
+cd "$WORK"
+
+# snapshot_of TRACE: the snapshot's calls (up to its end marker)
+snapshot_of() {
+  "$gltrace" dump --color=never "$1" | awk '/gltrace: end of the state snapshot/ { exit } 1'
+}
+
+# etc1_blobs NAME TRACE: the data of TRACE's glCompressedTexImage2D calls (in the
+# snapshot, or all of them) as NAME.etc1.N files, N from 0
+etc1_blobs() {
+  local name=$1 tr=$2 i=0 n
+  mkdir -p "$name.blobs"
+  (cd "$name.blobs" && timeout 60 apitrace dump --blobs "../$tr" >/dev/null 2>&1) || true
+  for n in $("$gltrace" dump --color=never "$tr" | awk '/gltrace: end of the state snapshot/ { exit } 1' |
+    grep -E '^[0-9]+ glCompressedTexImage2D' | cut -d' ' -f1); do
+    cp "$name.blobs/blob_call$n.bin" "$name.etc1.$i" 2>/dev/null || true
+    i=$((i + 1))
+  done
+}
+
+for version in 2.0 3.0; do
+  export MESA_GLES_VERSION_OVERRIDE=$version
+  v=es$version
+  "$gltrace" -o "$v.full.trace" --backtrace=none -- "$bin/es2_demo" --textures --frames 6 \
+    >/dev/null 2>"$v.full.log" || { fail "$v: the full recording fails: $(tail -2 "$v.full.log")"; continue; }
+  "$gltrace" -o "$v.trace" --backtrace=none --frames=3-5 -- "$bin/es2_demo" --textures \
+    --frames 6 >/dev/null 2>"$v.range.log" ||
+    { fail "$v: the range recording fails: $(tail -2 "$v.range.log")"; continue; }
+  tr=$v.3-5.trace
+  [ -s "$tr" ] || { fail "$v: no $tr: $(tail -3 "$v.range.log")"; continue; }
+
+  # nothing of a texture said to be left out
+  prop=$("$gltrace" dump --color=never "$tr" | grep '^// gltrace.snapshot.unreadable' || true)
+  if grep -q 'state snapshot: texture' "$v.range.log" || grep -q 'texture' <<<"$prop"; then
+    fail "$v: textures said to be left out: $(grep 'state snapshot: texture' "$v.range.log" | head -3) $prop"
+  else
+    pass "$v: the snapshot leaves no texture out"
+  fi
+
+  # each level the program made, in its own format
+  snapshot_of "$tr" >"$v.snap"
+  rgba=$(grep -c 'glTexImage2D(target = GL_TEXTURE_2D, level = [0-5], internalformat = GL_RGBA, width = \(32\|16\|8\|4\|2\|1\), .*format = GL_RGBA, type = GL_UNSIGNED_BYTE, pixels = blob' "$v.snap" || true)
+  rgb=$(grep -c 'glTexImage2D(target = GL_TEXTURE_2D, level = [0-4], internalformat = GL_RGB, .*format = GL_RGB, type = GL_UNSIGNED_BYTE, pixels = blob' "$v.snap" || true)
+  faces=$(grep -c 'glTexImage2D(target = GL_TEXTURE_CUBE_MAP_\(POSI\|NEGA\)TIVE_[XYZ], level = 0, internalformat = GL_RGBA, width = 8, .*pixels = blob' "$v.snap" || true)
+  etc1=$(grep -c 'glCompressedTexImage2D(target = GL_TEXTURE_2D, level = [01], internalformat = GL_ETC1_RGB8_OES, .*data = blob' "$v.snap" || true)
+  [ "$rgba" = 6 ] && [ "$rgb" = 5 ] && [ "$faces" = 6 ] && [ "$etc1" = 2 ] &&
+    pass "$v: the snapshot writes every image with its contents (6 RGBA, 5 RGB, 6 faces, 2 ETC1)" ||
+    fail "$v: images with contents in the snapshot: $rgba RGBA (6), $rgb RGB (5), $faces faces (6), $etc1 ETC1 (2)"
+
+  # the ETC1 images hold the program's own bytes
+  etc1_blobs "$v.full" "$v.full.trace"
+  etc1_blobs "$v.range" "$tr"
+  if [ -s "$v.full.etc1.0" ] && cmp -s "$v.full.etc1.0" "$v.range.etc1.0" &&
+    [ -s "$v.full.etc1.1" ] && cmp -s "$v.full.etc1.1" "$v.range.etc1.1"; then
+    pass "$v: the snapshot's ETC1 levels are the program's uploads"
+  else
+    fail "$v: the snapshot's ETC1 data differs from the program's uploads"
+  fi
+
+  # the range replays to the full recording's frames, in both replayers
+  replay_frames "$ours" "$v.full.trace" "$v.full.ours"
+  replay_frames "$ours" "$tr" "$v.range.ours"
+  same_frames "$v: our replay of the range vs of the full recording" "$v.full.ours" \
+    "$v.range.ours" 3 5 3
+  replay_frames glretrace "$v.full.trace" "$v.full.api"
+  replay_frames glretrace "$tr" "$v.range.api"
+  same_frames "$v: apitrace's replay of the range vs of the full recording" "$v.full.api" \
+    "$v.range.api" 4 5 3
+done
+
+it_finish
