@@ -9,7 +9,8 @@
  * frame range's state snapshot must re-create them on GLES, which cannot query them): an
  * RGB texture whose 5 levels are each uploaded by glTexImage2D, an ETC1 texture
  * (glCompressedTexImage2D, GL_OES_compressed_ETC1_RGB8_texture) with 2 levels, and an
- * RGBA cube map of one colour per face, updated in part by glTexSubImage2D. */
+ * RGBA cube map of one colour per face, updated in part by glTexSubImage2D; on GLES 3, an
+ * ETC2 texture updated in part by glCompressedTexSubImage2D. */
 #include <EGL/egl.h>
 #include <GLES2/gl2.h>
 
@@ -59,17 +60,21 @@ static const char *fragment_textures_src =
     "uniform sampler2D u_levels;\n"
     "uniform sampler2D u_etc1;\n"
     "uniform samplerCube u_cube;\n"
+    "uniform sampler2D u_etc2;\n"
     "uniform vec4 u_color;\n"
     "void main() {\n"
     "    vec3 dir = vec3(fract(v_uv) * 2.0 - 1.0, 0.6);\n"
     "    vec4 c = texture2D(u_tex, v_uv) * 0.4 + texture2D(u_levels, v_uv, 2.0) * 0.3\n"
     "           + texture2D(u_etc1, v_uv) * 0.3 + textureCube(u_cube, dir.zxy) * 0.2\n"
-    "           + textureCube(u_cube, -dir) * 0.1;\n"
+    "           + textureCube(u_cube, -dir) * 0.1 + texture2D(u_etc2, v_uv * 0.5) * 0.2;\n"
     "    gl_FragColor = c * u_color;\n"
     "}\n";
 
 #ifndef GL_ETC1_RGB8_OES
 #define GL_ETC1_RGB8_OES 0x8D64
+#endif
+#ifndef GL_COMPRESSED_RGB8_ETC2
+#define GL_COMPRESSED_RGB8_ETC2 0x9274
 #endif
 
 /* An RGB texture of 16x16 texels whose levels are each uploaded, in colours of their own. */
@@ -118,6 +123,28 @@ static GLuint make_etc1_texture(void)
     return tex;
 }
 
+/* GLES 3 only: an ETC2 texture of 16x16 texels whose middle 8x8 is uploaded again by
+ * glCompressedTexSubImage2D (the snapshot patches its kept upload by blocks). */
+static GLuint make_etc2_texture(void)
+{
+    const char *version = (const char *)glGetString(GL_VERSION);
+    if (!version || strncmp(version, "OpenGL ES 3", 11) != 0)
+        return 0;
+    static GLubyte blocks[4 * 4 * 8];
+    for (int i = 0; i < 4 * 4 * 8; i++)
+        blocks[i] = (GLubyte)(i * 53 + 5);
+    GLuint tex;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glCompressedTexImage2D(GL_TEXTURE_2D, 0, GL_COMPRESSED_RGB8_ETC2, 16, 16, 0, 128, blocks);
+    for (int i = 0; i < 2 * 2 * 8; i++)
+        blocks[i] = (GLubyte)(i * 29 + 200);
+    glCompressedTexSubImage2D(GL_TEXTURE_2D, 0, 4, 4, 8, 8, GL_COMPRESSED_RGB8_ETC2, 32, blocks);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    return tex;
+}
+
 /* A cube map of 8x8 texels per face, one colour per face, a corner of +Y repainted. */
 static GLuint make_cube_texture(void)
 {
@@ -143,17 +170,19 @@ static GLuint make_cube_texture(void)
     return tex;
 }
 
-/* --textures: the three textures on units 1 to 3, the program's samplers set; 0 or -1. */
-static int make_textures(GLuint prog, GLuint tex[3])
+/* --textures: the textures on units 1 to 4 (the 4th on GLES 3 only), the program's
+ * samplers set; 0 or -1. */
+static int make_textures(GLuint prog, GLuint tex[4])
 {
-    static const char *const names[3] = {"u_levels", "u_etc1", "u_cube"};
+    static const char *const names[4] = {"u_levels", "u_etc1", "u_cube", "u_etc2"};
     tex[0] = make_levels_texture();
     tex[1] = make_etc1_texture();
     tex[2] = make_cube_texture();
+    tex[3] = make_etc2_texture();
     if (!tex[1])
         return -1;
     glUseProgram(prog);
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         glActiveTexture(GL_TEXTURE1 + (GLenum)i);
         glBindTexture(i == 2 ? GL_TEXTURE_CUBE_MAP : GL_TEXTURE_2D, tex[i]);
         glUniform1i(glGetUniformLocation(prog, names[i]), i + 1);
@@ -300,7 +329,7 @@ int main(int argc, char **argv)
     glEnableVertexAttribArray(0);
     glEnableVertexAttribArray(1);
 
-    GLuint tex = make_checker_texture(), more[3] = {0, 0, 0};
+    GLuint tex = make_checker_texture(), more[4] = {0, 0, 0, 0};
     if (textures && make_textures(prog, more) != 0)
         return 1;
     glActiveTexture(GL_TEXTURE0);
@@ -361,7 +390,7 @@ int main(int argc, char **argv)
     free(pixels);
     glDeleteTextures(1, &tex);
     if (textures)
-        glDeleteTextures(3, more);
+        glDeleteTextures(4, more);
     glDeleteBuffers(1, &ebo);
     glDeleteBuffers(1, &vbo);
     glDeleteProgram(prog);

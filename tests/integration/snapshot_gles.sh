@@ -8,12 +8,15 @@
 # es2_demo --textures makes before frame 0, and only samples in its frames: a mipmapped
 # RGBA texture (glGenerateMipmap), an RGB texture whose 5 levels are each uploaded, an
 # ETC1 texture of 2 levels (glCompressedTexImage2D) and an RGBA cube map (6 faces, one
-# updated in part). For each version, recorded in full and as --frames=3-5:
+# updated in part), and on GLES 3 an ETC2 texture whose middle is uploaded again by
+# glCompressedTexSubImage2D (the kept upload patched block by block). For each version,
+# recorded in full and as --frames=3-5:
 #   - the range recording says nothing of a texture left out (stderr, and the trace's
 #     gltrace.snapshot.unreadable property);
 #   - the snapshot writes each level the program made: 6 + 5 + 6 glTexImage2D (GLES 2:
 #     the program's own unsized format and type), 2 glCompressedTexImage2D of
-#     GL_ETC1_RGB8_OES holding the program's bytes (apitrace dump --blobs);
+#     GL_ETC1_RGB8_OES holding the program's bytes (apitrace dump --blobs), on GLES 3 one
+#     glCompressedTexImage2D of the whole ETC2 image;
 #   - the range replays in our glretrace to the full recording's frames 3-5, and in
 #     apitrace's glretrace to its replay of the full recording from the range's second
 #     frame (the first frame after apitrace makes its window is drawn at 32x32), with
@@ -75,9 +78,12 @@ for version in 2.0 3.0; do
   rgb=$(grep -c 'glTexImage2D(target = GL_TEXTURE_2D, level = [0-4], internalformat = GL_RGB, .*format = GL_RGB, type = GL_UNSIGNED_BYTE, pixels = blob' "$v.snap" || true)
   faces=$(grep -c 'glTexImage2D(target = GL_TEXTURE_CUBE_MAP_\(POSI\|NEGA\)TIVE_[XYZ], level = 0, internalformat = GL_RGBA, width = 8, .*pixels = blob' "$v.snap" || true)
   etc1=$(grep -c 'glCompressedTexImage2D(target = GL_TEXTURE_2D, level = [01], internalformat = GL_ETC1_RGB8_OES, .*data = blob' "$v.snap" || true)
-  [ "$rgba" = 6 ] && [ "$rgb" = 5 ] && [ "$faces" = 6 ] && [ "$etc1" = 2 ] &&
-    pass "$v: the snapshot writes every image with its contents (6 RGBA, 5 RGB, 6 faces, 2 ETC1)" ||
-    fail "$v: images with contents in the snapshot: $rgba RGBA (6), $rgb RGB (5), $faces faces (6), $etc1 ETC1 (2)"
+  etc2=$(grep -c 'glCompressedTexImage2D(target = GL_TEXTURE_2D, level = 0, internalformat = GL_COMPRESSED_RGB8_ETC2, width = 16, .*data = blob(128)' "$v.snap" || true)
+  want_etc2=1
+  [ "$version" = 2.0 ] && want_etc2=0
+  [ "$rgba" = 6 ] && [ "$rgb" = 5 ] && [ "$faces" = 6 ] && [ "$etc1" = 2 ] && [ "$etc2" = "$want_etc2" ] &&
+    pass "$v: the snapshot writes every image with its contents (6 RGBA, 5 RGB, 6 faces, 2 ETC1, $want_etc2 ETC2)" ||
+    fail "$v: images with contents in the snapshot: $rgba RGBA (6), $rgb RGB (5), $faces faces (6), $etc1 ETC1 (2), $etc2 ETC2 ($want_etc2)"
 
   # the ETC1 images hold the program's own bytes
   etc1_blobs "$v.full" "$v.full.trace"
