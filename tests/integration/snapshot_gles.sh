@@ -37,7 +37,7 @@ cd "$WORK"
 
 # snapshot_of TRACE: the snapshot's calls (up to its end marker)
 snapshot_of() {
-  "$gltrace" dump --color=never "$1" | awk '/gltrace: end of the state snapshot/ { exit } 1'
+  "$gltrace" dump --color=never "$1" | awk '/gltrace: end of the state snapshot/ { stop = 1 } !stop'
 }
 
 # etc1_blobs NAME TRACE: the data of TRACE's glCompressedTexImage2D calls (in the
@@ -46,7 +46,7 @@ etc1_blobs() {
   local name=$1 tr=$2 i=0 n
   mkdir -p "$name.blobs"
   (cd "$name.blobs" && timeout 60 apitrace dump --blobs "../$tr" >/dev/null 2>&1) || true
-  for n in $("$gltrace" dump --color=never "$tr" | awk '/gltrace: end of the state snapshot/ { exit } 1' |
+  for n in $("$gltrace" dump --color=never "$tr" | awk '/gltrace: end of the state snapshot/ { stop = 1 } !stop' |
     grep -E '^[0-9]+ glCompressedTexImage2D' | cut -d' ' -f1); do
     cp "$name.blobs/blob_call$n.bin" "$name.etc1.$i" 2>/dev/null || true
     i=$((i + 1))
