@@ -1,10 +1,10 @@
 /* Reading a texture's images back for the state snapshot (snap_texture.h): on GL with
  * glGetTexImage and glGetCompressedTexImage, whole levels at a time; on GLES, which has
  * neither, through a temporary framebuffer and glReadPixels, one layer at a time, for
- * the 8-bit colour formats every GLES reads as RGBA bytes, and compressed images from
- * the program's uploads kept while recording (track_tex_images.c). Multisample images
- * cannot be read either way. The caller has set the pack state to tight rows with no pixel pack
- * buffer (snap_store_begin). */
+ * the 8-bit colour formats every GLES reads as RGBA bytes (the 16-bit packed ones packed
+ * again), and compressed images from the program's uploads kept while recording
+ * (track_tex_images.c). Multisample images cannot be read either way. The caller has
+ * set the pack state to tight rows with no pixel pack buffer (snap_store_begin). */
 #include "snap_texture.h"
 
 #include <stdlib.h>
@@ -28,15 +28,56 @@ static int es_components(const snap_format *f)
     }
 }
 
+/* Whether f is a 16-bit packed colour format (GLES 2's colour-renderable ones), read as
+ * RGBA bytes and packed again: a channel of n bits read as 8 goes back exactly. */
+static int es_packed(const snap_format *f)
+{
+    return f && f->mask == GL_COLOR_BUFFER_BIT &&
+           ((f->format == GL_RGB && f->type == GL_UNSIGNED_SHORT_5_6_5) ||
+            (f->format == GL_RGBA && (f->type == GL_UNSIGNED_SHORT_4_4_4_4 ||
+                                      f->type == GL_UNSIGNED_SHORT_5_5_5_1)));
+}
+
+static unsigned es_bits(uint8_t c, unsigned n)
+{
+    unsigned max = (1u << n) - 1;
+    return (c * max + 127) / 255;
+}
+
+/* texels RGBA bytes as f's texels into out. */
+static void es_store(const snap_format *f, const uint8_t *rgba, size_t texels, uint8_t *out)
+{
+    int n = es_components(f);
+    for (size_t i = 0; i < texels; ++i) {
+        const uint8_t *p = rgba + i * 4;
+        if (n) {
+            memcpy(out + i * (size_t)n, p, (size_t)n);
+            continue;
+        }
+        unsigned v;
+        if (f->type == GL_UNSIGNED_SHORT_5_6_5)
+            v = es_bits(p[0], 5) << 11 | es_bits(p[1], 6) << 5 | es_bits(p[2], 5);
+        else if (f->type == GL_UNSIGNED_SHORT_4_4_4_4)
+            v = es_bits(p[0], 4) << 12 | es_bits(p[1], 4) << 8 | es_bits(p[2], 4) << 4 |
+                es_bits(p[3], 4);
+        else
+            v = es_bits(p[0], 5) << 11 | es_bits(p[1], 5) << 6 | es_bits(p[2], 5) << 1 |
+                es_bits(p[3], 1);
+        uint16_t packed = (uint16_t)v;
+        memcpy(out + i * 2, &packed, 2);
+    }
+}
+
 /* Why GLES cannot read an uncompressed image of format f back here, or NULL. */
 static const char *es_unreadable(const snap_format *f)
 {
-    if (es_components(f))
+    if (es_components(f) || es_packed(f))
         return NULL;
     if (f->format == GL_LUMINANCE || f->format == GL_ALPHA || f->format == GL_LUMINANCE_ALPHA)
         return "luminance and alpha formats are not colour-renderable on GLES, contents not "
                "read";
-    return "GLES reads back only 8-bit colour formats here, contents not read";
+    return "GLES reads back only 8-bit and 16-bit packed colour formats here, contents not "
+           "read";
 }
 
 const char *snap_tex_unreadable(snap *s, const snap_texture *t, const snap_image *im)
@@ -74,7 +115,7 @@ size_t snap_tex_image_bytes(const snap_image *im)
 
 /* One layer (or the 2D image of a face) through a read framebuffer. */
 static int es_read_layer(unsigned fb, const snap_texture *t, int level, int face, int layer,
-                         int n, int robust, uint8_t *rgba, uint8_t *out)
+                         const snap_format *f, int robust, uint8_t *rgba, uint8_t *out)
 {
     const snap_image *im = &t->image[level][face];
     if (snap_tex_dims(t->target) == 3)
@@ -90,8 +131,7 @@ static int es_read_layer(unsigned fb, const snap_texture *t, int level, int face
                                  (GLsizei)(texels * 4), rgba);
     else
         SNAP_REAL(glReadPixels)(0, 0, im->width, im->height, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
-    for (size_t i = 0; i < texels; ++i)
-        memcpy(out + i * (size_t)n, rgba + i * 4, (size_t)n);
+    es_store(f, rgba, texels, out);
     return 1;
 }
 
@@ -100,7 +140,8 @@ static int es_read(snap *s, const snap_texture *t, int level, int face, uint8_t 
     int robust = snap_version(s) >= 32 && snap_real_has("glReadnPixels");
     const snap_image *im = &t->image[level][face];
     snap_format own;
-    int n = es_components(snap_tex_format(im, &own));
+    const snap_format *f = snap_tex_format(im, &own);
+    size_t n = es_components(f) ? (size_t)es_components(f) : es_packed(f) ? 2 : 0;
     uint8_t *rgba = malloc((size_t)im->width * (size_t)im->height * 4);
     if (!n || !rgba) {
         free(rgba);
@@ -112,9 +153,9 @@ static int es_read(snap *s, const snap_texture *t, int level, int face, uint8_t 
     SNAP_REAL(glGenFramebuffers)(1, &fb);
     SNAP_REAL(glBindFramebuffer)(target, fb);
     int layers = snap_tex_dims(t->target) == 3 ? im->depth : 1, ok = 1;
-    size_t layer_bytes = (size_t)im->width * (size_t)im->height * (size_t)n;
+    size_t layer_bytes = (size_t)im->width * (size_t)im->height * n;
     for (int z = 0; z < layers && ok; ++z)
-        ok = es_read_layer(target, t, level, face, z, n, robust, rgba,
+        ok = es_read_layer(target, t, level, face, z, f, robust, rgba,
                            out + (size_t)z * layer_bytes);
     SNAP_REAL(glBindFramebuffer)(target, (unsigned)saved);
     SNAP_REAL(glDeleteFramebuffers)(1, &fb);

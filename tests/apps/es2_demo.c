@@ -5,12 +5,13 @@
  * buffer), all from one VBO, one shader program and one procedural mipmapped checkerboard
  * texture. Animation depends only on the frame index; there is no timing. See README.md.
  *
- * --textures adds three textures made once before frame 0 and only sampled in frames (a
+ * --textures adds textures made once before frame 0 and only sampled in frames (a
  * frame range's state snapshot must re-create them on GLES, which cannot query them): an
  * RGB texture whose 5 levels are each uploaded by glTexImage2D, an ETC1 texture
- * (glCompressedTexImage2D, GL_OES_compressed_ETC1_RGB8_texture) with 2 levels, and an
+ * (glCompressedTexImage2D, GL_OES_compressed_ETC1_RGB8_texture) with 2 levels, an
  * RGBA cube map of one colour per face, updated in part by glTexSubImage2D; on GLES 3, an
- * ETC2 texture updated in part by glCompressedTexSubImage2D. */
+ * ETC2 texture updated in part by glCompressedTexSubImage2D; RGB 5:6:5 and RGBA 4:4:4:4
+ * textures; and a luminance texture it never samples. */
 #include <EGL/egl.h>
 #include <GLES2/gl2.h>
 
@@ -61,12 +62,15 @@ static const char *fragment_textures_src =
     "uniform sampler2D u_etc1;\n"
     "uniform samplerCube u_cube;\n"
     "uniform sampler2D u_etc2;\n"
+    "uniform sampler2D u_565;\n"
+    "uniform sampler2D u_4444;\n"
     "uniform vec4 u_color;\n"
     "void main() {\n"
     "    vec3 dir = vec3(fract(v_uv) * 2.0 - 1.0, 0.6);\n"
     "    vec4 c = texture2D(u_tex, v_uv) * 0.4 + texture2D(u_levels, v_uv, 2.0) * 0.3\n"
     "           + texture2D(u_etc1, v_uv) * 0.3 + textureCube(u_cube, dir.zxy) * 0.2\n"
-    "           + textureCube(u_cube, -dir) * 0.1 + texture2D(u_etc2, v_uv * 0.5) * 0.2;\n"
+    "           + textureCube(u_cube, -dir) * 0.1 + texture2D(u_etc2, v_uv * 0.5) * 0.2\n"
+    "           + texture2D(u_565, v_uv) * 0.2 + texture2D(u_4444, v_uv.yx) * 0.2;\n"
     "    gl_FragColor = c * u_color;\n"
     "}\n";
 
@@ -145,6 +149,34 @@ static GLuint make_etc2_texture(void)
     return tex;
 }
 
+/* An 8x8 texture of a 16-bit packed type (every bit pattern is a texel), nearest. */
+static GLuint make_packed_texture(GLenum format, GLenum type, unsigned seed)
+{
+    static GLushort texels[8 * 8];
+    for (unsigned i = 0; i < 8 * 8; i++)
+        texels[i] = (GLushort)(i * 2654u + seed);
+    GLuint tex;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, (GLint)format, 8, 8, 0, format, type, texels);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    return tex;
+}
+
+/* A luminance texture, never sampled: GLES cannot read it back (the snapshot says so). */
+static GLuint make_luminance_texture(void)
+{
+    static const GLubyte texels[4 * 4] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+    GLuint tex;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_LUMINANCE, 4, 4, 0, GL_LUMINANCE, GL_UNSIGNED_BYTE, texels);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    return tex;
+}
+
 /* A cube map of 8x8 texels per face, one colour per face, a corner of +Y repainted. */
 static GLuint make_cube_texture(void)
 {
@@ -170,19 +202,23 @@ static GLuint make_cube_texture(void)
     return tex;
 }
 
-/* --textures: the textures on units 1 to 4 (the 4th on GLES 3 only), the program's
- * samplers set; 0 or -1. */
-static int make_textures(GLuint prog, GLuint tex[4])
+/* --textures: the textures on units 1 to 6 (the 4th on GLES 3 only), the program's
+ * samplers set, and a luminance texture bound to none; 0 or -1. */
+static int make_textures(GLuint prog, GLuint tex[7])
 {
-    static const char *const names[4] = {"u_levels", "u_etc1", "u_cube", "u_etc2"};
+    static const char *const names[6] = {"u_levels", "u_etc1", "u_cube",
+                                         "u_etc2",   "u_565",  "u_4444"};
     tex[0] = make_levels_texture();
     tex[1] = make_etc1_texture();
     tex[2] = make_cube_texture();
     tex[3] = make_etc2_texture();
+    tex[4] = make_packed_texture(GL_RGB, GL_UNSIGNED_SHORT_5_6_5, 17);
+    tex[5] = make_packed_texture(GL_RGBA, GL_UNSIGNED_SHORT_4_4_4_4, 40000);
+    tex[6] = make_luminance_texture();
     if (!tex[1])
         return -1;
     glUseProgram(prog);
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 6; i++) {
         glActiveTexture(GL_TEXTURE1 + (GLenum)i);
         glBindTexture(i == 2 ? GL_TEXTURE_CUBE_MAP : GL_TEXTURE_2D, tex[i]);
         glUniform1i(glGetUniformLocation(prog, names[i]), i + 1);
@@ -234,7 +270,7 @@ static void build_geometry(GLfloat verts[N_VERTS][4], GLushort idx[N_STAR_INDICE
 int main(int argc, char **argv)
 {
     struct app_options opt;
-    app_extra_usage = "  --textures     sample three more textures made before frame 0\n";
+    app_extra_usage = "  --textures     sample more textures made before frame 0\n";
     int textures = app_take_flag(&argc, argv, "--textures") > 0;
     app_parse_options(argc, argv, &opt);
 
@@ -329,7 +365,7 @@ int main(int argc, char **argv)
     glEnableVertexAttribArray(0);
     glEnableVertexAttribArray(1);
 
-    GLuint tex = make_checker_texture(), more[4] = {0, 0, 0, 0};
+    GLuint tex = make_checker_texture(), more[7] = {0, 0, 0, 0, 0, 0, 0};
     if (textures && make_textures(prog, more) != 0)
         return 1;
     glActiveTexture(GL_TEXTURE0);
@@ -390,7 +426,7 @@ int main(int argc, char **argv)
     free(pixels);
     glDeleteTextures(1, &tex);
     if (textures)
-        glDeleteTextures(4, more);
+        glDeleteTextures(7, more);
     glDeleteBuffers(1, &ebo);
     glDeleteBuffers(1, &vbo);
     glDeleteProgram(prog);

@@ -7,16 +7,18 @@
 #   usage: snapshot_gles.sh BIN_DIR
 # es2_demo --textures makes before frame 0, and only samples in its frames: a mipmapped
 # RGBA texture (glGenerateMipmap), an RGB texture whose 5 levels are each uploaded, an
-# ETC1 texture of 2 levels (glCompressedTexImage2D) and an RGBA cube map (6 faces, one
-# updated in part), and on GLES 3 an ETC2 texture whose middle is uploaded again by
+# ETC1 texture of 2 levels (glCompressedTexImage2D), an RGBA cube map (6 faces, one
+# updated in part), RGB 5:6:5 and RGBA 4:4:4:4 textures, a luminance texture never
+# sampled, and on GLES 3 an ETC2 texture whose middle is uploaded again by
 # glCompressedTexSubImage2D (the kept upload patched block by block). For each version,
 # recorded in full and as --frames=3-5:
-#   - the range recording says nothing of a texture left out (stderr, and the trace's
-#     gltrace.snapshot.unreadable property);
+#   - the range recording says (stderr, and the trace's gltrace.snapshot.unreadable
+#     property) that it left out the luminance texture's contents, and no other texture;
 #   - the snapshot writes each level the program made: 6 + 5 + 6 glTexImage2D (GLES 2:
 #     the program's own unsized format and type), 2 glCompressedTexImage2D of
-#     GL_ETC1_RGB8_OES holding the program's bytes (apitrace dump --blobs), on GLES 3 one
-#     glCompressedTexImage2D of the whole ETC2 image;
+#     GL_ETC1_RGB8_OES, on GLES 3 one glCompressedTexImage2D of the whole ETC2 image, the
+#     16-bit packed textures in their own types; the ETC1 and packed images hold the
+#     program's bytes (apitrace dump --blobs);
 #   - the range replays in our glretrace to the full recording's frames 3-5, and in
 #     apitrace's glretrace to its replay of the full recording from the range's second
 #     frame (the first frame after apitrace makes its window is drawn at 32x32), with
@@ -40,17 +42,29 @@ snapshot_of() {
   "$gltrace" dump --color=never "$1" | awk '/gltrace: end of the state snapshot/ { stop = 1 } !stop'
 }
 
-# etc1_blobs NAME TRACE: the data of TRACE's glCompressedTexImage2D calls (in the
-# snapshot, or all of them) as NAME.etc1.N files, N from 0
-etc1_blobs() {
+# blobs NAME TRACE PATTERN: the data of TRACE's calls matching PATTERN (in the snapshot,
+# or all of them) as NAME.N files, N from 0
+blobs() {
   local name=$1 tr=$2 i=0 n
   mkdir -p "$name.blobs"
   (cd "$name.blobs" && timeout 60 apitrace dump --blobs "../$tr" >/dev/null 2>&1) || true
-  for n in $("$gltrace" dump --color=never "$tr" | awk '/gltrace: end of the state snapshot/ { stop = 1 } !stop' |
-    grep -E '^[0-9]+ glCompressedTexImage2D' | cut -d' ' -f1); do
-    cp "$name.blobs/blob_call$n.bin" "$name.etc1.$i" 2>/dev/null || true
+  for n in $(snapshot_of "$tr" | grep -E "^[0-9]+ $3" | cut -d' ' -f1); do
+    cp "$name.blobs/blob_call$n.bin" "$name.$i" 2>/dev/null || true
     i=$((i + 1))
   done
+}
+
+# same_blobs WHAT FULL RANGE PATTERN N: the snapshot's N calls matching PATTERN hold the
+# data of the full recording's
+same_blobs() {
+  local i bad=""
+  blobs "$2" "$2.trace" "$4"
+  blobs "$3" "$3.trace" "$4"
+  for ((i = 0; i < $5; i++)); do
+    [ -s "$2.$i" ] && cmp -s "$2.$i" "$3.$i" || bad="$bad $i"
+  done
+  [ -z "$bad" ] && pass "$1: the snapshot's images are the program's uploads" ||
+    fail "$1: the snapshot's data differs from the program's uploads (calls$bad)"
 }
 
 for version in 2.0 3.0; do
@@ -64,12 +78,15 @@ for version in 2.0 3.0; do
   tr=$v.3-5.trace
   [ -s "$tr" ] || { fail "$v: no $tr: $(tail -3 "$v.range.log")"; continue; }
 
-  # nothing of a texture said to be left out
+  # only the luminance texture said to be left out, and why
   prop=$("$gltrace" dump --color=never "$tr" | grep '^// gltrace.snapshot.unreadable' || true)
-  if grep -q 'state snapshot: texture' "$v.range.log" || grep -q 'texture' <<<"$prop"; then
-    fail "$v: textures said to be left out: $(grep 'state snapshot: texture' "$v.range.log" | head -3) $prop"
+  lum='level 0: luminance and alpha formats are not colour-renderable on GLES, contents not read'
+  said=$(grep 'state snapshot: texture' "$v.range.log" || true)
+  if [ "$(wc -l <<<"$said")" = 1 ] && grep -q "$lum" <<<"$said" &&
+    [ "$(grep -o 'texture [0-9]' <<<"$prop" | wc -l)" = 1 ] && grep -q "$lum" <<<"$prop"; then
+    pass "$v: the snapshot leaves out only the luminance texture's contents, and says so"
   else
-    pass "$v: the snapshot leaves no texture out"
+    fail "$v: textures said to be left out: $said; $prop"
   fi
 
   # each level the program made, in its own format
@@ -85,15 +102,15 @@ for version in 2.0 3.0; do
     pass "$v: the snapshot writes every image with its contents (6 RGBA, 5 RGB, 6 faces, 2 ETC1, $want_etc2 ETC2)" ||
     fail "$v: images with contents in the snapshot: $rgba RGBA (6), $rgb RGB (5), $faces faces (6), $etc1 ETC1 (2), $etc2 ETC2 ($want_etc2)"
 
-  # the ETC1 images hold the program's own bytes
-  etc1_blobs "$v.full" "$v.full.trace"
-  etc1_blobs "$v.range" "$tr"
-  if [ -s "$v.full.etc1.0" ] && cmp -s "$v.full.etc1.0" "$v.range.etc1.0" &&
-    [ -s "$v.full.etc1.1" ] && cmp -s "$v.full.etc1.1" "$v.range.etc1.1"; then
-    pass "$v: the snapshot's ETC1 levels are the program's uploads"
-  else
-    fail "$v: the snapshot's ETC1 data differs from the program's uploads"
-  fi
+  packed=$(grep -c 'glTexImage2D(target = GL_TEXTURE_2D, level = 0, internalformat = GL_RGBA\?, width = 8, height = 8, border = 0, format = GL_RGBA\?, type = GL_UNSIGNED_SHORT_\(5_6_5\|4_4_4_4\), pixels = blob(128)' "$v.snap" || true)
+  [ "$packed" = 2 ] && pass "$v: the 5:6:5 and 4:4:4:4 textures are written in their own types" ||
+    fail "$v: $packed of the 16-bit packed textures written with contents (2)"
+
+  # the ETC1 and 16-bit packed images hold the program's own bytes
+  mv "$tr" "$v.range.trace"
+  same_blobs "$v: ETC1" "$v.full" "$v.range" glCompressedTexImage2D 2
+  same_blobs "$v: 5:6:5 and 4:4:4:4" "$v.full" "$v.range" 'glTexImage2D.*GL_UNSIGNED_SHORT_' 2
+  tr=$v.range.trace
 
   # the range replays to the full recording's frames, in both replayers
   replay_frames "$ours" "$v.full.trace" "$v.full.ours"
