@@ -11,6 +11,7 @@
  * (glCompressedTexImage2D, GL_OES_compressed_ETC1_RGB8_texture) with 2 levels, an
  * RGBA cube map of one colour per face, updated in part by glTexSubImage2D; on GLES 3, an
  * ETC2 texture updated in part by glCompressedTexSubImage2D; RGB 5:6:5 and RGBA 4:4:4:4
+ * textures; on GLES 3, immutable RGBA8 (3 levels) and ETC2 (uploaded in quarters)
  * textures; and a luminance texture it never samples. */
 #include <EGL/egl.h>
 #include <GLES2/gl2.h>
@@ -64,13 +65,16 @@ static const char *fragment_textures_src =
     "uniform sampler2D u_etc2;\n"
     "uniform sampler2D u_565;\n"
     "uniform sampler2D u_4444;\n"
+    "uniform sampler2D u_storage;\n"
+    "uniform sampler2D u_storage_etc2;\n"
     "uniform vec4 u_color;\n"
     "void main() {\n"
     "    vec3 dir = vec3(fract(v_uv) * 2.0 - 1.0, 0.6);\n"
     "    vec4 c = texture2D(u_tex, v_uv) * 0.4 + texture2D(u_levels, v_uv, 2.0) * 0.3\n"
     "           + texture2D(u_etc1, v_uv) * 0.3 + textureCube(u_cube, dir.zxy) * 0.2\n"
     "           + textureCube(u_cube, -dir) * 0.1 + texture2D(u_etc2, v_uv * 0.5) * 0.2\n"
-    "           + texture2D(u_565, v_uv) * 0.2 + texture2D(u_4444, v_uv.yx) * 0.2;\n"
+    "           + texture2D(u_565, v_uv) * 0.2 + texture2D(u_4444, v_uv.yx) * 0.2\n"
+    "           + texture2D(u_storage, v_uv, 1.0) * 0.2 + texture2D(u_storage_etc2, v_uv) * 0.2;\n"
     "    gl_FragColor = c * u_color;\n"
     "}\n";
 
@@ -149,6 +153,43 @@ static GLuint make_etc2_texture(void)
     return tex;
 }
 
+#ifndef GL_RGBA8_OES
+#define GL_RGBA8_OES 0x8058
+#endif
+
+/* GLES 3 only: immutable storage (glTexStorage2D, through eglGetProcAddress) filled by
+ * sub-image uploads: RGBA8 with 3 levels each uploaded (etc2 0), or one ETC2 level of
+ * 16x16 uploaded as four 8x8 quarters (etc2 1: the snapshot patches them in). */
+static GLuint make_storage_texture(int etc2)
+{
+    typedef void (*storage_fn)(GLenum, GLsizei, GLenum, GLsizei, GLsizei);
+    const char *version = (const char *)glGetString(GL_VERSION);
+    storage_fn storage = (storage_fn)eglGetProcAddress("glTexStorage2D");
+    if (!version || strncmp(version, "OpenGL ES 3", 11) != 0 || !storage)
+        return 0;
+    static GLubyte data[8 * 8 * 4];
+    GLuint tex;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    int size = etc2 ? 16 : 8;
+    storage(GL_TEXTURE_2D, etc2 ? 1 : 3, etc2 ? GL_COMPRESSED_RGB8_ETC2 : GL_RGBA8_OES, size,
+            size);
+    for (int part = 0; part < (etc2 ? 4 : 3); part++) {
+        for (int i = 0; i < 8 * 8 * 4; i++)
+            data[i] = (GLubyte)(i * (7 + 2 * part) + 60 * part);
+        if (etc2)
+            glCompressedTexSubImage2D(GL_TEXTURE_2D, 0, 8 * (part & 1), 8 * (part >> 1), 8, 8,
+                                      GL_COMPRESSED_RGB8_ETC2, 32, data);
+        else
+            glTexSubImage2D(GL_TEXTURE_2D, part, 0, 0, 8 >> part, 8 >> part, GL_RGBA,
+                            GL_UNSIGNED_BYTE, data);
+    }
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER,
+                    etc2 ? GL_NEAREST : GL_NEAREST_MIPMAP_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    return tex;
+}
+
 /* An 8x8 texture of a 16-bit packed type (every bit pattern is a texel), nearest. */
 static GLuint make_packed_texture(GLenum format, GLenum type, unsigned seed)
 {
@@ -202,23 +243,27 @@ static GLuint make_cube_texture(void)
     return tex;
 }
 
-/* --textures: the textures on units 1 to 6 (the 4th on GLES 3 only), the program's
- * samplers set, and a luminance texture bound to none; 0 or -1. */
-static int make_textures(GLuint prog, GLuint tex[7])
+/* --textures: the textures on units 1 to 8 (the 4th, 7th and 8th on GLES 3 only), the
+ * program's samplers set, and a luminance texture bound to none; 0 or -1. */
+static int make_textures(GLuint prog, GLuint tex[9])
 {
-    static const char *const names[6] = {"u_levels", "u_etc1", "u_cube",
-                                         "u_etc2",   "u_565",  "u_4444"};
+    static const char *const names[8] = {"u_levels", "u_etc1", "u_cube",    "u_etc2",
+                                         "u_565",    "u_4444", "u_storage", "u_storage_etc2"};
     tex[0] = make_levels_texture();
     tex[1] = make_etc1_texture();
     tex[2] = make_cube_texture();
     tex[3] = make_etc2_texture();
     tex[4] = make_packed_texture(GL_RGB, GL_UNSIGNED_SHORT_5_6_5, 17);
     tex[5] = make_packed_texture(GL_RGBA, GL_UNSIGNED_SHORT_4_4_4_4, 40000);
-    tex[6] = make_luminance_texture();
+    tex[6] = make_storage_texture(0);
+    tex[7] = make_storage_texture(1);
+    tex[8] = make_luminance_texture();
     if (!tex[1])
         return -1;
     glUseProgram(prog);
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < 8; i++) {
+        if (!tex[i])
+            continue;
         glActiveTexture(GL_TEXTURE1 + (GLenum)i);
         glBindTexture(i == 2 ? GL_TEXTURE_CUBE_MAP : GL_TEXTURE_2D, tex[i]);
         glUniform1i(glGetUniformLocation(prog, names[i]), i + 1);
@@ -365,7 +410,7 @@ int main(int argc, char **argv)
     glEnableVertexAttribArray(0);
     glEnableVertexAttribArray(1);
 
-    GLuint tex = make_checker_texture(), more[7] = {0, 0, 0, 0, 0, 0, 0};
+    GLuint tex = make_checker_texture(), more[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
     if (textures && make_textures(prog, more) != 0)
         return 1;
     glActiveTexture(GL_TEXTURE0);
@@ -426,7 +471,7 @@ int main(int argc, char **argv)
     free(pixels);
     glDeleteTextures(1, &tex);
     if (textures)
-        glDeleteTextures(7, more);
+        glDeleteTextures(9, more);
     glDeleteBuffers(1, &ebo);
     glDeleteBuffers(1, &vbo);
     glDeleteProgram(prog);

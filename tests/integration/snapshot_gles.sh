@@ -10,14 +10,16 @@
 # ETC1 texture of 2 levels (glCompressedTexImage2D), an RGBA cube map (6 faces, one
 # updated in part), RGB 5:6:5 and RGBA 4:4:4:4 textures, a luminance texture never
 # sampled, and on GLES 3 an ETC2 texture whose middle is uploaded again by
-# glCompressedTexSubImage2D (the kept upload patched block by block). For each version,
+# glCompressedTexSubImage2D (the kept upload patched block by block) and immutable
+# RGBA8 (3 levels) and ETC2 (uploaded in four quarters) textures. For each version,
 # recorded in full and as --frames=3-5:
 #   - the range recording says (stderr, and the trace's gltrace.snapshot.unreadable
 #     property) that it left out the luminance texture's contents, and no other texture;
 #   - the snapshot writes each level the program made: 6 + 5 + 6 glTexImage2D (GLES 2:
 #     the program's own unsized format and type), 2 glCompressedTexImage2D of
 #     GL_ETC1_RGB8_OES, on GLES 3 one glCompressedTexImage2D of the whole ETC2 image, the
-#     16-bit packed textures in their own types; the ETC1 and packed images hold the
+#     16-bit packed textures in their own types, on GLES 3 the immutable ones as
+#     glTexStorage2D and whole sub-images; the ETC1 and packed images hold the
 #     program's bytes (apitrace dump --blobs);
 #   - the range replays in our glretrace to the full recording's frames 3-5, and in
 #     apitrace's glretrace to its replay of the full recording from the range's second
@@ -105,6 +107,16 @@ for version in 2.0 3.0; do
   packed=$(grep -c 'glTexImage2D(target = GL_TEXTURE_2D, level = 0, internalformat = GL_RGBA\?, width = 8, height = 8, border = 0, format = GL_RGBA\?, type = GL_UNSIGNED_SHORT_\(5_6_5\|4_4_4_4\), pixels = blob(128)' "$v.snap" || true)
   [ "$packed" = 2 ] && pass "$v: the 5:6:5 and 4:4:4:4 textures are written in their own types" ||
     fail "$v: $packed of the 16-bit packed textures written with contents (2)"
+
+  # GLES 3: immutable storage, filled by sub-images (the ETC2 one patched from quarters)
+  if [ "$version" != 2.0 ]; then
+    grep -q 'glTexStorage2D(target = GL_TEXTURE_2D, levels = 3, internalformat = GL_RGBA8, width = 8,' "$v.snap" &&
+      [ "$(grep -c 'glTexSubImage2D(target = GL_TEXTURE_2D, level = [012], xoffset = 0, yoffset = 0, width = \(8\|4\|2\), .*GL_UNSIGNED_BYTE, pixels = blob' "$v.snap")" = 3 ] &&
+      grep -q 'glTexStorage2D(target = GL_TEXTURE_2D, levels = 1, internalformat = GL_COMPRESSED_RGB8_ETC2, width = 16' "$v.snap" &&
+      grep -q 'glCompressedTexSubImage2D(target = GL_TEXTURE_2D, level = 0, xoffset = 0, yoffset = 0, width = 16, height = 16, .*data = blob(128)' "$v.snap" &&
+      pass "$v: immutable RGBA8 and ETC2 textures written as storage and whole images" ||
+      fail "$v: the immutable textures' storage or images are missing from the snapshot"
+  fi
 
   # the ETC1 and 16-bit packed images hold the program's own bytes
   mv "$tr" "$v.range.trace"
