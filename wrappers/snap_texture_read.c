@@ -20,7 +20,7 @@ static int es_components(const snap_format *f)
     if (!f || f->type != GL_UNSIGNED_BYTE || f->mask != GL_COLOR_BUFFER_BIT)
         return 0;
     switch (f->format) {
-    case GL_RGBA: return 4;
+    case GL_RGBA: case GL_BGRA_EXT: return 4; /* BGRA: swapped back (es_store) */
     case GL_RGB: return 3;
     case GL_RG: return 2;
     case GL_RED: return 1;
@@ -50,6 +50,11 @@ static void es_store(const snap_format *f, const uint8_t *rgba, size_t texels, u
     int n = es_components(f);
     for (size_t i = 0; i < texels; ++i) {
         const uint8_t *p = rgba + i * 4;
+        if (f->format == GL_BGRA_EXT) {
+            const uint8_t bgra[4] = {p[2], p[1], p[0], p[3]};
+            memcpy(out + i * 4, bgra, 4);
+            continue;
+        }
         if (n) {
             memcpy(out + i * (size_t)n, p, (size_t)n);
             continue;

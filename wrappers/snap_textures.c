@@ -3,6 +3,8 @@
  * and its arrays, buffer textures) re-created with each level and face, its internal
  * format and sizes, immutable storage as glTexStorage*, its sampling parameters, and
  * its contents read back (snap_texture_read.c, written by snap_texture_write.c).
+ * GLES before 3.1 cannot be asked a texture's images: they are the ones the program
+ * specified, followed while recording (snap_texture_es.c, track_tex_images.c).
  *
  * The target: the first target each name was bound to or created with
  * (track_objects.c), else glGetTextureParameteriv(GL_TEXTURE_TARGET) where the context

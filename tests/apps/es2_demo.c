@@ -12,7 +12,8 @@
  * RGBA cube map of one colour per face, updated in part by glTexSubImage2D; on GLES 3, an
  * ETC2 texture updated in part by glCompressedTexSubImage2D; RGB 5:6:5 and RGBA 4:4:4:4
  * textures; on GLES 3, immutable RGBA8 (3 levels) and ETC2 (uploaded in quarters)
- * textures; and a luminance texture it never samples. */
+ * textures; a BGRA texture (GL_EXT_texture_format_BGRA8888); and a luminance texture it
+ * never samples. */
 #include <EGL/egl.h>
 #include <GLES2/gl2.h>
 
@@ -67,6 +68,7 @@ static const char *fragment_textures_src =
     "uniform sampler2D u_4444;\n"
     "uniform sampler2D u_storage;\n"
     "uniform sampler2D u_storage_etc2;\n"
+    "uniform sampler2D u_bgra;\n"
     "uniform vec4 u_color;\n"
     "void main() {\n"
     "    vec3 dir = vec3(fract(v_uv) * 2.0 - 1.0, 0.6);\n"
@@ -74,7 +76,8 @@ static const char *fragment_textures_src =
     "           + texture2D(u_etc1, v_uv) * 0.3 + textureCube(u_cube, dir.zxy) * 0.2\n"
     "           + textureCube(u_cube, -dir) * 0.1 + texture2D(u_etc2, v_uv * 0.5) * 0.2\n"
     "           + texture2D(u_565, v_uv) * 0.2 + texture2D(u_4444, v_uv.yx) * 0.2\n"
-    "           + texture2D(u_storage, v_uv, 1.0) * 0.2 + texture2D(u_storage_etc2, v_uv) * 0.2;\n"
+    "           + texture2D(u_storage, v_uv, 1.0) * 0.2 + texture2D(u_storage_etc2, v_uv) * 0.2\n"
+    "           + texture2D(u_bgra, v_uv.yx * 2.0) * 0.2;\n"
     "    gl_FragColor = c * u_color;\n"
     "}\n";
 
@@ -205,6 +208,28 @@ static GLuint make_packed_texture(GLenum format, GLenum type, unsigned seed)
     return tex;
 }
 
+#ifndef GL_BGRA_EXT
+#define GL_BGRA_EXT 0x80E1
+#endif
+
+/* A BGRA texture (GL_EXT_texture_format_BGRA8888, where the GLES has it; else 0). */
+static GLuint make_bgra_texture(void)
+{
+    const char *ext = (const char *)glGetString(GL_EXTENSIONS);
+    if (!ext || !strstr(ext, "GL_EXT_texture_format_BGRA8888"))
+        return 0;
+    static GLubyte texels[8 * 8 * 4];
+    for (int i = 0; i < 8 * 8 * 4; i++)
+        texels[i] = (GLubyte)(i % 4 == 3 ? 255 : i * 13 + 3 * (i % 4));
+    GLuint tex;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_BGRA_EXT, 8, 8, 0, GL_BGRA_EXT, GL_UNSIGNED_BYTE, texels);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    return tex;
+}
+
 /* A luminance texture, never sampled: GLES cannot read it back (the snapshot says so). */
 static GLuint make_luminance_texture(void)
 {
@@ -243,12 +268,14 @@ static GLuint make_cube_texture(void)
     return tex;
 }
 
-/* --textures: the textures on units 1 to 8 (the 4th, 7th and 8th on GLES 3 only), the
- * program's samplers set, and a luminance texture bound to none; 0 or -1. */
-static int make_textures(GLuint prog, GLuint tex[9])
+/* --textures: the textures on units 1 to 9 (the 4th, 7th and 8th on GLES 3 only, the
+ * 9th where BGRA textures are), the program's samplers set, and a luminance texture
+ * bound to none; 0 or -1. */
+static int make_textures(GLuint prog, GLuint tex[10])
 {
-    static const char *const names[8] = {"u_levels", "u_etc1", "u_cube",    "u_etc2",
-                                         "u_565",    "u_4444", "u_storage", "u_storage_etc2"};
+    static const char *const names[9] = {"u_levels",  "u_etc1",         "u_cube",
+                                         "u_etc2",    "u_565",          "u_4444",
+                                         "u_storage", "u_storage_etc2", "u_bgra"};
     tex[0] = make_levels_texture();
     tex[1] = make_etc1_texture();
     tex[2] = make_cube_texture();
@@ -257,11 +284,12 @@ static int make_textures(GLuint prog, GLuint tex[9])
     tex[5] = make_packed_texture(GL_RGBA, GL_UNSIGNED_SHORT_4_4_4_4, 40000);
     tex[6] = make_storage_texture(0);
     tex[7] = make_storage_texture(1);
-    tex[8] = make_luminance_texture();
+    tex[8] = make_bgra_texture();
+    tex[9] = make_luminance_texture();
     if (!tex[1])
         return -1;
     glUseProgram(prog);
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < 9; i++) {
         if (!tex[i])
             continue;
         glActiveTexture(GL_TEXTURE1 + (GLenum)i);
@@ -410,7 +438,7 @@ int main(int argc, char **argv)
     glEnableVertexAttribArray(0);
     glEnableVertexAttribArray(1);
 
-    GLuint tex = make_checker_texture(), more[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+    GLuint tex = make_checker_texture(), more[10] = {0};
     if (textures && make_textures(prog, more) != 0)
         return 1;
     glActiveTexture(GL_TEXTURE0);
@@ -471,7 +499,7 @@ int main(int argc, char **argv)
     free(pixels);
     glDeleteTextures(1, &tex);
     if (textures)
-        glDeleteTextures(9, more);
+        glDeleteTextures(10, more);
     glDeleteBuffers(1, &ebo);
     glDeleteBuffers(1, &vbo);
     glDeleteProgram(prog);

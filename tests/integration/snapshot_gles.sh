@@ -18,8 +18,8 @@
 #   - the snapshot writes each level the program made: 6 + 5 + 6 glTexImage2D (GLES 2:
 #     the program's own unsized format and type), 2 glCompressedTexImage2D of
 #     GL_ETC1_RGB8_OES, on GLES 3 one glCompressedTexImage2D of the whole ETC2 image, the
-#     16-bit packed textures in their own types, on GLES 3 the immutable ones as
-#     glTexStorage2D and whole sub-images; the ETC1 and packed images hold the
+#     16-bit packed and BGRA textures in their own types, on GLES 3 the immutable ones
+#     as glTexStorage2D and whole sub-images; the ETC1, packed and BGRA images hold the
 #     program's bytes (apitrace dump --blobs);
 #   - the range replays in our glretrace to the full recording's frames 3-5, and in
 #     apitrace's glretrace to its replay of the full recording from the range's second
@@ -118,10 +118,17 @@ for version in 2.0 3.0; do
       fail "$v: the immutable textures' storage or images are missing from the snapshot"
   fi
 
+  # a BGRA texture (GL_EXT_texture_format_BGRA8888: Mesa has it), swapped back
+  bgra_want=$(grep -c 'glTexImage2D(.*internalformat = GL_BGRA\(_EXT\)\?,' <("$gltrace" dump --color=never "$v.full.trace") || true)
+  bgra=$(grep -c 'glTexImage2D(target = GL_TEXTURE_2D, level = 0, internalformat = GL_BGRA\(_EXT\)\?, .*format = GL_BGRA\(_EXT\)\?, type = GL_UNSIGNED_BYTE, pixels = blob(256)' "$v.snap" || true)
+  [ "$bgra_want" -ge 1 ] && [ "$bgra" = "$bgra_want" ] && pass "$v: $bgra BGRA texture(s) written as the program made them" ||
+    fail "$v: $bgra of $bgra_want BGRA textures written with contents"
+
   # the ETC1 and 16-bit packed images hold the program's own bytes
   mv "$tr" "$v.range.trace"
   same_blobs "$v: ETC1" "$v.full" "$v.range" glCompressedTexImage2D 2
   same_blobs "$v: 5:6:5 and 4:4:4:4" "$v.full" "$v.range" 'glTexImage2D.*GL_UNSIGNED_SHORT_' 2
+  same_blobs "$v: BGRA" "$v.full" "$v.range" 'glTexImage2D.*internalformat = GL_BGRA' "$bgra_want"
   tr=$v.range.trace
 
   # the range replays to the full recording's frames, in both replayers
