@@ -14,6 +14,11 @@ typedef struct snap_image {
     unsigned internal;
     int compressed, compressed_size;
     int samples, fixed_locations;
+    /* GLES: glTexImage*'s own format and type where the program gave them (GLES 2's
+     * unsized formats need them; 0: the internal format's, snap_format_of); why a
+     * compressed image's upload is not kept (NULL: kept, compressed_size bytes) */
+    unsigned format, type;
+    const char *why;
 } snap_image;
 
 typedef struct snap_texture {
@@ -36,6 +41,21 @@ typedef struct snap_texture {
 int snap_tex_multisample(unsigned target);
 int snap_tex_dims(unsigned target);
 unsigned snap_tex_face(const snap_texture *t, int face);
+
+/* The format an image is read and written in: its own format and type (GLES, in own),
+ * else its internal format's; NULL when not known. */
+const snap_format *snap_tex_format(const snap_image *im, snap_format *own);
+
+/* GLES (snap_texture_es.c): t's images as the program specified them, followed while
+ * recording (track_tex_images.c), where the driver cannot say (before GLES 3.1). */
+void snap_tex_collect_followed(snap *s, snap_texture *t);
+/* GLES: the kept upload of each compressed image of t (its size, or why none). */
+void snap_tex_followed_uploads(snap_texture *t);
+/* GLES: why an image cannot be read through a framebuffer here, or NULL (t bound). */
+const char *snap_tex_es_probe(snap *s, const snap_texture *t, int level, int face);
+/* GLES: the framebuffer target reads bind (GL_FRAMEBUFFER before GLES 3) and its
+ * binding. */
+unsigned snap_tex_es_fb(snap *s, unsigned *binding);
 
 /* Why the contents of t's image cannot be read in this context (a phrase), or NULL. */
 const char *snap_tex_unreadable(snap *s, const snap_texture *t, const snap_image *im);

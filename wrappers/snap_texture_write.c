@@ -46,7 +46,8 @@ static void write_multisample(const snap_texture *t, const snap_image *im)
 static void write_sub_image(const snap_texture *t, int level, unsigned target,
                             const snap_image *im, const void *data, size_t size)
 {
-    const snap_format *f = snap_format_of(im->internal);
+    snap_format own;
+    const snap_format *f = snap_tex_format(im, &own);
     int dims = snap_tex_dims(t->target);
     if (im->compressed) {
         GLsizei n = (GLsizei)size;
@@ -74,7 +75,8 @@ static void write_sub_image(const snap_texture *t, int level, unsigned target,
 static void write_image(const snap_texture *t, int level, unsigned target, const snap_image *im,
                         const void *data, size_t size)
 {
-    const snap_format *f = snap_format_of(im->internal);
+    snap_format own; /* GLES 2: the program's own unsized format and type */
+    const snap_format *f = snap_tex_format(im, &own);
     unsigned format = f ? f->format : GL_RGBA, type = f ? f->type : GL_UNSIGNED_BYTE;
     int dims = snap_tex_dims(t->target);
     GLint internal = (GLint)im->internal;

@@ -3,7 +3,9 @@
  * and its arrays, buffer textures) re-created with each level and face, its internal
  * format and sizes, immutable storage as glTexStorage*, its sampling parameters, and
  * its contents read back (snap_texture_read.c, written by snap_texture_write.c);
- * multisample ones sample by sample (snap_multisample.h).
+ * multisample ones sample by sample (snap_multisample.h). GLES before 3.1 cannot be
+ * asked a texture's images: they are the ones the program specified, followed while
+ * recording (snap_texture_es.c, track_tex_images.c).
  *
  * The target: the first target each name was bound to or created with
  * (track_objects.c), else glGetTextureParameteriv(GL_TEXTURE_TARGET) where the context
@@ -125,7 +127,7 @@ static int max_levels(unsigned target)
     return n ? n : 1;
 }
 
-static void collect_image(unsigned target, int level, snap_image *im)
+static void collect_image(snap *s, unsigned target, int level, snap_image *im)
 {
     im->width = level_param(target, level, GL_TEXTURE_WIDTH);
     if (im->width <= 0) {
@@ -136,7 +138,8 @@ static void collect_image(unsigned target, int level, snap_image *im)
     im->depth = level_param(target, level, GL_TEXTURE_DEPTH);
     im->internal = (unsigned)level_param(target, level, GL_TEXTURE_INTERNAL_FORMAT);
     im->compressed = level_param(target, level, GL_TEXTURE_COMPRESSED);
-    if (im->compressed)
+    /* GLES has no compressed size to ask: its kept upload's (snap_tex_followed_uploads) */
+    if (im->compressed && snap_api(s) == SNAP_API_GL)
         im->compressed_size = level_param(target, level, GL_TEXTURE_COMPRESSED_IMAGE_SIZE);
     if (snap_tex_multisample(target)) {
         im->samples = level_param(target, level, GL_TEXTURE_SAMPLES);
@@ -169,7 +172,8 @@ static void collect_immutable(snap *s, snap_texture *t)
         snap_has_extension(s, "GL_EXT_texture_storage")) {
         t->immutable = 0;
         SNAP_REAL(glGetTexParameteriv)(t->target, GL_TEXTURE_IMMUTABLE_FORMAT, &t->immutable);
-        if (t->immutable)
+        /* GLES 2's GL_EXT_texture_storage has no such query: the followed levels */
+        if (t->immutable && (snap_api(s) == SNAP_API_GL || snap_version(s) >= 30))
             SNAP_REAL(glGetTexParameteriv)(t->target, GL_TEXTURE_IMMUTABLE_LEVELS,
                                            &t->immutable_levels);
     }
@@ -185,11 +189,26 @@ static void collect_immutable(snap *s, snap_texture *t)
     }
 }
 
-/* The images and parameters of t, bound to its target. */
-static void collect_one(snap *s, snap_texture *t)
+/* Says what of t's images cannot be read back (GLES: asking the framebuffer). */
+static void check_images(snap *s, snap_texture *t)
 {
     static const char *const faces[] = {" face +X", " face -X", " face +Y",
                                         " face -Y", " face +Z", " face -Z"};
+    for (int level = 0; level < t->nlevels; ++level)
+        for (int f = 0; f < t->nfaces; ++f) {
+            snap_image *im = &t->image[level][f];
+            const char *why = im->width ? snap_tex_unreadable(s, t, im) : NULL;
+            if (!why && im->width && !im->compressed && snap_api(s) == SNAP_API_GLES)
+                why = snap_tex_es_probe(s, t, level, f);
+            if (why)
+                snap_unreadable(s, "texture %u level %d%s: %s", t->name, level,
+                                t->nfaces == 6 ? faces[f] : "", why);
+        }
+}
+
+/* The images and parameters of t, bound to its target. */
+static void collect_one(snap *s, snap_texture *t)
+{
     t->nfaces = t->target == GL_TEXTURE_CUBE_MAP ? 6 : 1;
     if (t->target == GL_TEXTURE_BUFFER) {
         collect_buffer_texture(t);
@@ -198,23 +217,20 @@ static void collect_one(snap *s, snap_texture *t)
     collect_immutable(s, t);
     if (!snap_real_has("glGetTexLevelParameteriv") ||
         (snap_api(s) == SNAP_API_GLES && snap_version(s) < 31)) {
-        snap_unreadable(s, "texture %u: GLES before 3.1 cannot query its images: written "
-                        "without them", t->name);
-        return;
+        /* GLES before 3.1 cannot say its images: the ones the program specified */
+        snap_tex_collect_followed(s, t);
+    } else {
+        t->nlevels = max_levels(t->target);
+        if (t->immutable && t->immutable_levels < t->nlevels)
+            t->nlevels = t->immutable_levels > 0 ? t->immutable_levels : 1;
+        t->read = 1;
+        for (int level = 0; level < t->nlevels; ++level)
+            for (int f = 0; f < t->nfaces; ++f)
+                collect_image(s, snap_tex_face(t, f), level, &t->image[level][f]);
+        if (snap_api(s) == SNAP_API_GLES)
+            snap_tex_followed_uploads(t);
     }
-    t->nlevels = max_levels(t->target);
-    if (t->immutable && t->immutable_levels < t->nlevels)
-        t->nlevels = t->immutable_levels > 0 ? t->immutable_levels : 1;
-    t->read = 1;
-    for (int level = 0; level < t->nlevels; ++level)
-        for (int f = 0; f < t->nfaces; ++f) {
-            snap_image *im = &t->image[level][f];
-            collect_image(snap_tex_face(t, f), level, im);
-            const char *why = im->width ? snap_tex_unreadable(s, t, im) : NULL;
-            if (why)
-                snap_unreadable(s, "texture %u level %d%s: %s", t->name, level,
-                                t->nfaces == 6 ? faces[f] : "", why);
-        }
+    check_images(s, t);
     if (!snap_tex_multisample(t->target))
         snap_sampling_read(s, &t->sampling, 1, t->target, 0,
                            t->target == GL_TEXTURE_RECTANGLE);
