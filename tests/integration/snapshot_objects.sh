@@ -98,6 +98,22 @@ snapshot_clean() {
     fail "$name: snapshot end call '$end'; $bad"
 }
 
+# both_replays NAME LABEL: NAME.3-5.trace replays to frames 3-5 of NAME.full.trace in our
+# glretrace (into NAME.range.ours) and, from frame 4 (its first frame is drawn at 32x32),
+# in apitrace's, and both run its snapshot without a GL error
+both_replays() {
+  local name=$1 label=$2 who rep from whose
+  for who in ours api; do
+    rep=$ours from=3 whose=our
+    [ "$who" = api ] && rep=glretrace from=4 whose="apitrace's"
+    replay_frames "$rep" "$name.full.trace" "$name.full.$who"
+    replay_frames "$rep" "$name.3-5.trace" "$name.range.$who"
+    same_frames "$label: $whose replay of the range vs of the full recording" \
+      "$name.full.$who" "$name.range.$who" "$from" 5 3
+  done
+  snapshot_clean "$name" "$name.3-5.trace" "$name.range.ours.log" "$name.range.api.log"
+}
+
 # ---- textures, renderbuffer, sampler, coherent map -------------------------------------
 if record tex 3 5 6 "$tex_app"; then
   tr=tex.3-5.trace
@@ -139,33 +155,17 @@ if record ms 3 5 6 "$tex_app" --multisample; then
   done
   [ -z "$missing" ] && pass "multisample: the storage and the samples' draws are written" ||
     fail "multisample: the snapshot lacks:$missing"
-  replay_frames "$ours" ms.full.trace ms.full.ours
-  replay_frames "$ours" ms.3-5.trace ms.range.ours
-  same_frames "multisample: our replay of the range vs of the full recording" ms.full.ours \
-    ms.range.ours 3 5 3
+  both_replays ms multisample
   mkdir -p ms.app
   "$tex_app" --multisample --frames 6 --save ms.app/ >/dev/null 2>ms.app.log ||
     fail "multisample: the app's own frames: $(cat ms.app.log)"
   same_frames "multisample: our replay of the range vs the program's frames" ms.app \
     ms.range.ours 3 5 3
-  replay_frames glretrace ms.full.trace ms.full.api
-  replay_frames glretrace ms.3-5.trace ms.range.api
-  same_frames "multisample: apitrace's replay of the range vs of the full recording" \
-    ms.full.api ms.range.api 4 5 3
-  snapshot_clean ms ms.3-5.trace ms.range.ours.log ms.range.api.log
 fi
 
 # ---- GLES 3.2 multisample: samples read through a compute shader and a read map -------
 if record esms 3 5 6 "$bin/es_ms_app"; then
-  replay_frames "$ours" esms.full.trace esms.full.ours
-  replay_frames "$ours" esms.3-5.trace esms.range.ours
-  same_frames "es_ms_app: our replay of the range vs of the full recording" esms.full.ours \
-    esms.range.ours 3 5 3
-  replay_frames glretrace esms.full.trace esms.full.api
-  replay_frames glretrace esms.3-5.trace esms.range.api
-  same_frames "es_ms_app: apitrace's replay of the range vs of the full recording" \
-    esms.full.api esms.range.api 4 5 3
-  snapshot_clean esms esms.3-5.trace esms.range.ours.log esms.range.api.log
+  both_replays esms es_ms_app
 fi
 
 # ---- buffers mapped before the range ---------------------------------------------------
