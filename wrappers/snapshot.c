@@ -1,7 +1,8 @@
-/* The state snapshot at a frame range's start (snapshot.h): collects each part, opens
- * the range's trace with what cannot be read back in its properties, writes each part
- * in fake mode, ends with a marker, and only then lets the other threads write (they
- * record nothing until then: their calls meanwhile are the snapshot's to capture).
+/* The state snapshot at a frame range's start (snapshot.h): collects each part (the
+ * program's pending GL errors held meanwhile: snap_errors.h), opens the range's trace
+ * with what cannot be read back in its properties, writes each part in fake mode, ends
+ * with a marker, and only then lets the other threads write (they record nothing until
+ * then: their calls meanwhile are the snapshot's to capture).
  *
  * The end of the snapshot is a fake glStringMarkerGREMEDY("gltrace: end of the state
  * snapshot ...") call: both replayers ignore that marker, `gltrace info` and the viewer
@@ -23,6 +24,7 @@
 #include "protos.gen.h"
 #include "runtime_private.h"
 #include "hook_snapshot_lock.h"
+#include "snap_errors.h"
 #include "snap_ws.h"
 #include "snapshot_contexts.h"
 #include "snapshot_parts.h"
@@ -189,10 +191,13 @@ static other_context *collect_others(snap *root, snap_contexts *l, size_t *n)
         }
         c->s.root = root;
         gt_strbuf_init(&c->s.unreadable);
+        snap_errors errors;
+        snap_errors_hold(&errors);
         read_context(&c->s);
         snap_ws_drawable_size(&c->bound, c->size);
         for (unsigned k = 0; k < NCTX_PARTS; ++k)
             c->data[k] = context_parts[k]->collect(&c->s);
+        snap_errors_give_back(&c->s, &errors);
         ++*n;
     }
     if (!snap_context_enter(&l->frame))
@@ -236,12 +241,15 @@ static int snapshot_write(const char *range, unsigned long long first)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     snap s = {0};
     gt_strbuf_init(&s.unreadable);
+    snap_errors errors;
+    snap_errors_hold(&errors);
     read_context(&s);
     if (gltrace_tracking_lost())
         snap_unreadable(&s, "the recorder ran out of memory following objects: some are missing");
     void *data[NPARTS];
     for (unsigned i = 0; i < NPARTS; ++i)
         data[i] = parts[i]->collect(&s);
+    snap_errors_give_back(&s, &errors);
     snap_contexts contexts;
     size_t nothers;
     gltrace_contexts_hold(); /* until the other contexts are written */

@@ -17,7 +17,11 @@
  * and sets the viewport, clear colour and depth test, but sets no uniform.
  * --queries: also a ring of three GL_TIME_ELAPSED queries around each frame's draws, the
  * one of two frames before read back, and a GL_SAMPLES_PASSED query begun before each
- * swap and ended after it, so one is active at every frame boundary. */
+ * swap and ended after it, so one is active at every frame boundary.
+ * --pending-error: each frame ends with an error pending at its swap (GL_INVALID_ENUM,
+ * GL_INVALID_VALUE, GL_INVALID_OPERATION in turn), which the next frame expects to find
+ * (exit 1 if not): a recorder that reads the driver at a swap must leave the program's
+ * error flag as it was. */
 #define GL_GLEXT_PROTOTYPES 1
 #include <GL/gl.h>
 #include <GL/glx.h>
@@ -244,11 +248,37 @@ static void queries_after(queries *q, unsigned frame)
     glBeginQuery(GL_SAMPLES_PASSED, q->samples);
 }
 
+/* --pending-error: the error frame f leaves pending at its swap, one kind a frame in
+ * turn (Mesa, like many drivers, keeps one error flag: a second error would be lost) */
+static const GLenum pending_kinds[3] = {GL_INVALID_ENUM, GL_INVALID_VALUE, GL_INVALID_OPERATION};
+
+static void error_raise(unsigned frame)
+{
+    switch (pending_kinds[frame % 3]) {
+    case GL_INVALID_ENUM: glEnable(0x1234); break;
+    case GL_INVALID_VALUE: glLineWidth(-1.0f); break;
+    default: glBindVertexArray(0x7fff0000); break; /* a name never generated */
+    }
+}
+
+/* 0 if exactly the error frame - 1 raised is pending */
+static int error_check(unsigned frame)
+{
+    GLenum want = pending_kinds[(frame - 1) % 3], got = glGetError(), then = glGetError();
+    if (got == want && then == GL_NO_ERROR)
+        return 0;
+    fprintf(stderr, TAG ": frame %u: 0x%x then 0x%x pending after the last swap, not 0x%x\n",
+            frame, got, then, want);
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     struct app_options opt;
-    app_extra_usage = "  --queries      also timer and occlusion queries, one active at each swap\n";
+    app_extra_usage = "  --queries      also timer and occlusion queries, one active at each swap\n"
+                      "  --pending-error  a GL error pending at each swap, checked after it\n";
     queries q = {app_take_flag(&argc, argv, "--queries"), {0, 0, 0}, 0};
+    int pending_error = app_take_flag(&argc, argv, "--pending-error");
     app_parse_options(argc, argv, &opt);
     int fb_attribs[] = {
         GLX_X_RENDERABLE, True, GLX_DRAWABLE_TYPE, GLX_WINDOW_BIT,
@@ -292,12 +322,16 @@ int main(int argc, char **argv)
     if (app_frame_buffer(TAG, &opt, &pixels) != 0)
         return 1;
     for (unsigned frame = 0; frame < opt.frames; frame++) {
+        if (pending_error && frame > 0 && error_check(frame))
+            status = 1;
         queries_before(&q, frame);
         draw_frame(&sc, frame);
         queries_after(&q, frame);
         if (app_check_gl_error(TAG, NULL, frame) ||
             (pixels && app_read_frame(opt.save_prefix, frame, pixels) != 0))
             status = 1;
+        if (pending_error)
+            error_raise(frame);
         glXSwapBuffers(dpy, win);
     }
     if (q.on && opt.frames > 0)

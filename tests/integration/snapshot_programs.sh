@@ -22,7 +22,10 @@
 #   - with --queries (a GL_SAMPLES_PASSED query active at every swap, timer queries read
 #     two frames later): the snapshot begins the active query again and says its count
 #     is lost, and both replayers run the range without a GL error (the range's first
-#     glEndQuery needs the query active).
+#     glEndQuery needs the query active);
+#   - with --pending-error (a GL error pending at every swap, of each kind in turn, which
+#     the program reads after it): the program finds them under a range recording (the snapshot's reads
+#     take them and raise them again) and the snapshot says no error of its own.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/integration/lib.sh
@@ -141,5 +144,16 @@ if [ -s "$qt" ]; then
 else
   fail "no $qt: $(tail -3 q.log)"
 fi
+
+# ---- the program's pending GL errors across the snapshot -----------------------------
+# three snapshots, at frames 1, 2 and 3: one for each kind of error the program raises
+if "$gltrace" -o e.trace --backtrace=none --frames=1-1,2-2,$first-$last -- "$app" --pending-error \
+  --frames $frames >/dev/null 2>e.log; then
+  pass "the program finds its pending GL errors after the snapshot's swap"
+else
+  fail "--pending-error under a range recording: $(grep -v '^gltrace: frame' e.log | tail -2)"
+fi
+grep -q "state snapshot:" e.log && fail "the snapshot says: $(grep 'state snapshot:' e.log | head -2)" ||
+  pass "the snapshot says nothing of the program's errors"
 
 it_finish
