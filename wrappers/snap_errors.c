@@ -56,15 +56,17 @@ static int raise_again(unsigned e)
     }
 }
 
-void snap_errors_give_back(snap *s, const snap_errors *e)
+void snap_errors_said(snap *s, const char *part)
 {
-    if (!snap_real_has("glGetError"))
-        return;
     unsigned ours[SNAP_MAX_ERRORS];
-    int n = drain(ours, SNAP_MAX_ERRORS);
+    int n = snap_real_has("glGetError") ? drain(ours, SNAP_MAX_ERRORS) : 0;
     for (int i = 0; i < n; ++i)
-        snap_unreadable(s, "the driver answered %s to the snapshot's reads (a gltrace bug): "
-                        "what it wrote may be incomplete", error_name(ours[i]));
+        snap_unreadable(s, "the driver answered %s to the snapshot's reads of %s (a gltrace "
+                        "bug): what it wrote may be incomplete", error_name(ours[i]), part);
+}
+
+void snap_errors_give_back(const snap_errors *e)
+{
     for (int i = 0; i < e->n; ++i)
         if (!raise_again(e->pending[i]))
             fprintf(stderr, "gltrace: state snapshot: the program's pending %s was taken "

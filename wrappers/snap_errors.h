@@ -18,11 +18,13 @@ typedef struct snap_errors {
 /* Takes the errors pending in the current context (the program's) into e. */
 void snap_errors_hold(snap_errors *e);
 
-/* Takes the errors the snapshot raised in the current context since snap_errors_hold
- * and says them (what s read may be incomplete), then raises the program's pending ones
- * again with calls that change nothing but the error flag: GL_INVALID_ENUM,
- * GL_INVALID_VALUE and GL_INVALID_OPERATION; any other kind cannot be raised on demand
- * and is said lost. */
-void snap_errors_give_back(snap *s, const snap_errors *e);
+/* Takes the errors the snapshot's reads of part (its name) raised in the current
+ * context, and says them: what s read may be incomplete. */
+void snap_errors_said(snap *s, const char *part);
+
+/* Raises the program's pending errors e again, with calls that change nothing but the
+ * error flag: GL_INVALID_ENUM, GL_INVALID_VALUE and GL_INVALID_OPERATION; any other
+ * kind cannot be raised on demand and is said lost. Call snap_errors_said first. */
+void snap_errors_give_back(const snap_errors *e);
 
 #endif

@@ -12,14 +12,9 @@
 #include "capture_track.h"
 #include "gl_enums.gen.h"
 #include "protos.gen.h"
+#include "snap_texture.h"
 #include "snapshot_parts.h"
 #include "track_containers.h"
-/* The texture targets the data objects' tracker follows (track_objects.c), where the
- * tree has it. */
-#if __has_include("hook_track_objects.h")
-#include "hook_track_objects.h"
-#define HAVE_TRACKED_TARGETS 1
-#endif
 
 enum { MAX_COLORS = 16, NPOINTS = MAX_COLORS + 2 };
 
@@ -54,21 +49,6 @@ static int attachment_iv(unsigned point, unsigned pname)
     return v;
 }
 
-/* A texture's target where the driver says it (GL 4.5 or ARB_direct_state_access),
- * else as the tracker saw it first bound. */
-static int texture_target(snap *s, unsigned tex)
-{
-    int target = 0;
-    if (snap_api(s) == SNAP_API_GL &&
-        (snap_version(s) >= 45 || snap_has_extension(s, "GL_ARB_direct_state_access")))
-        SNAP_REAL(glGetTextureParameteriv)(tex, GL_TEXTURE_TARGET, &target);
-#ifdef HAVE_TRACKED_TARGETS
-    if (!target)
-        target = (int)gth_texture_target(tex);
-#endif
-    return target;
-}
-
 static void read_attachment(snap *s, attachment *a)
 {
     a->type = attachment_iv(a->point, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE);
@@ -83,7 +63,7 @@ static void read_attachment(snap *s, attachment *a)
         a->layer = attachment_iv(a->point, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LAYER);
     if (snap_has(s, 32, 32, NULL))
         a->layered = attachment_iv(a->point, GL_FRAMEBUFFER_ATTACHMENT_LAYERED);
-    a->target = texture_target(s, (unsigned)a->name);
+    a->target = (int)snap_tex_target(s, (unsigned)a->name);
 }
 
 /* The bound framebuffer's state into f. */

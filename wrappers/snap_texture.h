@@ -38,6 +38,10 @@ typedef struct snap_texture {
 
 /* Whether the target is multisampled; how many dimensions its images' calls take
  * (glTexImage1D/2D/3D); the target of face f's images. */
+/* A texture's target: the one followed since the program started (track_objects.c),
+ * else the driver's answer where it has one (GL 4.5, ARB_direct_state_access; a buffer
+ * texture's is an error in Mesa, and so is any in a compatibility profile), else 0. */
+unsigned snap_tex_target(snap *s, uint32_t name);
 int snap_tex_multisample(unsigned target);
 int snap_tex_dims(unsigned target);
 unsigned snap_tex_face(const snap_texture *t, int face);

@@ -240,11 +240,7 @@ static void collect_one(snap *s, snap_texture *t)
                                      t->image[0][0].depth, t->image[0][0].samples);
 }
 
-/* The texture's target: the one followed since the program started (track_objects.c),
- * else the driver's answer where it has one (a buffer texture's is an error in Mesa:
- * the followed target comes first, and is there for every name bound while recording
- * or paused). */
-static unsigned target_of(snap *s, uint32_t name)
+unsigned snap_tex_target(snap *s, uint32_t name)
 {
     unsigned tracked = gth_texture_target(name);
     if (tracked)
@@ -254,7 +250,9 @@ static unsigned target_of(snap *s, uint32_t name)
          snap_has_extension(s, "GL_ARB_direct_state_access"))) {
         int target = 0;
         SNAP_REAL(glGetTextureParameteriv)(name, GL_TEXTURE_TARGET, &target);
-        return (unsigned)target;
+        /* Mesa answers it in core profiles only: the error is the snapshot's to take
+         * (the program's own are held meanwhile: snap_errors.h) */
+        return SNAP_REAL(glGetError)() == GL_NO_ERROR ? (unsigned)target : 0;
     }
     return 0;
 }
@@ -277,7 +275,7 @@ static void *collect(snap *s)
     for (size_t i = 0; i < n; ++i) {
         snap_texture *x = &t[all->n];
         x->name = names[i];
-        x->target = target_of(s, names[i]);
+        x->target = snap_tex_target(s, names[i]);
         int ti = target_index(x->target);
         if (ti < 0 || !target_known(s, ti)) {
             snap_unreadable(s, "texture %u: target 0x%x %s: not written", x->name, x->target,

@@ -194,10 +194,13 @@ static other_context *collect_others(snap *root, snap_contexts *l, size_t *n)
         snap_errors errors;
         snap_errors_hold(&errors);
         read_context(&c->s);
+        snap_errors_said(&c->s, "another context's version");
         snap_ws_drawable_size(&c->bound, c->size);
-        for (unsigned k = 0; k < NCTX_PARTS; ++k)
+        for (unsigned k = 0; k < NCTX_PARTS; ++k) {
             c->data[k] = context_parts[k]->collect(&c->s);
-        snap_errors_give_back(&c->s, &errors);
+            snap_errors_said(&c->s, context_parts[k]->name);
+        }
+        snap_errors_give_back(&errors);
         ++*n;
     }
     if (!snap_context_enter(&l->frame))
@@ -244,12 +247,15 @@ static int snapshot_write(const char *range, unsigned long long first)
     snap_errors errors;
     snap_errors_hold(&errors);
     read_context(&s);
+    snap_errors_said(&s, "the context's version");
     if (gltrace_tracking_lost())
         snap_unreadable(&s, "the recorder ran out of memory following objects: some are missing");
     void *data[NPARTS];
-    for (unsigned i = 0; i < NPARTS; ++i)
+    for (unsigned i = 0; i < NPARTS; ++i) {
         data[i] = parts[i]->collect(&s);
-    snap_errors_give_back(&s, &errors);
+        snap_errors_said(&s, parts[i]->name);
+    }
+    snap_errors_give_back(&errors);
     snap_contexts contexts;
     size_t nothers;
     gltrace_contexts_hold(); /* until the other contexts are written */
