@@ -173,7 +173,10 @@ if awk -v s="$secs" 'BEGIN { split(s, a, " "); exit !(a[1] > 5 && a[2] >= a[1] *
   pass "--min-frame-duration=50000: $secs (frames, seconds)"
 else fail "--min-frame-duration=50000: frames and seconds $secs"; fi
 
-timeout 60 "$ours" -w "$corpus/glxdemo.trace" >"$WORK/w.out" 2>"$WORK/w.err" &
+# --foreground: otherwise timeout passes the SIGINT below on twice, to glretrace and to
+# its process group, and the second one, landing once SDL has put back the default
+# action at exit, killed glretrace now and then (exit 130)
+timeout --foreground 60 "$ours" -w "$corpus/glxdemo.trace" >"$WORK/w.out" 2>"$WORK/w.err" &
 wpid=$!
 for _ in $(seq 300); do grep -q 'waiting for a window' "$WORK/w.err" && break; sleep 0.1; done
 if grep -q 'waiting for a window' "$WORK/w.err" && kill -0 "$wpid" 2>/dev/null; then
