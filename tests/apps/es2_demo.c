@@ -88,13 +88,28 @@ static const char *fragment_textures_src =
 #define GL_COMPRESSED_RGB8_ETC2 0x9274
 #endif
 
+
+/* A new texture, bound to GL_TEXTURE_2D. */
+static GLuint new_texture_2d(void)
+{
+    GLuint tex;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    return tex;
+}
+
+/* The bound 2D texture samples its nearest texel. */
+static void nearest_2d(void)
+{
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+}
+
 /* An RGB texture of 16x16 texels whose levels are each uploaded, in colours of their own. */
 static GLuint make_levels_texture(void)
 {
     static GLubyte pixels[16 * 16 * 3];
-    GLuint tex;
-    glGenTextures(1, &tex);
-    glBindTexture(GL_TEXTURE_2D, tex);
+    GLuint tex = new_texture_2d();
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     for (int level = 0, size = 16; size >= 1; ++level, size /= 2) {
         for (int i = 0; i < size * size; i++) {
@@ -120,9 +135,7 @@ static GLuint make_etc1_texture(void)
         return 0;
     }
     static GLubyte blocks[4 * 4 * 8];
-    GLuint tex;
-    glGenTextures(1, &tex);
-    glBindTexture(GL_TEXTURE_2D, tex);
+    GLuint tex = new_texture_2d();
     for (int level = 0, size = 16; level < 2; ++level, size /= 2) {
         int n = (size / 4) * (size / 4) * 8;
         for (int i = 0; i < n; i++)
@@ -144,15 +157,12 @@ static GLuint make_etc2_texture(void)
     static GLubyte blocks[4 * 4 * 8];
     for (int i = 0; i < 4 * 4 * 8; i++)
         blocks[i] = (GLubyte)(i * 53 + 5);
-    GLuint tex;
-    glGenTextures(1, &tex);
-    glBindTexture(GL_TEXTURE_2D, tex);
+    GLuint tex = new_texture_2d();
     glCompressedTexImage2D(GL_TEXTURE_2D, 0, GL_COMPRESSED_RGB8_ETC2, 16, 16, 0, 128, blocks);
     for (int i = 0; i < 2 * 2 * 8; i++)
         blocks[i] = (GLubyte)(i * 29 + 200);
     glCompressedTexSubImage2D(GL_TEXTURE_2D, 0, 4, 4, 8, 8, GL_COMPRESSED_RGB8_ETC2, 32, blocks);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    nearest_2d();
     return tex;
 }
 
@@ -171,9 +181,7 @@ static GLuint make_storage_texture(int etc2)
     if (!version || strncmp(version, "OpenGL ES 3", 11) != 0 || !storage)
         return 0;
     static GLubyte data[8 * 8 * 4];
-    GLuint tex;
-    glGenTextures(1, &tex);
-    glBindTexture(GL_TEXTURE_2D, tex);
+    GLuint tex = new_texture_2d();
     int size = etc2 ? 16 : 8;
     storage(GL_TEXTURE_2D, etc2 ? 1 : 3, etc2 ? GL_COMPRESSED_RGB8_ETC2 : GL_RGBA8_OES, size,
             size);
@@ -199,12 +207,9 @@ static GLuint make_packed_texture(GLenum format, GLenum type, unsigned seed)
     static GLushort texels[8 * 8];
     for (unsigned i = 0; i < 8 * 8; i++)
         texels[i] = (GLushort)(i * 2654u + seed);
-    GLuint tex;
-    glGenTextures(1, &tex);
-    glBindTexture(GL_TEXTURE_2D, tex);
+    GLuint tex = new_texture_2d();
     glTexImage2D(GL_TEXTURE_2D, 0, (GLint)format, 8, 8, 0, format, type, texels);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    nearest_2d();
     return tex;
 }
 
@@ -221,12 +226,9 @@ static GLuint make_bgra_texture(void)
     static GLubyte texels[8 * 8 * 4];
     for (int i = 0; i < 8 * 8 * 4; i++)
         texels[i] = (GLubyte)(i % 4 == 3 ? 255 : i * 13 + 3 * (i % 4));
-    GLuint tex;
-    glGenTextures(1, &tex);
-    glBindTexture(GL_TEXTURE_2D, tex);
+    GLuint tex = new_texture_2d();
     glTexImage2D(GL_TEXTURE_2D, 0, GL_BGRA_EXT, 8, 8, 0, GL_BGRA_EXT, GL_UNSIGNED_BYTE, texels);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    nearest_2d();
     return tex;
 }
 
@@ -234,9 +236,7 @@ static GLuint make_bgra_texture(void)
 static GLuint make_luminance_texture(void)
 {
     static const GLubyte texels[4 * 4] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-    GLuint tex;
-    glGenTextures(1, &tex);
-    glBindTexture(GL_TEXTURE_2D, tex);
+    GLuint tex = new_texture_2d();
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_LUMINANCE, 4, 4, 0, GL_LUMINANCE, GL_UNSIGNED_BYTE, texels);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
