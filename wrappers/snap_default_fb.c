@@ -12,7 +12,6 @@
 #include "gl_enums.gen.h"
 #include "protos.gen.h"
 #include "snap_objects.h"
-#include "snap_ws.h"
 #include "snapshot_contexts.h"
 #include "snapshot_parts.h"
 
@@ -21,23 +20,10 @@ typedef struct window_fb {
     unsigned buffer; /* GL_BACK or GL_FRONT */
 } window_fb;
 
-/* The frame thread's drawable's size (0 x 0 when it has none known). */
-static void window_size(int size[2])
-{
-    size[0] = size[1] = 0;
-    ws_setup ws;
-    ws_current frame;
-    if (gltrace_ws_setup(&ws) != 0)
-        return;
-    if (snap_frame_binding(&ws, &frame))
-        snap_ws_drawable_size(&frame, size);
-    gltrace_ws_setup_free(&ws);
-}
-
 static void *collect(snap *s)
 {
     int size[2];
-    window_size(size);
+    snap_frame_drawable_size(size);
     if (size[0] <= 0 || size[1] <= 0)
         return NULL; /* surfaceless, or a pbuffer whose size is not known */
     if (!snap_has(s, 30, 30, "GL_ARB_framebuffer_object") ||

@@ -22,7 +22,6 @@
 
 #include "gl_enums.gen.h"
 #include "protos.gen.h"
-#include "snap_ws.h"
 #include "snapshot_contexts.h"
 
 /* The GLSL version line(s) of the draw's shaders. */
@@ -118,20 +117,6 @@ static void attach(unsigned target, GLuint name, unsigned attachment, int layer)
         glFramebufferTextureLayer(GL_DRAW_FRAMEBUFFER, attachment, name, 0, layer);
 }
 
-/* The viewport the window-system part wrote for the frame thread: its drawable's size
- * (0 x 0 when it wrote none). */
-static void window_viewport(int size[2])
-{
-    size[0] = size[1] = 0;
-    ws_setup ws;
-    ws_current frame;
-    if (gltrace_ws_setup(&ws) != 0)
-        return;
-    if (snap_frame_binding(&ws, &frame) && frame.ctx && frame.draw)
-        snap_ws_drawable_size(&frame, size);
-    gltrace_ws_setup_free(&ws);
-}
-
 /* The state the draw sets, and back (on 0). */
 static void draw_state(snap *s, const snap_ms *m, int on)
 {
@@ -181,7 +166,7 @@ void snap_ms_write(snap *s, unsigned target, unsigned name, const snap_ms *m)
         glDrawArrays(GL_TRIANGLES, 3 * layer, 3);
     }
     int size[2];
-    window_viewport(size);
+    snap_frame_drawable_size(size);
     if (size[0] > 0 && size[1] > 0)
         glViewport(0, 0, size[0], size[1]);
     draw_state(s, m, 0);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "protos.gen.h"
+#include "snap_ws.h"
 #include "track_containers.h"
 
 static int current_elsewhere(const ws_setup *ws, const void *ctx, uint32_t self, uint32_t *thread)
@@ -33,6 +34,18 @@ int snap_frame_binding(const ws_setup *ws, ws_current *out)
             found = 1;
         }
     return found;
+}
+
+void snap_frame_drawable_size(int size[2])
+{
+    size[0] = size[1] = 0;
+    ws_setup ws;
+    ws_current frame;
+    if (gltrace_ws_setup(&ws) != 0)
+        return;
+    if (snap_frame_binding(&ws, &frame) && frame.draw)
+        snap_ws_drawable_size(&frame, size);
+    gltrace_ws_setup_free(&ws);
 }
 
 int snap_contexts_find(snap *s, snap_contexts *l)

@@ -27,6 +27,10 @@ void snap_contexts_free(snap_contexts *l);
 /* What the calling (frame) thread has current in ws: 1 with *out set, 0 when nothing. */
 int snap_frame_binding(const ws_setup *ws, ws_current *out);
 
+/* The size of the drawable the calling (frame) thread has current: the window-system
+ * part's fake glViewport (0 x 0 when it has none). */
+void snap_frame_drawable_size(int size[2]);
+
 /* Makes b current on this thread in the driver (X errors caught): 1 when it is. */
 int snap_context_enter(const ws_current *b);
 
