@@ -170,6 +170,10 @@ static inline unsigned gltrace_record_late(void)
  * reported once on stderr and returns NULL; the wrapper then returns zeroes. */
 void *gltrace_real(const char *name);
 
+/* One integer from the real glGetIntegerv (0 when it cannot be found): a hook's look
+ * at the current context's state, which the program does not see. */
+int gltrace_real_geti(unsigned pname);
+
 /* Our wrapper for a GL/GLX/EGL function name (generated sorted table), or NULL. */
 void *gltrace_wrapper(const char *name);
 

@@ -73,13 +73,7 @@ static int bound(atomic_int *used, unsigned binding)
 {
     if (!atomic_load_explicit(used, memory_order_relaxed))
         return 0;
-    static void (*get)(unsigned, int *);
-    if (!get)
-        get = (void (*)(unsigned, int *))gltrace_real("glGetIntegerv");
-    int name = 0;
-    if (get)
-        get(binding, &name);
-    return name != 0;
+    return gltrace_real_geti(binding) != 0;
 }
 
 static void blob_or_offset(at_writer *w, const void *p, size_t n, int is_offset)

@@ -22,17 +22,10 @@
 
 
 
-typedef void (*get_iv_fn)(unsigned pname, int *v);
 
 static int array_buffer_bound(void)
 {
-    static get_iv_fn get;
-    if (!get)
-        get = (get_iv_fn)gltrace_real("glGetIntegerv");
-    int v = 0;
-    if (get)
-        get(GL_ARRAY_BUFFER_BINDING, &v);
-    return v != 0;
+    return gltrace_real_geti(GL_ARRAY_BUFFER_BINDING) != 0;
 }
 
 /* One pointer call in flight: writer (NULL while not recording), w (the writer when

@@ -81,14 +81,10 @@ static atomic_size_t g_persistent; /* live maps with a shadow */
 
 /* ---- real GL queries -------------------------------------------------------------- */
 
-typedef void (*get_integerv_fn)(unsigned, int *);
 typedef void (*get_param_fn)(unsigned, unsigned, int *);
 
 static int current_binding(unsigned target)
 {
-    static get_integerv_fn get;
-    if (!get)
-        get = (get_integerv_fn)gltrace_real("glGetIntegerv");
     unsigned binding;
     switch (target) {
     case 0x8892: binding = 0x8894; break; /* ARRAY_BUFFER */
@@ -108,10 +104,7 @@ static int current_binding(unsigned target)
     case 0x80EE: binding = 0x80EF; break; /* PARAMETER_BUFFER */
     default: return 0;
     }
-    int name = 0;
-    if (get)
-        get(binding, &name);
-    return name;
+    return gltrace_real_geti(binding);
 }
 
 /* GL_BUFFER_SIZE of a buffer, through the target or (target 0) by name. */

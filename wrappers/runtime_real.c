@@ -179,3 +179,15 @@ void *gltrace_real(const char *name)
                         "calls to it do nothing and return zero\n", name);
     return p;
 }
+
+int gltrace_real_geti(unsigned pname)
+{
+    typedef void (*get_integerv_fn)(unsigned, int *);
+    static get_integerv_fn get; /* one address for every context: cached */
+    if (!get)
+        get = (get_integerv_fn)gltrace_real("glGetIntegerv");
+    int v = 0;
+    if (get)
+        get(pname, &v);
+    return v;
+}

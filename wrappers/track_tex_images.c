@@ -114,17 +114,6 @@ static int es_version(void)
     return (v[0] - '0') * 10 + (v[2] - '0');
 }
 
-static int get_int(unsigned pname)
-{
-    static void (*get)(unsigned, int *);
-    if (!get)
-        get = (void (*)(unsigned, int *))gltrace_real("glGetIntegerv");
-    int v = 0;
-    if (get)
-        get(pname, &v);
-    return v;
-}
-
 /* The binding that names the texture of target; *face: a cube map face's index. */
 static unsigned binding_of(unsigned target, int *face)
 {
@@ -150,13 +139,13 @@ static uint32_t texture_of(unsigned target, int *face, int *es)
 {
     unsigned binding = binding_of(target, face);
     *es = binding ? es_version() : 0;
-    return *es ? (uint32_t)get_int(binding) : 0;
+    return *es ? (uint32_t)gltrace_real_geti(binding) : 0;
 }
 
 /* Whether the call's pixels are an offset into a bound pixel unpack buffer. */
 static int unpack_buffer_bound(int es)
 {
-    return es >= 30 && get_int(GL_PIXEL_UNPACK_BUFFER_BINDING) != 0;
+    return es >= 30 && gltrace_real_geti(GL_PIXEL_UNPACK_BUFFER_BINDING) != 0;
 }
 
 /* ---- images --------------------------------------------------------------------------- */
